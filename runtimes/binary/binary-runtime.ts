@@ -1,0 +1,80 @@
+import { logFile, pidFile } from '../../src/cluster/naming.js';
+import type { Component, ComponentName } from '../../src/components/index.js';
+import { PreflightError } from '../../src/util/errors.js';
+import type { ComponentStatus, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
+import { isProcessAlive, readPid, terminate } from './process.js';
+
+const STOP_GRACE_MS = 10_000;
+
+/** Components as detached host processes with pid files and log files in the cluster directory. */
+export class BinaryRuntime implements Runtime {
+  info(): RuntimeInfo {
+    return { name: 'binary', mode: 'native' };
+  }
+
+  async start(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
+    for (const component of components) {
+      const command = programPath(component, ctx);
+      const pidPath = pidFile(ctx.paths, component.name);
+      const existing = await readPid(pidPath);
+      if (existing !== undefined && (await isProcessAlive(existing, command))) continue;
+      await ctx.executor.spawnDetached({
+        command,
+        args: component.args,
+        cwd: ctx.paths.root,
+        env: component.env,
+        logFile: logFile(ctx.paths, component.name),
+        pidFile: pidPath,
+      });
+    }
+  }
+
+  async stop(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
+    // Reverse start order; independent components stop in parallel to keep delete quick.
+    await Promise.all(
+      [...components].reverse().map(async (component) => {
+        const pidPath = pidFile(ctx.paths, component.name);
+        if (ctx.executor.dryRun) {
+          await ctx.executor.run({ command: 'kill', args: [`$(cat ${pidPath})`] });
+          await ctx.executor.remove(pidPath);
+          return;
+        }
+        const pid = await readPid(pidPath);
+        if (pid !== undefined) await terminate(pid, STOP_GRACE_MS, programPath(component, ctx, false));
+        await ctx.executor.remove(pidPath);
+      }),
+    );
+  }
+
+  async status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]> {
+    return Promise.all(
+      components.map(async (component): Promise<ComponentStatus> => {
+        const pid = await readPid(pidFile(ctx.paths, component.name));
+        if (pid === undefined) return { name: component.name, state: 'stopped' };
+        const alive = await isProcessAlive(pid, programPath(component, ctx, false));
+        return { name: component.name, state: alive ? 'running' : 'exited', id: String(pid) };
+      }),
+    );
+  }
+
+  logPath(component: ComponentName, ctx: RuntimeContext): string {
+    return logFile(ctx.paths, component);
+  }
+
+  async remove(): Promise<void> {
+    // Everything the binary runtime makes lives in the cluster directory.
+  }
+}
+
+function programPath(component: Component, ctx: RuntimeContext): string;
+function programPath(component: Component, ctx: RuntimeContext, required: false): string | undefined;
+function programPath(component: Component, ctx: RuntimeContext, required = true): string | undefined {
+  if ('path' in component.program) return component.program.path;
+  const path = ctx.programs.get(component.program.artifact);
+  if (!path && required) {
+    throw new PreflightError(`no ${component.program.artifact} binary for component ${component.name}`, {
+      hint: `pass --${component.program.artifact}-binary=/path or run \`kwokts artifacts build\``,
+    });
+  }
+  return path;
+}

@@ -1,0 +1,97 @@
+import { Command, Flags, Errors, type Interfaces } from '@oclif/core';
+import { DryRunExecutor } from '../exec/dry-run-executor.js';
+import type { Executor } from '../exec/executor.js';
+import { RealExecutor } from '../exec/real-executor.js';
+import { DEFAULT_CLUSTER_NAME, resolveWorkdir, validateClusterName } from '../cluster/naming.js';
+import { loadConfigFiles, type LoadedConfig } from '../config/load.js';
+import { InterruptedError, KwoktsError, UsageError } from '../util/errors.js';
+import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
+
+/**
+ * Global flags, logging, the executor and the one place errors become output and exit codes.
+ * Commands only parse, call a verb in src/cluster and render its result.
+ */
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static override baseFlags = {
+    name: Flags.string({ description: 'cluster name', default: DEFAULT_CLUSTER_NAME, helpGroup: 'GLOBAL' }),
+    config: Flags.string({ char: 'c', description: 'config file (repeatable; "-" for stdin)', multiple: true, default: [], helpGroup: 'GLOBAL' }),
+    'dry-run': Flags.boolean({ description: 'print the commands that would run and change nothing', default: false, helpGroup: 'GLOBAL' }),
+    v: Flags.string({ char: 'v', description: 'log level: DEBUG, INFO, WARN, ERROR (or -4, 0, 4, 8)', default: 'INFO', helpGroup: 'GLOBAL' }),
+  };
+
+  protected flags!: GlobalFlags<T>;
+  protected args!: Interfaces.InferredArgs<T['args']>;
+  protected logger!: Logger;
+  protected logLevel: number = LogLevel.INFO;
+  protected workdir!: string;
+  protected readonly abort = new AbortController();
+
+  override async init(): Promise<void> {
+    await super.init();
+    const { flags, args } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as GlobalFlags<T>;
+    this.args = args as Interfaces.InferredArgs<T['args']>;
+    const level = parseLogLevel(this.flags.v);
+    if (level === undefined) throw new UsageError(`invalid log level ${JSON.stringify(this.flags.v)}`, { hint: 'use DEBUG, INFO, WARN or ERROR' });
+    this.logLevel = level;
+    this.logger = createLogger(level);
+    validateClusterName(this.flags.name);
+    this.workdir = resolveWorkdir();
+    const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
+      // First signal: abort and let rollback run. A second one kills immediately.
+      if (this.abort.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
+      this.logger.warn(`${signal} received, rolling back ...`);
+      this.abort.abort(new InterruptedError(signal));
+    };
+    process.once('SIGINT', onSignal('SIGINT'));
+    process.once('SIGTERM', onSignal('SIGTERM'));
+  }
+
+  protected executor(): Executor {
+    return this.flags['dry-run'] ? new DryRunExecutor() : new RealExecutor(this.logger);
+  }
+
+  /** ~/.kwok/kwok.yaml (under $KWOK_WORKDIR) first, then every -c file, as kwokctl does. */
+  protected async loadConfig(): Promise<LoadedConfig> {
+    const defaultFile = join(this.workdir, 'kwok.yaml');
+    const files = [...(existsSync(defaultFile) ? [defaultFile] : []), ...this.flags.config];
+    return loadConfigFiles(files, this.logger);
+  }
+
+  override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
+    process.exitCode = reportError(error, this.logLevel);
+  }
+}
+
+/** Print one error (plus hint) to stderr and return the exit code. Shared with bin/run.js. */
+export function reportError(error: unknown, logLevel: number = LogLevel.INFO): number {
+  const write = (line: string) => process.stderr.write(line + '\n');
+  if (KwoktsError.is(error)) {
+    write(`error: ${error.message}`);
+    if (error.hint) write(`hint: ${error.hint}`);
+    for (const s of error.suppressed) write(`warning: cleanup also failed: ${(s as Error).message ?? String(s)}`);
+    if (logLevel <= LogLevel.DEBUG && error.cause) write(`cause: ${(error.cause as Error).stack ?? String(error.cause)}`);
+    return error.exitCode;
+  }
+  if (error instanceof Errors.ExitError) return error.oclif.exit ?? 0;
+  // oclif's own parse errors (unknown flag, missing arg): user input, exit 2, one line.
+  const oclif = (error as { oclif?: { exit?: number } }).oclif;
+  if (oclif && error instanceof Error) {
+    write(`error: ${error.message.split('\n')[0]}`);
+    write('hint: see --help');
+    return 2;
+  }
+  write(`error: unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
+  if (error instanceof Error && error.stack) write(error.stack);
+  write('hint: this is a bug in kwokts; please report it with the output above');
+  return 70;
+}

@@ -1,0 +1,14 @@
+import { BaseCommand } from './base-command.js';
+
+/**
+ * A command whose arguments all belong to another tool. bin/run.js puts them after `--`, so
+ * oclif parses only our global flags and leaves the tool's arguments untouched.
+ */
+export abstract class PassthroughCommand extends BaseCommand<typeof PassthroughCommand> {
+  static override strict = false;
+
+  protected toolArgs(): string[] {
+    const i = this.argv.indexOf('--');
+    return i === -1 ? [] : this.argv.slice(i + 1);
+  }
+}

@@ -1,0 +1,322 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { generateClusterPki } from '../pki/index.js';
+import { buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
+import { buildComponents, startGroups, COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
+import { resolveOptionValues, type LoadedConfig } from '../config/load.js';
+import type { ClusterOptionValues } from '../config/options.js';
+import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
+import type { Executor } from '../exec/executor.js';
+import { ConflictError, InterruptedError, KwoktsError, OperationError, UsageError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
+import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
+import { lockCluster } from './lock.js';
+import { clusterPaths, contextName, type ClusterPaths } from './naming.js';
+import { allocatePorts } from './ports.js';
+import { KWOKTS_VERSION, loadCluster, portsOfOtherClusters, renderRecord, type ClusterRecord } from './record.js';
+import { Journal } from './transaction.js';
+import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
+import { ComponentExitedError, waitForComponents } from './wait.js';
+import { resolvePrograms } from './programs.js';
+import { defaultStageDocuments } from './default-stages.js';
+import { isClusterReady } from './status.js';
+
+const DEFAULT_READY_TIMEOUT_MS = 120_000;
+
+export interface CreateClusterOptions {
+  name: string;
+  workdir: string;
+  config: LoadedConfig;
+  /** Flag values by option key (undefined = not given). */
+  flags: Partial<Record<keyof ClusterOptionValues, unknown>>;
+  env: NodeJS.ProcessEnv;
+  enable: readonly string[];
+  disable: readonly string[];
+  /** The user's kubeconfig to add the context to; empty string skips it. */
+  userKubeconfig: string;
+  /** How long to wait for readiness; 0 means the default. */
+  waitMs: number;
+  /** Keep a failed cluster for debugging instead of rolling it back. */
+  retain: boolean;
+  logLevel: number;
+  executor: Executor;
+  logger: Logger;
+  signal: AbortSignal;
+  runPhases?: PhaseRunner;
+}
+
+export interface CreateClusterResult {
+  name: string;
+  alreadyExisted: boolean;
+  apiserver: string;
+  kubeconfig: string;
+  context: string;
+  elapsedMs: number;
+}
+
+export async function createCluster(options: CreateClusterOptions): Promise<CreateClusterResult> {
+  const started = Date.now();
+  const { name, workdir, executor, logger } = options;
+  const paths = clusterPaths(workdir, name);
+  const values = resolveOptionValues(options.config.fileOptions, options.env, options.flags);
+  const runtimeName = values.runtime || detectRuntime();
+  const runtime = createRuntime(runtimeName);
+  const components = chooseComponents(options.enable, options.disable);
+
+  if (existsSync(paths.config)) return existing(options, paths, started);
+
+  // Dry-run takes no lock: it changes nothing, so it cannot race.
+  const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
+  try {
+    if (existsSync(paths.config)) return await existing(options, paths, started);
+    return await createLocked(options, { paths, values: { ...values, runtime: runtimeName }, runtime, components, started });
+  } finally {
+    await release();
+  }
+}
+
+interface Plan {
+  paths: ClusterPaths;
+  values: ClusterOptionValues;
+  runtime: Runtime;
+  components: ComponentName[];
+  started: number;
+}
+
+async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<CreateClusterResult> {
+  const { executor, logger, name, signal } = options;
+  const { paths, values, runtime } = plan;
+  const kubeVersion = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
+  const etcdVersion = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kubeVersion);
+  const journal = new Journal(logger);
+  const runPhases = options.runPhases ?? runPhasesQuietly;
+  let userSnapshot: KubeconfigSnapshot | undefined;
+
+  const avoid = await portsOfOtherClusters(options.workdir, name);
+  const enabled = new Set(plan.components);
+  const ports = await allocatePorts(
+    {
+      etcdPeer: values.etcdPeerPort,
+      etcd: values.etcdPort,
+      kubeApiserver: values.kubeApiserverPort,
+      kwokController: enabled.has('kwok-controller') ? values.kwokControllerPort : -1,
+      kubeControllerManager: enabled.has('kube-controller-manager') ? values.kubeControllerManagerPort : -1,
+      kubeScheduler: enabled.has('kube-scheduler') ? values.kubeSchedulerPort : -1,
+      prometheus: enabled.has('prometheus') ? values.prometheusPort : -1,
+    },
+    avoid,
+  );
+  const spec: ClusterSpec = {
+    name,
+    paths,
+    options: values,
+    kubeVersion,
+    etcdVersion,
+    ports,
+    components: plan.components,
+    logLevel: options.logLevel,
+    kwokControllerEntry: kwokControllerEntry(),
+  };
+  const components = buildComponents(spec, options.config.componentsPatches);
+  const server = `https://127.0.0.1:${ports.kubeApiserver}`;
+  let programs: Map<string, string> = new Map();
+  const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal });
+
+  const phases: Phase[] = [
+    {
+      title: 'Resolve binaries',
+      run: async (update) => {
+        programs = await resolvePrograms(components, { values, kubeVersion, etcdVersion, workdir: options.workdir, executor, logger, signal, onProgress: update });
+      },
+    },
+    {
+      title: 'Write cluster files',
+      run: async () => {
+        await journal.step('remove cluster directory', () => executor.remove(paths.root), async () => {
+          await executor.mkdirp(paths.root);
+          await executor.mkdirp(paths.pids);
+          await executor.mkdirp(paths.logs);
+          await executor.mkdirp(paths.etcdData);
+        });
+        await writePki(executor, paths);
+        await copyUserFiles(executor, values, paths);
+        const kubeconfig = buildClusterKubeconfig({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
+        await executor.writeFile(paths.kubeconfig, renderKubeconfig(kubeconfig), { mode: 0o600 });
+        const record: ClusterRecord = {
+          name,
+          runtime: runtime.info().name,
+          options: { ...values, kubeVersion, etcdVersion },
+          componentsPatches: options.config.componentsPatches,
+          components,
+          programs: Object.fromEntries(programs),
+          kwokDocuments: withDefaultStages(options.config.kwokDocuments),
+          version: KWOKTS_VERSION,
+        };
+        await executor.writeFile(paths.config, renderRecord(record), { mode: 0o600 });
+      },
+    },
+    {
+      title: `Start ${components.map((c) => c.name).join(', ')}`,
+      run: async (update) => {
+        await journal.step('stop components', () => runtime.stop(components, ctx()), async () => {
+          for (const group of startGroups(components)) {
+            signal.throwIfAborted();
+            await runtime.start(group, ctx());
+            if (executor.dryRun) continue;
+            await waitForComponents(group, paths, {
+              deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
+              signal,
+              isAlive: async (n) => (await runtime.status(components.filter((c) => c.name === n), ctx()))[0]?.state === 'running',
+              onReady: (n, ms) => update(`${n} ready in ${(ms / 1000).toFixed(1)}s`),
+            });
+          }
+        });
+      },
+    },
+  ];
+  if (options.userKubeconfig) {
+    phases.push({
+      title: `Add context ${contextName(name)} to ${options.userKubeconfig}`,
+      run: async () => {
+        if (executor.dryRun) {
+          await executor.note(`Add context ${contextName(name)} to ${options.userKubeconfig}`);
+          return;
+        }
+        await journal.step('restore user kubeconfig', async () => {
+          if (userSnapshot) await restoreKubeconfig(options.userKubeconfig, userSnapshot);
+        }, async () => {
+          userSnapshot = await mergeContext(options.userKubeconfig, {
+            name: contextName(name),
+            server,
+            caFile: paths.caCert,
+            certFile: paths.adminCert,
+            keyFile: paths.adminKey,
+          });
+        });
+      },
+    });
+  }
+
+  try {
+    await runPhases(phases);
+    journal.commit();
+  } catch (error) {
+    const primary = await explainFailure(error, runtime, components, ctx(), signal);
+    if (options.retain) {
+      logger.warn(`keeping the failed cluster ${name} for debugging (--retain); delete it with \`kwokts --name ${name} delete cluster\``);
+    } else {
+      const failures = await journal.rollback();
+      if (primary instanceof KwoktsError) primary.suppressed.push(...failures);
+    }
+    throw primary;
+  }
+  return {
+    name,
+    alreadyExisted: false,
+    apiserver: server,
+    kubeconfig: paths.kubeconfig,
+    context: contextName(name),
+    elapsedMs: Date.now() - plan.started,
+  };
+}
+
+async function existing(options: CreateClusterOptions, paths: ClusterPaths, started: number): Promise<CreateClusterResult> {
+  const { record } = await loadCluster(options.workdir, options.name);
+  const ready = await isClusterReady(record, paths, options.logger);
+  if (!ready) {
+    throw new ConflictError(`cluster ${options.name} already exists but is not ready`, {
+      hint: `start it with \`kwokts --name ${options.name} start cluster\`, or delete it with \`kwokts --name ${options.name} delete cluster\``,
+    });
+  }
+  const apiserver = record.components.find((c) => c.name === 'kube-apiserver');
+  return {
+    name: options.name,
+    alreadyExisted: true,
+    apiserver: `https://127.0.0.1:${apiserver?.probe.port ?? 0}`,
+    kubeconfig: paths.kubeconfig,
+    context: contextName(options.name),
+    elapsedMs: Date.now() - started,
+  };
+}
+
+/** Turn what went wrong into one user-facing error, with the dead component's last log lines. */
+async function explainFailure(error: unknown, runtime: Runtime, components: readonly Component[], ctx: RuntimeContext, signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted) {
+    const reason: unknown = signal.reason;
+    return reason instanceof InterruptedError ? reason : new InterruptedError('SIGINT');
+  }
+  if (error instanceof ComponentExitedError) {
+    const tail = await logTail(runtime.logPath(error.component, ctx));
+    return new OperationError(`create failed: ${error.component} exited during start-up${tail ? `; its log ends with:\n${tail}` : ''}`, {
+      hint: 'the cluster was rolled back; rerun with --retain to keep it for debugging',
+      cause: error,
+    });
+  }
+  return error;
+}
+
+async function logTail(path: string, lines = 8): Promise<string> {
+  try {
+    return (await readFile(path, 'utf8')).trimEnd().split('\n').slice(-lines).map((l) => `  ${l}`).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+export function chooseComponents(enable: readonly string[], disable: readonly string[]): ComponentName[] {
+  const known = new Set<string>(COMPONENT_NAMES);
+  for (const n of [...enable, ...disable]) {
+    if (!known.has(n)) throw new UsageError(`unknown component ${JSON.stringify(n)}`, { hint: `components: ${COMPONENT_NAMES.join(', ')}` });
+  }
+  for (const n of disable) {
+    if ((REQUIRED_COMPONENTS as readonly string[]).includes(n)) throw new UsageError(`component ${n} cannot be disabled`, { hint: 'a cluster always runs etcd and kube-apiserver' });
+  }
+  const set = new Set<string>([...DEFAULT_COMPONENTS, ...enable]);
+  for (const n of disable) set.delete(n);
+  return COMPONENT_NAMES.filter((n) => set.has(n));
+}
+
+async function writePki(executor: Executor, paths: ClusterPaths): Promise<void> {
+  if (executor.dryRun) {
+    await executor.note(`Generate PKI to ${paths.pki}`);
+    return;
+  }
+  const pki = await generateClusterPki({});
+  await executor.mkdirp(paths.pki);
+  await executor.writeFile(paths.caCert, pki.caCert, { mode: 0o644 });
+  await executor.writeFile(paths.caKey, pki.caKey, { mode: 0o600 });
+  await executor.writeFile(paths.adminCert, pki.adminCert, { mode: 0o644 });
+  await executor.writeFile(paths.adminKey, pki.adminKey, { mode: 0o600 });
+  await executor.writeFile(paths.serviceAccountKey, pki.serviceAccountKey, { mode: 0o600 });
+  await executor.writeFile(paths.serviceAccountPub, pki.serviceAccountPub, { mode: 0o644 });
+}
+
+async function copyUserFiles(executor: Executor, values: ClusterOptionValues, paths: ClusterPaths): Promise<void> {
+  if (values.kubeAuditPolicy) {
+    if (!existsSync(values.kubeAuditPolicy)) throw new UsageError(`audit policy ${values.kubeAuditPolicy} does not exist`);
+    await executor.writeFile(paths.auditPolicy, await readFile(values.kubeAuditPolicy, 'utf8'));
+  }
+  if (values.kubeSchedulerConfig) {
+    if (!existsSync(values.kubeSchedulerConfig)) throw new UsageError(`scheduler config ${values.kubeSchedulerConfig} does not exist`);
+    const text = await readFile(values.kubeSchedulerConfig, 'utf8');
+    // kwokctl points the scheduler at the cluster's kubeconfig whatever the file says.
+    const rewritten = /clientConnection:/.test(text)
+      ? text.replace(/kubeconfig:.*$/m, `kubeconfig: ${paths.kubeconfig}`)
+      : `${text.trimEnd()}\nclientConnection:\n  kubeconfig: ${paths.kubeconfig}\n`;
+    await executor.writeFile(paths.schedulerConfig, rewritten);
+  }
+}
+
+/** kwokctl's rule: the user's Stages replace the default set wholesale. */
+function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  if (docs.some((d) => d.kind === 'Stage')) return docs;
+  return [...docs, ...defaultStageDocuments()];
+}
+
+/** dist/src/kwok/main.js relative to this compiled file (dist/src/cluster/create.js). */
+function kwokControllerEntry(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', 'kwok', 'main.js');
+}

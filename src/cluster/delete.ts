@@ -1,0 +1,49 @@
+import { existsSync } from 'node:fs';
+import { removeContext } from '../kubeconfig/index.js';
+import type { Executor } from '../exec/executor.js';
+import { NotFoundError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { createRuntime } from '../../runtimes/registry.js';
+import { lockCluster } from './lock.js';
+import { clusterPaths, contextName } from './naming.js';
+import { listClusterNames, loadCluster } from './record.js';
+
+export interface DeleteClusterOptions {
+  name: string;
+  workdir: string;
+  /** The user's kubeconfig to remove the context from; empty string skips it. */
+  userKubeconfig: string;
+  executor: Executor;
+  logger: Logger;
+}
+
+/** Stop every component, remove the cluster directory and the kubeconfig entries. */
+export async function deleteCluster(options: DeleteClusterOptions): Promise<void> {
+  const { name, workdir, executor, logger } = options;
+  const paths = clusterPaths(workdir, name);
+  if (!existsSync(paths.root)) {
+    throw new NotFoundError(`cluster ${name} does not exist`, { hint: 'list clusters with `kwokts get clusters`' });
+  }
+  const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
+  try {
+    // A directory without a readable record is the remains of a broken create: remove it anyway.
+    if (existsSync(paths.config)) {
+      const { record } = await loadCluster(workdir, name);
+      const runtime = createRuntime(record.runtime);
+      const ctx = { cluster: name, paths, executor, logger, programs: new Map(Object.entries(record.programs)) };
+      await runtime.stop(record.components, ctx);
+      await runtime.remove(ctx);
+    }
+    if (options.userKubeconfig) {
+      if (executor.dryRun) await executor.note(`Remove context ${contextName(name)} from ${options.userKubeconfig}`);
+      else await removeContext(options.userKubeconfig, contextName(name));
+    }
+    await executor.remove(paths.root);
+  } finally {
+    await release();
+  }
+}
+
+export function allClusterNames(workdir: string): string[] {
+  return listClusterNames(workdir);
+}

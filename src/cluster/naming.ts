@@ -1,0 +1,79 @@
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { UsageError } from '../util/errors.js';
+
+/** Names users and other tools see; kwokctl's spelling so scripts keep working. */
+export const DEFAULT_CLUSTER_NAME = 'kwok';
+export const contextName = (cluster: string): string => `kwok-${cluster}`;
+
+/** Cluster names become directory names, context names and (later) container names. */
+export function validateClusterName(name: string): string {
+  if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(name)) {
+    throw new UsageError(`invalid cluster name ${JSON.stringify(name)}`, {
+      hint: 'use lowercase letters, digits and dashes, starting and ending with a letter or digit (max 63)',
+    });
+  }
+  return name;
+}
+
+/** $KWOK_WORKDIR, else ~/.kwok, else <tmp>/kwok when there is no home directory (as kwokctl). */
+export function resolveWorkdir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.KWOK_WORKDIR) return env.KWOK_WORKDIR;
+  let home = '';
+  try {
+    home = homedir();
+  } catch {
+    home = '';
+  }
+  return home ? join(home, '.kwok') : join(tmpdir(), 'kwok');
+}
+
+/** Every file of a cluster lives under one directory; this is its map. */
+export interface ClusterPaths {
+  root: string;
+  config: string;
+  kubeconfig: string;
+  pki: string;
+  caCert: string;
+  caKey: string;
+  adminCert: string;
+  adminKey: string;
+  serviceAccountKey: string;
+  serviceAccountPub: string;
+  etcdData: string;
+  pids: string;
+  logs: string;
+  auditPolicy: string;
+  auditLog: string;
+  schedulerConfig: string;
+}
+
+export function clustersDir(workdir: string): string {
+  return join(workdir, 'clusters');
+}
+
+export function clusterPaths(workdir: string, name: string): ClusterPaths {
+  const root = join(clustersDir(workdir), name);
+  const pki = join(root, 'pki');
+  return {
+    root,
+    config: join(root, 'kwok.yaml'),
+    kubeconfig: join(root, 'kubeconfig.yaml'),
+    pki,
+    caCert: join(pki, 'ca.crt'),
+    caKey: join(pki, 'ca.key'),
+    adminCert: join(pki, 'admin.crt'),
+    adminKey: join(pki, 'admin.key'),
+    serviceAccountKey: join(pki, 'sa.key'),
+    serviceAccountPub: join(pki, 'sa.pub'),
+    etcdData: join(root, 'etcd'),
+    pids: join(root, 'pids'),
+    logs: join(root, 'logs'),
+    auditPolicy: join(root, 'audit.yaml'),
+    auditLog: join(root, 'logs', 'audit.log'),
+    schedulerConfig: join(root, 'scheduler.yaml'),
+  };
+}
+
+export const pidFile = (paths: ClusterPaths, component: string): string => join(paths.pids, `${component}.pid`);
+export const logFile = (paths: ClusterPaths, component: string): string => join(paths.logs, `${component}.log`);

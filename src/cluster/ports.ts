@@ -1,0 +1,46 @@
+import { createServer } from 'node:net';
+
+/**
+ * A free loopback port chosen by the kernel. Ports already recorded by other clusters are
+ * skipped, since a stopped cluster still owns its ports. The small window between probing and
+ * the component binding is covered by readiness checks: a lost race fails the create, which
+ * rolls back.
+ */
+export async function findFreePort(avoid: ReadonlySet<number>, host = '127.0.0.1'): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.unref();
+      server.once('error', reject);
+      server.listen({ port: 0, host, exclusive: true }, () => {
+        const address = server.address();
+        const p = typeof address === 'object' && address ? address.port : 0;
+        server.close(() => resolve(p));
+      });
+    });
+    if (port > 0 && !avoid.has(port)) return port;
+  }
+  throw new Error('no free port found on loopback after 50 attempts');
+}
+
+/** True when something already listens on host:port (used to explain an explicit port clash). */
+export async function isPortInUse(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(true));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(false)));
+  });
+}
+
+/** Allocate every requested port (0 = any), never handing out the same port twice. */
+export async function allocatePorts<K extends string>(requested: Record<K, number>, avoid: ReadonlySet<number>, host = '127.0.0.1'): Promise<Record<K, number>> {
+  const taken = new Set(avoid);
+  const out = {} as Record<K, number>;
+  for (const key of Object.keys(requested) as K[]) {
+    const want = requested[key];
+    const port = want > 0 ? want : await findFreePort(taken, host);
+    taken.add(port);
+    out[key] = port;
+  }
+  return out;
+}

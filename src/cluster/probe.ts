@@ -1,0 +1,37 @@
+import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { ReadinessProbe } from '../components/index.js';
+import type { ClusterPaths } from './naming.js';
+
+export interface ProbeResult {
+  ok: boolean;
+  detail: string;
+}
+
+/** One readiness check: HTTP 200 within a short timeout. The apiserver needs our client cert. */
+export async function probeOnce(probe: ReadinessProbe, paths: ClusterPaths, timeoutMs = 2000): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    const options = {
+      host: '127.0.0.1',
+      port: probe.port,
+      path: probe.path,
+      method: 'GET',
+      timeout: timeoutMs,
+      ...(probe.scheme === 'https'
+        ? probe.clientCert
+          ? { ca: readFileSync(paths.caCert), cert: readFileSync(paths.adminCert), key: readFileSync(paths.adminKey), servername: 'localhost' }
+          : { rejectUnauthorized: false }
+        : {}),
+    };
+    const req = (probe.scheme === 'https' ? httpsRequest : httpRequest)(options, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c.length < 4096 ? c : ''));
+      res.on('end', () => resolve({ ok: res.statusCode === 200, detail: `${res.statusCode} ${body.trim().slice(0, 200)}` }));
+    });
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (error) => resolve({ ok: false, detail: error.message }));
+    req.end();
+  });
+}

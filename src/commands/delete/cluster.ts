@@ -1,0 +1,26 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command.js';
+import { allClusterNames, deleteCluster } from '../../cluster/delete.js';
+import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
+
+export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
+  static override summary = 'Delete a cluster';
+  static override description = 'Stops its components, removes its directory and its kubeconfig context.';
+  static override examples = ['<%= config.bin %> delete cluster', '<%= config.bin %> --name ci delete cluster', '<%= config.bin %> delete cluster --all'];
+
+  static override flags = {
+    all: Flags.boolean({ description: 'delete every cluster', default: false }),
+    kubeconfig: Flags.string({ description: 'kubeconfig to remove the context from (default $KUBECONFIG or ~/.kube/config; "" to skip)' }),
+  };
+
+  async run(): Promise<void> {
+    const names = this.flags.all ? allClusterNames(this.workdir) : [this.flags.name];
+    const userKubeconfig = this.flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(this.flags.kubeconfig);
+    const executor = this.executor();
+    for (const name of names) {
+      await deleteCluster({ name, workdir: this.workdir, userKubeconfig, executor, logger: this.logger });
+      if (!executor.dryRun) this.logger.info(`Cluster ${name} deleted`);
+    }
+    if (this.flags.all && names.length === 0) this.logger.info('No clusters to delete');
+  }
+}

@@ -1,0 +1,68 @@
+import type { ClusterPaths } from '../cluster/naming.js';
+import type { ClusterOptionValues } from '../config/options.js';
+
+/** Binaries a cluster may need, by their upstream names. */
+export type ArtifactName = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubectl' | 'prometheus';
+
+export const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus'] as const;
+export type ComponentName = (typeof COMPONENT_NAMES)[number];
+
+/** Components a cluster runs unless told otherwise; kwokctl's default set. */
+export const DEFAULT_COMPONENTS: readonly ComponentName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
+/** The cluster is meaningless without these, so --disable refuses them (as kwokctl). */
+export const REQUIRED_COMPONENTS: readonly ComponentName[] = ['etcd', 'kube-apiserver'];
+
+export type Program = { artifact: ArtifactName } | { path: string };
+
+export interface ReadinessProbe {
+  scheme: 'http' | 'https';
+  port: number;
+  path: string;
+  /** https probes present the admin client certificate (the apiserver requires it for /readyz). */
+  clientCert: boolean;
+}
+
+export interface ComponentPort {
+  name: string;
+  port: number;
+}
+
+/**
+ * A component described once, independent of how it is run. The binary runtime turns it into
+ * a detached process; container runtimes will turn the same record into a container.
+ */
+export interface Component {
+  name: ComponentName;
+  program: Program;
+  args: string[];
+  env: Record<string, string>;
+  /** Components that must be up before this one starts. */
+  links: ComponentName[];
+  ports: ComponentPort[];
+  probe: ReadinessProbe;
+}
+
+export interface ClusterPorts {
+  etcd: number;
+  etcdPeer: number;
+  kubeApiserver: number;
+  kubeControllerManager: number;
+  kubeScheduler: number;
+  kwokController: number;
+  prometheus: number;
+}
+
+/** Everything a component builder needs, already decided (ports picked, versions resolved). */
+export interface ClusterSpec {
+  name: string;
+  paths: ClusterPaths;
+  options: ClusterOptionValues;
+  kubeVersion: string;
+  etcdVersion: string;
+  ports: ClusterPorts;
+  components: readonly ComponentName[];
+  /** slog-style level (-4 debug, 0 info, ...); components get their own verbosity flags from it. */
+  logLevel: number;
+  /** Entry point of the embedded kwok controller (dist/src/kwok/main.js). */
+  kwokControllerEntry: string;
+}

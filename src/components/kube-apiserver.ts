@@ -1,0 +1,48 @@
+import type { ClusterSpec, Component } from './component.js';
+import { klogVerbosity } from './args.js';
+
+export function buildKubeApiserver(spec: ClusterSpec): Component {
+  const { ports, options, paths } = spec;
+  const args = [
+    `--etcd-prefix=${options.etcdPrefix}`,
+    '--allow-privileged=true',
+    // No kubelets and no kube-proxy: the default endpoint reconciler would only churn.
+    '--endpoint-reconciler-type=none',
+  ];
+  if (options.kubeRuntimeConfig) args.push(`--runtime-config=${options.kubeRuntimeConfig}`);
+  if (options.kubeFeatureGates) args.push(`--feature-gates=${options.kubeFeatureGates}`);
+  if (!options.kubeAdmission) args.push('--enable-admission-plugins=', '--disable-admission-plugins=NamespaceLifecycle,LimitRanger,ServiceAccount,TaintNodesByCondition,PodSecurity,Priority,DefaultTolerationSeconds,DefaultStorageClass,StorageObjectInUseProtection,PersistentVolumeClaimResize,RuntimeClass,CertificateApproval,CertificateSigning,ClusterTrustBundleAttest,CertificateSubjectRestriction,DefaultIngressClass,MutatingAdmissionWebhook,ValidatingAdmissionPolicy,ValidatingAdmissionWebhook,ResourceQuota');
+  if (options.disableQPSLimits) {
+    args.push('--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false');
+  }
+  args.push(`--etcd-servers=http://127.0.0.1:${ports.etcd}`);
+  if (options.kubeAuthorization) args.push('--authorization-mode=Node,RBAC');
+  args.push(
+    `--bind-address=${options.bindAddress}`,
+    `--secure-port=${ports.kubeApiserver}`,
+    `--tls-cert-file=${paths.adminCert}`,
+    `--tls-private-key-file=${paths.adminKey}`,
+    `--client-ca-file=${paths.caCert}`,
+    `--service-account-key-file=${paths.serviceAccountPub}`,
+    `--service-account-signing-key-file=${paths.serviceAccountKey}`,
+    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+    `--proxy-client-key-file=${paths.adminKey}`,
+    `--proxy-client-cert-file=${paths.adminCert}`,
+    `--requestheader-client-ca-file=${paths.caCert}`,
+    '--requestheader-allowed-names=kwok-admin',
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+  );
+  if (options.kubeAuditPolicy) args.push(`--audit-policy-file=${paths.auditPolicy}`, `--audit-log-path=${paths.auditLog}`);
+  args.push(...klogVerbosity(spec.logLevel));
+  return {
+    name: 'kube-apiserver',
+    program: { artifact: 'kube-apiserver' },
+    args,
+    env: {},
+    links: ['etcd'],
+    ports: [{ name: 'https', port: ports.kubeApiserver }],
+    probe: { scheme: 'https', port: ports.kubeApiserver, path: '/readyz', clientCert: true },
+  };
+}

@@ -1,0 +1,166 @@
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { UsageError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { defaultOptionValues, OPTION_SPECS, type ClusterOptionValues, type OptionSpec } from './options.js';
+import { parseYamlDocuments } from './yaml.js';
+
+/** Extra arguments for a built-in component, as KwokctlConfiguration.componentsPatches. */
+export interface ComponentPatch {
+  name: string;
+  extraArgs: Array<{ key: string; value: string | null; override?: boolean }>;
+  extraEnvs: Array<{ name: string; value: string }>;
+}
+
+export interface LoadedConfig {
+  /** Values set by config files only (not defaults). */
+  fileOptions: Partial<ClusterOptionValues>;
+  componentsPatches: ComponentPatch[];
+  /** Documents handed to the kwok controller as they are (KwokConfiguration, Stage, ...). */
+  kwokDocuments: Array<Record<string, unknown>>;
+  /** Which files were read, in order. */
+  sources: string[];
+}
+
+const KNOWN_KINDS = new Set([
+  'KwokctlConfiguration', 'KwokConfiguration', 'KwokctlResource', 'Stage', 'Attach', 'ClusterAttach', 'Exec',
+  'ClusterExec', 'Logs', 'ClusterLogs', 'PortForward', 'ClusterPortForward', 'ResourceUsage',
+  'ClusterResourceUsage', 'Metric',
+]);
+
+/** Kinds the controller consumes from its --config file. */
+const CONTROLLER_KINDS = new Set([...KNOWN_KINDS].filter((k) => k !== 'KwokctlConfiguration' && k !== 'KwokctlResource'));
+
+const specByKey = new Map<string, OptionSpec>(OPTION_SPECS.map((s) => [s.key, s]));
+
+/** Option fields kwokctl has that we accept but do not act on yet; warned, never fatal. */
+const TOLERATED_OPTION_FIELDS = new Set([
+  'kwokVersion', 'kindVersion', 'securePort', 'kubeApiserverInsecurePort', 'kubeApiserverCertSANs', 'insecureKubeconfig',
+  'kwokBinaryPrefix', 'kwokControllerBinary', 'kubeImagePrefix', 'etcdImagePrefix', 'kwokImagePrefix', 'enableCRDs',
+  'components', 'disable', 'enable', 'kubeApiserverImage', 'etcdImage', 'kwokControllerImage', 'runtimes',
+  'kubeControllerManagerImage', 'kubeSchedulerImage', 'prometheusImage', 'prometheusImagePrefix', 'jaegerPort',
+  'jaegerVersion', 'metricsServerPort', 'kindNodeImage', 'kindBinary', 'etcdctlBinaryTar', 'etcdBinaryTar',
+]);
+
+export async function loadConfigFiles(paths: readonly string[], logger: Logger, readStdin: () => Promise<string> = readAllStdin): Promise<LoadedConfig> {
+  const result: LoadedConfig = { fileOptions: {}, componentsPatches: [], kwokDocuments: [], sources: [] };
+  for (const path of paths) {
+    let text: string;
+    if (path === '-') text = await readStdin();
+    else {
+      if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`, { hint: 'check the path given to -c/--config' });
+      text = await readFile(path, 'utf8');
+    }
+    const source = path === '-' ? '<stdin>' : path;
+    let docs: unknown[];
+    try {
+      docs = parseYamlDocuments(text);
+    } catch (error) {
+      throw new UsageError(`config file ${source}: invalid YAML: ${(error as Error).message}`);
+    }
+    result.sources.push(source);
+    for (const doc of docs) applyDocument(result, doc, source, logger);
+  }
+  return result;
+}
+
+function applyDocument(result: LoadedConfig, doc: unknown, source: string, logger: Logger): void {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new UsageError(`config file ${source}: a document is not a mapping`);
+  }
+  const record = doc as Record<string, unknown>;
+  const kind = record.kind;
+  if (typeof kind !== 'string' || kind === '') {
+    throw new UsageError(`config file ${source}: a document has no kind`, { hint: 'every document needs a kind, e.g. kind: KwokctlConfiguration' });
+  }
+  if (!KNOWN_KINDS.has(kind)) {
+    logger.warn(`config file ${source}: unknown kind ${kind}, skipped`);
+    return;
+  }
+  if (kind === 'KwokctlConfiguration') {
+    applyKwokctlConfiguration(result, record, source, logger);
+    return;
+  }
+  if (CONTROLLER_KINDS.has(kind)) result.kwokDocuments.push(record);
+}
+
+function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unknown>, source: string, logger: Logger): void {
+  const options = doc.options ?? {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new UsageError(`config file ${source}: KwokctlConfiguration.options must be a mapping`);
+  }
+  for (const [field, value] of Object.entries(options)) {
+    const spec = specByKey.get(field);
+    if (!spec) {
+      if (TOLERATED_OPTION_FIELDS.has(field)) {
+        logger.debug(`config file ${source}: options.${field} is not supported yet and is ignored`);
+        continue;
+      }
+      throw new UsageError(`config file ${source}: unknown field options.${field} in KwokctlConfiguration`, {
+        hint: 'see `kwokts config view` or the README for the supported options',
+      });
+    }
+    (result.fileOptions as Record<string, unknown>)[field] = coerce(spec, value, `config file ${source}: options.${field}`);
+  }
+  const patches = doc.componentsPatches ?? [];
+  if (!Array.isArray(patches)) throw new UsageError(`config file ${source}: componentsPatches must be a list`);
+  for (const [i, raw] of patches.entries()) {
+    const p = raw as Record<string, unknown>;
+    if (typeof p?.name !== 'string') throw new UsageError(`config file ${source}: componentsPatches[${i}].name is required`);
+    const extraArgs = Array.isArray(p.extraArgs) ? p.extraArgs : [];
+    const extraEnvs = Array.isArray(p.extraEnvs) ? p.extraEnvs : [];
+    result.componentsPatches.push({
+      name: p.name,
+      extraArgs: extraArgs.map((a: Record<string, unknown>) => ({
+        key: String(a.key),
+        value: a.value === null || a.value === undefined ? null : String(a.value),
+        override: a.override === true,
+      })),
+      extraEnvs: extraEnvs.map((e: Record<string, unknown>) => ({ name: String(e.name), value: String(e.value ?? '') })),
+    });
+  }
+}
+
+/** Turn a flag, env or YAML value into the option's type, or a UsageError naming where it came from. */
+export function coerce(spec: OptionSpec, value: unknown, where: string): string | number | boolean {
+  switch (spec.type) {
+    case 'string':
+      if (typeof value === 'string' || typeof value === 'number') return String(value);
+      break;
+    case 'integer': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
+      if (Number.isInteger(n)) return n;
+      break;
+    }
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (typeof value === 'string' && /^(true|false|1|0)$/i.test(value.trim())) return /^(true|1)$/i.test(value.trim());
+      break;
+  }
+  throw new UsageError(`${where}: expected ${spec.type}, got ${JSON.stringify(value)}`);
+}
+
+/** Defaults ← config files ← KWOK_* env ← flags; empty env values count as unset, as in kwokctl. */
+export function resolveOptionValues(
+  fileOptions: Partial<ClusterOptionValues>,
+  env: NodeJS.ProcessEnv,
+  flags: Partial<Record<keyof ClusterOptionValues, unknown>>,
+): ClusterOptionValues {
+  const values = defaultOptionValues() as unknown as Record<string, unknown>;
+  Object.assign(values, fileOptions);
+  for (const spec of OPTION_SPECS) {
+    const raw = spec.env ? env[spec.env] : undefined;
+    if (raw !== undefined && raw !== '') values[spec.key] = coerce(spec, raw, `environment variable ${spec.env}`);
+  }
+  for (const spec of OPTION_SPECS) {
+    const raw = flags[spec.key];
+    if (raw !== undefined) values[spec.key] = coerce(spec, raw, `flag --${spec.flag ?? spec.key}`);
+  }
+  return values as unknown as ClusterOptionValues;
+}
+
+async function readAllStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}

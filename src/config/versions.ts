@@ -1,0 +1,44 @@
+/** kwokctl's current defaults (kwok v0.9.0): the versions every default URL and image derives from. */
+export const DEFAULT_KUBE_VERSION = 'v1.36.1';
+export const KWOK_VERSION = '0.9.0';
+export const DEFAULT_PROMETHEUS_VERSION = '3.12.0';
+
+/**
+ * kwokctl picks etcd by Kubernetes minor; unknown minors clamp to the nearest end of the table.
+ * Each entry: [first minor, last minor, etcd version].
+ */
+const ETCD_BY_KUBE_MINOR: ReadonlyArray<readonly [number, number, string]> = [
+  [8, 8, '3.0.17'],
+  [9, 10, '3.1.12'],
+  [11, 11, '3.2.18'],
+  [12, 13, '3.2.24'],
+  [14, 15, '3.3.10'],
+  [16, 16, '3.3.17-0'],
+  [17, 18, '3.4.3-0'],
+  [19, 21, '3.4.13-0'],
+  [22, 28, '3.5.12-0'],
+  [29, 30, '3.5.21-0'],
+  [31, 33, '3.5.24-0'],
+  [34, 36, '3.6.10-0'],
+];
+
+/** The etcd image tag kwokctl pairs with a Kubernetes version (e.g. `3.6.10-0`). */
+export function etcdImageTagForKube(kubeVersion: string): string {
+  const minor = Number(/^v?\d+\.(\d+)/.exec(kubeVersion)?.[1] ?? NaN);
+  const first = ETCD_BY_KUBE_MINOR[0]!;
+  const last = ETCD_BY_KUBE_MINOR[ETCD_BY_KUBE_MINOR.length - 1]!;
+  if (Number.isNaN(minor) || minor > last[1]) return last[2];
+  if (minor < first[0]) return first[2];
+  return ETCD_BY_KUBE_MINOR.find(([lo, hi]) => minor >= lo && minor <= hi)?.[2] ?? last[2];
+}
+
+/** The etcd release (binary) version: the image tag without its `-N` build suffix, with `v`. */
+export function etcdVersionForKube(kubeVersion: string): string {
+  return 'v' + etcdImageTagForKube(kubeVersion).replace(/-\d+$/, '');
+}
+
+/** kwokctl normalises versions to carry a leading `v`. */
+export function normalizeVersion(version: string): string {
+  const v = version.trim();
+  return v.startsWith('v') ? v : `v${v}`;
+}

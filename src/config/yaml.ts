@@ -1,0 +1,36 @@
+import { parseAllDocuments, stringify, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+
+/**
+ * YAML the way sigs.k8s.io/yaml reads it (YAML 1.1: `yes`/`on` are booleans, 0755 is octal),
+ * except timestamps, which Kubernetes keeps as strings.
+ */
+export const GO_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: '1.1',
+  customTags: (tags) => tags.filter((t) => typeof t === 'object' && 'tag' in t && t.tag !== 'tag:yaml.org,2002:timestamp'),
+};
+
+export interface YamlDocumentError {
+  message: string;
+  line?: number;
+}
+
+/** Parse a multi-document stream; empty documents are dropped. Throws on the first syntax error. */
+export function parseYamlDocuments(text: string): unknown[] {
+  const docs = parseAllDocuments(text, GO_YAML_OPTIONS);
+  const out: unknown[] = [];
+  for (const doc of docs) {
+    if (!('errors' in doc)) continue;
+    const first = doc.errors[0];
+    if (first) {
+      const line = first.linePos?.[0]?.line;
+      throw new Error(line ? `line ${line}: ${first.message.split('\n')[0]}` : first.message.split('\n')[0]);
+    }
+    const value: unknown = doc.toJS();
+    if (value !== null && value !== undefined) out.push(value);
+  }
+  return out;
+}
+
+export function renderYamlDocuments(docs: readonly unknown[]): string {
+  return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+}

@@ -1,0 +1,41 @@
+/**
+ * The one route to side effects. Cluster verbs describe what they do through an Executor, so
+ * the same code path either does the work (RealExecutor) or prints the kwokctl-style shell
+ * transcript of it (DryRunExecutor) — dry-run cannot drift from the real run.
+ */
+export interface SpawnSpec {
+  /** Absolute path of the program. */
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env?: Readonly<Record<string, string>>;
+  /** stdout and stderr of the process are appended here. */
+  logFile: string;
+  /** The process id is written here once it has started. */
+  pidFile: string;
+}
+
+export interface RunSpec {
+  command: string;
+  args: readonly string[];
+  cwd?: string;
+  env?: Readonly<Record<string, string>>;
+}
+
+export interface WriteFileOptions {
+  /** File mode; secrets (keys, kubeconfigs) are written 0600. */
+  mode?: number;
+}
+
+export interface Executor {
+  readonly dryRun: boolean;
+  mkdirp(dir: string): Promise<void>;
+  writeFile(path: string, content: string, options?: WriteFileOptions): Promise<void>;
+  remove(path: string): Promise<void>;
+  /** Start a long-running detached process; returns its pid (0 under dry-run). */
+  spawnDetached(spec: SpawnSpec): Promise<number>;
+  /** Run a command to completion and return its stdout. */
+  run(spec: RunSpec): Promise<string>;
+  /** Record in-process work that has no shell form (PKI, API calls, kubeconfig edits). */
+  note(message: string): Promise<void>;
+}

@@ -1,0 +1,83 @@
+import { closeSync, openSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { execa } from 'execa';
+import { ExternalCommandError, PreflightError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import type { Executor, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
+import { shellJoin } from './shell-quote.js';
+
+export class RealExecutor implements Executor {
+  readonly dryRun = false;
+  constructor(private readonly logger: Logger) {}
+
+  async mkdirp(dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+  }
+
+  /** Atomic: a reader never sees a half-written kubeconfig or key. */
+  async writeFile(path: string, content: string, options: WriteFileOptions = {}): Promise<void> {
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
+    await writeFile(tmp, content, { mode: options.mode ?? 0o644 });
+    await rename(tmp, path);
+  }
+
+  async remove(path: string): Promise<void> {
+    await rm(path, { recursive: true, force: true });
+  }
+
+  async spawnDetached(spec: SpawnSpec): Promise<number> {
+    this.logger.debug(`spawn: ${shellJoin([spec.command, ...spec.args])}`);
+    await mkdir(dirname(spec.logFile), { recursive: true });
+    const fd = openSync(spec.logFile, 'a', 0o644);
+    try {
+      // detached + own process group + unref: the component outlives this CLI process, as
+      // kwokctl's forked components do; its output goes straight to the log file.
+      const child = spawn(spec.command, [...spec.args], {
+        cwd: spec.cwd,
+        env: spec.env ? { ...process.env, ...spec.env } : process.env,
+        detached: true,
+        stdio: ['ignore', fd, fd],
+      });
+      const pid = await new Promise<number>((resolve, reject) => {
+        child.once('spawn', () => resolve(child.pid ?? 0));
+        child.once('error', (error) =>
+          reject(new PreflightError(`cannot start ${spec.command}: ${error.message}`, {
+            hint: 'check that the binary exists and is executable for this OS/architecture',
+          })),
+        );
+      });
+      child.unref();
+      await this.writeFile(spec.pidFile, `${pid}\n`);
+      return pid;
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  async run(spec: RunSpec): Promise<string> {
+    this.logger.debug(`run: ${shellJoin([spec.command, ...spec.args])}`);
+    const result = await execa(spec.command, [...spec.args], {
+      cwd: spec.cwd,
+      env: spec.env,
+      reject: false,
+      all: true,
+    });
+    if (result.exitCode !== 0 || result.failed) {
+      const tail = String(result.all ?? '').split('\n').slice(-20).join('\n');
+      throw new ExternalCommandError(
+        `${shellJoin([spec.command, ...spec.args])} failed (exit ${result.exitCode ?? 'none'})`,
+        [spec.command, ...spec.args],
+        tail,
+      );
+    }
+    return String(result.stdout);
+  }
+
+  async note(message: string): Promise<void> {
+    this.logger.debug(message);
+  }
+}

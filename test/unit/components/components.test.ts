@@ -1,0 +1,68 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildComponents, formatGoDuration, quantityToBytes, startGroups, type ClusterSpec } from '../../../src/components/index.js';
+import { clusterPaths } from '../../../src/cluster/naming.js';
+import { defaultOptionValues } from '../../../src/config/options.js';
+
+function spec(overrides: Partial<ClusterSpec['options']> = {}): ClusterSpec {
+  return {
+    name: 'c1',
+    paths: clusterPaths('/w', 'c1'),
+    options: { ...defaultOptionValues(), ...overrides },
+    kubeVersion: 'v1.36.1',
+    etcdVersion: 'v3.6.10',
+    ports: { etcd: 2001, etcdPeer: 2002, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 0 },
+    components: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'],
+    logLevel: 0,
+    kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
+  };
+}
+
+test('components start in dependency groups', () => {
+  const groups = startGroups(buildComponents(spec())).map((g) => g.map((c) => c.name));
+  assert.deepEqual(groups, [['etcd'], ['kube-apiserver'], ['kube-controller-manager', 'kube-scheduler', 'kwok-controller']]);
+});
+
+test('apiserver talks to etcd on the planned port, serves TLS on loopback with RBAC', () => {
+  const api = buildComponents(spec()).find((c) => c.name === 'kube-apiserver')!;
+  assert.ok(api.args.includes('--etcd-servers=http://127.0.0.1:2001'));
+  assert.ok(api.args.includes('--secure-port=2003'));
+  assert.ok(api.args.includes('--bind-address=127.0.0.1'));
+  assert.ok(api.args.includes('--authorization-mode=Node,RBAC'));
+  assert.ok(!api.args.some((a) => a.startsWith('--max-requests-inflight')));
+  assert.deepEqual(api.probe, { scheme: 'https', port: 2003, path: '/readyz', clientCert: true });
+});
+
+test('--disable-qps-limits lifts limits in apiserver, kcm and scheduler', () => {
+  const cs = buildComponents(spec({ disableQPSLimits: true }));
+  assert.ok(cs.find((c) => c.name === 'kube-apiserver')!.args.includes('--max-requests-inflight=0'));
+  assert.ok(cs.find((c) => c.name === 'kube-controller-manager')!.args.includes('--kube-api-qps=5000'));
+  assert.ok(cs.find((c) => c.name === 'kube-scheduler')!.args.includes('--kube-api-burst=10000'));
+});
+
+test('heartbeat factor scales the node monitor periods and the lease, as kwokctl', () => {
+  const cs = buildComponents(spec());
+  const kcm = cs.find((c) => c.name === 'kube-controller-manager')!;
+  assert.ok(kcm.args.includes('--node-monitor-period=25s'));
+  assert.ok(kcm.args.includes('--node-monitor-grace-period=3m20s'));
+  assert.ok(cs.find((c) => c.name === 'kwok-controller')!.args.includes('--node-lease-duration-seconds=200'));
+});
+
+test('componentsPatches append or override flags, and unknown components are refused', () => {
+  const cs = buildComponents(spec(), [
+    { name: 'kube-apiserver', extraArgs: [{ key: 'v', value: '5' }, { key: 'secure-port', value: '9', override: true }], extraEnvs: [{ name: 'A', value: 'b' }] },
+  ]);
+  const api = cs.find((c) => c.name === 'kube-apiserver')!;
+  assert.equal(api.args.at(-1), '--v=5');
+  assert.ok(api.args.includes('--secure-port=9') && !api.args.includes('--secure-port=2003'));
+  assert.equal(api.env.A, 'b');
+  assert.throws(() => buildComponents(spec(), [{ name: 'nope' as never, extraArgs: [], extraEnvs: [] }]), /unknown component nope/);
+});
+
+test('duration and quantity formatting', () => {
+  assert.equal(formatGoDuration(25_000), '25s');
+  assert.equal(formatGoDuration(200_000), '3m20s');
+  assert.equal(formatGoDuration(3_600_000), '1h0m0s');
+  assert.equal(quantityToBytes('8Gi'), 8589934592);
+  assert.equal(quantityToBytes('1M'), 1_000_000);
+});
