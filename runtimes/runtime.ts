@@ -10,6 +10,11 @@ export interface RuntimeInfo {
   mode: 'native' | 'container' | 'cluster';
 }
 
+export interface StopOptions {
+  /** How long to wait after SIGTERM before SIGKILL; 0 kills at once. Default 10s. */
+  graceMs?: number;
+}
+
 export type ComponentState = 'running' | 'stopped' | 'exited';
 
 export interface ComponentStatus {
@@ -38,8 +43,11 @@ export interface Runtime {
   info(): RuntimeInfo;
   /** Start the given components (already ordered); skips ones that are running. */
   start(components: readonly Component[], ctx: RuntimeContext): Promise<void>;
-  /** Stop the given components (in reverse order); data is kept. */
-  stop(components: readonly Component[], ctx: RuntimeContext): Promise<void>;
+  /**
+   * Stop the given components, dependents before what they depend on. With a grace period
+   * they get SIGTERM first (data kept); with 0 they are killed at once (delete, rollback).
+   */
+  stop(components: readonly Component[], ctx: RuntimeContext, options?: StopOptions): Promise<void>;
   status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]>;
   /** Path of a file holding the component's log (binary), for `logs` and error reports. */
   logPath(component: ComponentName, ctx: RuntimeContext): string;

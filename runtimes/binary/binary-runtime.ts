@@ -1,7 +1,7 @@
 import { logFile, pidFile } from '../../src/cluster/naming.js';
-import type { Component, ComponentName } from '../../src/components/index.js';
+import { startGroups, type Component, type ComponentName } from '../../src/components/index.js';
 import { PreflightError } from '../../src/util/errors.js';
-import type { ComponentStatus, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
+import type { ComponentStatus, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
 import { isProcessAlive, readPid, terminate } from './process.js';
 
 const STOP_GRACE_MS = 10_000;
@@ -29,21 +29,24 @@ export class BinaryRuntime implements Runtime {
     }
   }
 
-  async stop(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
-    // Reverse start order; independent components stop in parallel to keep delete quick.
-    await Promise.all(
-      [...components].reverse().map(async (component) => {
-        const pidPath = pidFile(ctx.paths, component.name);
-        if (ctx.executor.dryRun) {
-          await ctx.executor.run({ command: 'kill', args: [`$(cat ${pidPath})`] });
+  async stop(components: readonly Component[], ctx: RuntimeContext, options: StopOptions = {}): Promise<void> {
+    const graceMs = options.graceMs ?? STOP_GRACE_MS;
+    // Reverse start groups: the apiserver must not outlive etcd's shutdown waiting on it.
+    for (const group of startGroups(components).reverse()) {
+      await Promise.all(
+        group.map(async (component) => {
+          const pidPath = pidFile(ctx.paths, component.name);
+          if (ctx.executor.dryRun) {
+            await ctx.executor.run({ command: 'kill', args: [`$(cat ${pidPath})`] });
+            await ctx.executor.remove(pidPath);
+            return;
+          }
+          const pid = await readPid(pidPath);
+          if (pid !== undefined) await terminate(pid, graceMs, programPath(component, ctx, false));
           await ctx.executor.remove(pidPath);
-          return;
-        }
-        const pid = await readPid(pidPath);
-        if (pid !== undefined) await terminate(pid, STOP_GRACE_MS, programPath(component, ctx, false));
-        await ctx.executor.remove(pidPath);
-      }),
-    );
+        }),
+      );
+    }
   }
 
   async status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]> {

@@ -51,11 +51,13 @@ export async function terminate(pid: number, graceMs: number, expectedCommand?: 
     }
   };
   if (!(await isProcessAlive(pid, expectedCommand))) return;
-  signalGroup('SIGTERM');
-  const deadline = Date.now() + graceMs;
-  while (Date.now() < deadline) {
-    if (!(await isProcessAlive(pid))) return;
-    await new Promise((r) => setTimeout(r, 50));
+  if (graceMs > 0) {
+    signalGroup('SIGTERM');
+    const deadline = Date.now() + graceMs;
+    while (Date.now() < deadline) {
+      if (!(await isProcessAlive(pid))) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
   signalGroup('SIGKILL');
   const killDeadline = Date.now() + 5000;

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { generateClusterPki } from '../pki/index.js';
-import { buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
+import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
 import { buildComponents, startGroups, COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
 import { resolveOptionValues, type LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
@@ -161,7 +161,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     {
       title: `Start ${components.map((c) => c.name).join(', ')}`,
       run: async (update) => {
-        await journal.step('stop components', () => runtime.stop(components, ctx()), async () => {
+        await journal.step('stop components', () => runtime.stop(components, ctx(), { graceMs: 0 }), async () => {
           for (const group of startGroups(components)) {
             signal.throwIfAborted();
             await runtime.start(group, ctx());
@@ -188,13 +188,11 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
         await journal.step('restore user kubeconfig', async () => {
           if (userSnapshot) await restoreKubeconfig(options.userKubeconfig, userSnapshot);
         }, async () => {
-          userSnapshot = await mergeContext(options.userKubeconfig, {
-            name: contextName(name),
-            server,
-            caFile: paths.caCert,
-            certFile: paths.adminCert,
-            keyFile: paths.adminKey,
-          });
+          userSnapshot = await mergeContext(
+            options.userKubeconfig,
+            buildClusterEntry({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey }),
+            { makeCurrent: true },
+          );
         });
       },
     });

@@ -31,7 +31,8 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<void
       const { record } = await loadCluster(workdir, name);
       const runtime = createRuntime(record.runtime);
       const ctx = { cluster: name, paths, executor, logger, programs: new Map(Object.entries(record.programs)) };
-      await runtime.stop(record.components, ctx);
+      // The data goes with the directory, so there is nothing to shut down gracefully for.
+      await runtime.stop(record.components, ctx, { graceMs: 0 });
       await runtime.remove(ctx);
     }
     if (options.userKubeconfig) {

@@ -15,12 +15,12 @@ export function kubectlInvocation(kubectl: string, paths: ClusterPaths, userArgs
   return { command: kubectl, args: [`--kubeconfig=${paths.kubeconfig}`, ...userArgs], env: {} };
 }
 
-/** etcdctl against the cluster's etcd; v3 API, endpoint from the saved record. */
+/** etcdctl against the cluster's etcd, endpoint from the saved record (v3 is etcdctl's only API since 3.4). */
 export function etcdctlInvocation(etcdctl: string, record: ClusterRecord, userArgs: readonly string[]): ToolInvocation {
   const etcd = record.components.find((c) => c.name === 'etcd');
   const port = etcd?.ports.find((p) => p.name === 'http')?.port;
   if (!port) throw new PreflightError(`cluster ${record.name} has no etcd endpoint`);
-  return { command: etcdctl, args: [`--endpoints=http://127.0.0.1:${port}`, ...userArgs], env: { ETCDCTL_API: '3' } };
+  return { command: etcdctl, args: [`--endpoints=http://127.0.0.1:${port}`, ...userArgs], env: {} };
 }
 
 /**

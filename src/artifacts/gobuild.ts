@@ -1,0 +1,529 @@
+/**
+ * The offline path: compile the exact Kubernetes / etcd release from its Go modules (the module
+ * proxy is reachable where release downloads are not).
+ *
+ * `go install pkg@version` refuses modules whose go.mod has replace directives, and both projects
+ * replace their sibling modules with relative paths. So we write a throwaway module that requires
+ * the release and pins every sibling named in upstream's replace block to its published version
+ * (`k8s.io/X => k8s.io/X v0.<minor>.<patch>`, `go.etcd.io/etcd/X/v3 => … v3.6.10`), `go get` the
+ * commands, and run ONE `go build` for all of them (they share most compile work). Go's module and
+ * build caches stay at their defaults, outside the repo, so a rebuild is quick.
+ *
+ * The pure half (go.mod parsing and rendering, ldflags, the build plan) is exported for tests and
+ * for dry-run; `buildFromGoModules` does the work.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile, open } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { normalizeVersion } from '../config/versions.js';
+import { ExternalCommandError, PreflightError } from '../util/errors.js';
+import { silentLogger, type Logger } from '../util/log.js';
+import { removeStaleTemps, withFileLock, type DownloadTuning } from './download.js';
+import type { GoBuildPhase, ProgressCallback } from './progress.js';
+import { binariesOfKind, goBuildDir, type BinaryName, type GoBuildKind } from './sources.js';
+
+// ---------------------------------------------------------------------------------------------
+// go.mod parsing and rendering (pure)
+
+export interface GoModRequire {
+  path: string;
+  version: string;
+  indirect: boolean;
+}
+
+export interface GoModReplace {
+  oldPath: string;
+  oldVersion?: string;
+  newPath: string;
+  /** Undefined when the replacement is a local directory. */
+  newVersion?: string;
+}
+
+export interface GoModFile {
+  module?: string;
+  go?: string;
+  toolchain?: string;
+  requires: GoModRequire[];
+  replaces: GoModReplace[];
+}
+
+function unquote(token: string): string {
+  if (token.startsWith('"') && token.endsWith('"') && token.length >= 2) return JSON.parse(token) as string;
+  if (token.startsWith('`') && token.endsWith('`') && token.length >= 2) return token.slice(1, -1);
+  return token;
+}
+
+function tokenize(line: string): string[] {
+  return (line.match(/"(?:[^"\\]|\\.)*"|`[^`]*`|\S+/g) ?? []).map(unquote);
+}
+
+/** Parses the directives we need (module, go, toolchain, require, replace) from a go.mod file. */
+export function parseGoMod(text: string): GoModFile {
+  const mod: GoModFile = { requires: [], replaces: [] };
+  let block: string | undefined;
+  const handle = (verb: string, args: string[], comment: string): void => {
+    switch (verb) {
+      case 'module':
+        if (args[0]) mod.module = args[0];
+        break;
+      case 'go':
+        if (args[0]) mod.go = args[0];
+        break;
+      case 'toolchain':
+        if (args[0]) mod.toolchain = args[0];
+        break;
+      case 'require':
+        if (args.length >= 2) mod.requires.push({ path: args[0]!, version: args[1]!, indirect: /\bindirect\b/.test(comment) });
+        break;
+      case 'replace': {
+        const arrow = args.indexOf('=>');
+        if (arrow < 1 || arrow > 2 || args.length <= arrow + 1) break;
+        const r: GoModReplace = { oldPath: args[0]!, newPath: args[arrow + 1]! };
+        if (arrow === 2) r.oldVersion = args[1]!;
+        if (args[arrow + 2] !== undefined) r.newVersion = args[arrow + 2]!;
+        mod.replaces.push(r);
+        break;
+      }
+      default:
+        break;
+    }
+  };
+  for (const rawLine of text.split(/\r?\n/)) {
+    const commentAt = rawLine.indexOf('//');
+    const comment = commentAt >= 0 ? rawLine.slice(commentAt + 2) : '';
+    const line = (commentAt >= 0 ? rawLine.slice(0, commentAt) : rawLine).trim();
+    if (line === '') continue;
+    if (block !== undefined) {
+      if (line === ')') block = undefined;
+      else handle(block, tokenize(line), comment);
+      continue;
+    }
+    const tokens = tokenize(line);
+    const verb = tokens[0]!;
+    if (tokens[1] === '(' && tokens.length === 2) {
+      block = verb;
+      continue;
+    }
+    handle(verb, tokens.slice(1), comment);
+  }
+  return mod;
+}
+
+/** True for a replacement that points at a directory (`./x`, `../x`, `/abs`), not a module version. */
+export function isLocalReplacement(r: GoModReplace): boolean {
+  return r.newVersion === undefined && /^(\.{1,2}[/\\]|\/|[A-Za-z]:[/\\])/.test(r.newPath);
+}
+
+/**
+ * The sibling modules an upstream go.mod replaces with local directories, restricted to `prefix`
+ * (e.g. `k8s.io/`). Markers such as etcd's `=> ./FORBIDDEN_DEPENDENCY` (which exist to make a
+ * dependency fail) are not modules and are skipped.
+ */
+export function localSiblings(mod: GoModFile, prefix: string): string[] {
+  return mod.replaces
+    .filter((r) => isLocalReplacement(r) && r.oldVersion === undefined && r.oldPath.startsWith(prefix))
+    .filter((r) => !/FORBIDDEN/i.test(path.posix.basename(r.newPath)))
+    .map((r) => r.oldPath);
+}
+
+/** Kubernetes publishes its staging modules as v0.<minor>.<patch>: v1.36.1 → v0.36.1. */
+export function stagingVersion(kubeVersion: string): string {
+  const m = /^v?(\d+)\.(\d+)\.(\d+)(.*)$/.exec(kubeVersion.trim());
+  if (!m) throw new PreflightError(`cannot derive staging module versions from Kubernetes version ${kubeVersion}`, { hint: 'use a release version such as v1.36.1' });
+  return `v0.${m[2]}.${m[3]}${m[4]}`;
+}
+
+function compareGoVersions(a: string, b: string): number {
+  const pa = a.split(/[.]/).map((x) => Number.parseInt(x, 10) || 0);
+  const pb = b.split(/[.]/).map((x) => Number.parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+export interface WrapperGoModSpec {
+  module: string;
+  go?: string;
+  requires: ReadonlyArray<{ path: string; version: string }>;
+  /** Each `path => path version`. */
+  pins: ReadonlyArray<{ path: string; version: string }>;
+}
+
+/** Renders the throwaway go.mod in gofmt style (tab-indented blocks). */
+export function renderWrapperGoMod(spec: WrapperGoModSpec): string {
+  const out: string[] = [`module ${spec.module}`, ''];
+  if (spec.go) out.push(`go ${spec.go}`, '');
+  if (spec.requires.length === 1) {
+    out.push(`require ${spec.requires[0]!.path} ${spec.requires[0]!.version}`, '');
+  } else if (spec.requires.length > 1) {
+    out.push('require (', ...spec.requires.map((r) => `\t${r.path} ${r.version}`), ')', '');
+  }
+  if (spec.pins.length > 0) {
+    out.push('replace (', ...spec.pins.map((p) => `\t${p.path} => ${p.path} ${p.version}`), ')', '');
+  }
+  return out.join('\n');
+}
+
+export const KUBERNETES_MODULE = 'k8s.io/kubernetes';
+export const ETCD_MODULES = ['go.etcd.io/etcd/server/v3', 'go.etcd.io/etcd/etcdctl/v3', 'go.etcd.io/etcd/etcdutl/v3'] as const;
+const WRAPPER_MODULE: Record<GoBuildKind, string> = { kubernetes: 'kwokts.local/kubebuild', etcd: 'kwokts.local/etcdbuild' };
+
+/** The wrapper go.mod for a Kubernetes release, from upstream's go.mod text. */
+export function buildKubernetesGoMod(upstreamGoMod: string, kubeVersion: string): string {
+  const version = normalizeVersion(kubeVersion);
+  const upstream = parseGoMod(upstreamGoMod);
+  const staging = stagingVersion(version);
+  return renderWrapperGoMod({
+    module: WRAPPER_MODULE.kubernetes,
+    ...(upstream.go ? { go: upstream.go } : {}),
+    requires: [{ path: KUBERNETES_MODULE, version }],
+    pins: localSiblings(upstream, 'k8s.io/').map((p) => ({ path: p, version: staging })),
+  });
+}
+
+/** The wrapper go.mod for an etcd release, from the go.mod texts of server, etcdctl and etcdutl. */
+export function buildEtcdGoMod(upstreamGoMods: readonly string[], etcdVersion: string): string {
+  const version = normalizeVersion(etcdVersion);
+  const mods = upstreamGoMods.map(parseGoMod);
+  const goVersion = mods.map((m) => m.go).filter((g): g is string => !!g).sort(compareGoVersions).pop();
+  const siblings = [...new Set(mods.flatMap((m) => localSiblings(m, 'go.etcd.io/etcd/')))].sort();
+  return renderWrapperGoMod({
+    module: WRAPPER_MODULE.etcd,
+    ...(goVersion ? { go: goVersion } : {}),
+    requires: [...ETCD_MODULES].sort().map((p) => ({ path: p, version })),
+    pins: siblings.map((p) => ({ path: p, version })),
+  });
+}
+
+/** Fixed build metadata, so the binaries report the release and rebuilds hit Go's build cache. */
+export const GO_BUILD_DATE = '2026-01-01T00:00:00Z';
+const ZERO_COMMIT = '0000000000000000000000000000000000000000';
+
+/** `-s -w` plus the version stamps Kubernetes' own build sets (component-base and client-go). */
+export function kubernetesLdflags(kubeVersion: string): string {
+  const version = normalizeVersion(kubeVersion);
+  const m = /^v(\d+)\.(\d+)/.exec(version);
+  const major = m?.[1] ?? '0';
+  const minor = m?.[2] ?? '0';
+  const flags = ['-s', '-w'];
+  for (const pkg of ['k8s.io/component-base/version', 'k8s.io/client-go/pkg/version']) {
+    flags.push(
+      `-X ${pkg}.gitVersion=${version}`,
+      `-X ${pkg}.gitMajor=${major}`,
+      `-X ${pkg}.gitMinor=${minor}`,
+      `-X ${pkg}.gitTreeState=clean`,
+      `-X ${pkg}.gitCommit=${ZERO_COMMIT}`,
+      `-X ${pkg}.buildDate=${GO_BUILD_DATE}`,
+    );
+  }
+  return flags.join(' ');
+}
+
+/** etcd's version is a constant in its api module; only strip symbols. */
+export function etcdLdflags(): string {
+  return '-s -w';
+}
+
+/** The file name `go build -o dir/` gives a main package: its last path element, skipping `/vN`. */
+export function goBinaryName(pkg: string): string {
+  const parts = pkg.split('/');
+  const last = parts[parts.length - 1]!;
+  return /^v\d+$/.test(last) && parts.length > 1 ? parts[parts.length - 2]! : last;
+}
+
+export interface GoBuildOutput {
+  name: BinaryName;
+  /** The main package. */
+  pkg: string;
+  /** The name `go build` writes. */
+  builtName: string;
+  /** Arguments that print the version, and the text that must appear in the output. */
+  versionArgs: string[];
+  versionText: string;
+}
+
+export interface GoBuildPlan {
+  kind: GoBuildKind;
+  version: string;
+  /** Modules whose go.mod is read (`go mod download -json <module>@<version>`). */
+  modules: string[];
+  /** Where the throwaway module lives. */
+  srcDir: string;
+  /** Where the binaries end up. */
+  outDir: string;
+  getArgs: string[];
+  ldflags: string;
+  /** Everything after `go` for the single build, with `<outdir>` standing for the temp output dir. */
+  buildArgs: (tmpOutDir: string) => string[];
+  env: Record<string, string>;
+  outputs: GoBuildOutput[];
+}
+
+/** What a Go build of `kind` at `version` would do and produce (pure). */
+export function planGoBuild(kind: GoBuildKind, version: string, cacheDir: string): GoBuildPlan {
+  const v = normalizeVersion(version);
+  const srcDir = path.join(cacheDir, 'gobuild', 'src', `${kind}-${v}`);
+  const outDir = goBuildDir(cacheDir, kind, v);
+  const env = { CGO_ENABLED: '0', GOWORK: 'off' };
+  if (kind === 'kubernetes') {
+    const names = binariesOfKind('kubernetes');
+    const pkgs = names.map((n) => `${KUBERNETES_MODULE}/cmd/${n}`);
+    const ldflags = kubernetesLdflags(v);
+    return {
+      kind,
+      version: v,
+      modules: [KUBERNETES_MODULE],
+      srcDir,
+      outDir,
+      getArgs: ['get', ...pkgs.map((p) => `${p}@${v}`)],
+      ldflags,
+      buildArgs: (tmp) => ['build', '-trimpath', '-ldflags', ldflags, '-o', tmp + path.sep, ...pkgs],
+      env,
+      outputs: names.map((name, i) => ({
+        name,
+        pkg: pkgs[i]!,
+        builtName: goBinaryName(pkgs[i]!),
+        versionArgs: name === 'kubectl' ? ['version', '--client'] : ['--version'],
+        versionText: name === 'kubectl' ? `Client Version: ${v}` : `Kubernetes ${v}`,
+      })),
+    };
+  }
+  const bare = v.replace(/^v/, '');
+  const pkgFor: Record<string, string> = { etcd: ETCD_MODULES[0], etcdctl: ETCD_MODULES[1], etcdutl: ETCD_MODULES[2] };
+  const names = binariesOfKind('etcd');
+  const ldflags = etcdLdflags();
+  return {
+    kind,
+    version: v,
+    modules: [...ETCD_MODULES],
+    srcDir,
+    outDir,
+    getArgs: ['get', ...ETCD_MODULES.map((m) => `${m}@${v}`)],
+    ldflags,
+    buildArgs: (tmp) => ['build', '-trimpath', '-ldflags', ldflags, '-o', tmp + path.sep, ...ETCD_MODULES],
+    env,
+    outputs: names.map((name) => ({
+      name,
+      pkg: pkgFor[name]!,
+      builtName: goBinaryName(pkgFor[name]!),
+      versionArgs: name === 'etcd' ? ['--version'] : ['version'],
+      // `etcd --version` prints "etcd Version: X"; `etcdctl version` / `etcdutl version` print "<name> version: X".
+      versionText: name === 'etcd' ? `etcd Version: ${bare}` : `${name} version: ${bare}`,
+    })),
+  };
+}
+
+/** The wrapper go.mod for a plan, from the upstream go.mod texts (in `plan.modules` order). */
+export function buildWrapperGoMod(plan: GoBuildPlan, upstreamGoMods: readonly string[]): string {
+  return plan.kind === 'kubernetes' ? buildKubernetesGoMod(upstreamGoMods[0] ?? '', plan.version) : buildEtcdGoMod(upstreamGoMods, plan.version);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running the build
+
+export interface GoToolchain {
+  /** The command used to run go (as given, e.g. `go`). */
+  command: string;
+  /** e.g. `go1.26.8`. */
+  version: string;
+}
+
+/** Finds the go tool; undefined when it cannot be run. */
+export async function detectGo(command = 'go', signal?: AbortSignal): Promise<GoToolchain | undefined> {
+  try {
+    const result = await execa(command, ['env', 'GOVERSION'], { reject: false, timeout: 30_000, ...(signal ? { cancelSignal: signal } : {}) });
+    if (result.exitCode !== 0 || result.failed) return undefined;
+    const version = String(result.stdout).trim();
+    return version ? { command, version } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface GoBuildOptions {
+  cacheDir: string;
+  logger?: Logger;
+  onProgress?: ProgressCallback;
+  signal?: AbortSignal;
+  /** The go tool to run (default `go` from PATH). */
+  go?: string;
+  /** Rebuild even when every output is already in the cache. */
+  force?: boolean;
+  /** Lock timing (shares the download tuning's lock settings). */
+  tuning?: Partial<DownloadTuning>;
+}
+
+export interface GoBuildResult {
+  kind: GoBuildKind;
+  version: string;
+  dir: string;
+  binaries: Partial<Record<BinaryName, string>>;
+  /** False when everything was already in the cache. */
+  built: boolean;
+  durationMs: number;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function binariesMap(plan: GoBuildPlan): Partial<Record<BinaryName, string>> {
+  return Object.fromEntries(plan.outputs.map((o) => [o.name, path.join(plan.outDir, o.name)]));
+}
+
+async function allPresent(plan: GoBuildPlan): Promise<boolean> {
+  for (const o of plan.outputs) if (!(await isFile(path.join(plan.outDir, o.name)))) return false;
+  return true;
+}
+
+interface RunGoOptions {
+  go: string;
+  cwd: string;
+  env: Record<string, string>;
+  signal?: AbortSignal;
+  onLine?: (line: string) => void;
+}
+
+/** Runs the go tool, streaming its output lines; ExternalCommandError (with the tail) on failure. */
+async function runGo(args: string[], options: RunGoOptions): Promise<string> {
+  const subprocess = execa(options.go, args, {
+    cwd: options.cwd,
+    env: options.env,
+    all: true,
+    buffer: { stdout: true, stderr: false, all: false },
+    reject: false,
+    stdin: 'ignore',
+    ...(options.signal ? { cancelSignal: options.signal, forceKillAfterDelay: 5000 } : {}),
+  });
+  const tail: string[] = [];
+  for await (const line of subprocess.iterable({ from: 'all' })) {
+    const text = String(line);
+    tail.push(text);
+    if (tail.length > 20) tail.shift();
+    options.onLine?.(text);
+  }
+  const result = await subprocess;
+  if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted');
+  if (result.exitCode !== 0 || result.failed) {
+    const command = [options.go, ...args];
+    throw new ExternalCommandError(`${options.go} ${args[0]} failed (exit ${result.exitCode ?? result.signal ?? 'unknown'})`, command, tail.join('\n'), {
+      hint: 'see the go output above; the module proxy (GOPROXY) must be reachable and the disk needs a few GB free',
+    });
+  }
+  return String(result.stdout ?? '');
+}
+
+async function syncPath(file: string): Promise<void> {
+  const fh = await open(file, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+/**
+ * Builds every binary of `kind` (kubernetes: kube-apiserver, kube-controller-manager,
+ * kube-scheduler, kubectl; etcd: etcd, etcdctl, etcdutl) at `version` into
+ * `<cacheDir>/gobuild/<kind>/<version>/`. Idempotent, locked against concurrent builds, atomic per
+ * binary, and each output's `--version` is checked before it is installed.
+ */
+export async function buildFromGoModules(kind: GoBuildKind, version: string, options: GoBuildOptions): Promise<GoBuildResult> {
+  const started = Date.now();
+  const plan = planGoBuild(kind, version, options.cacheDir);
+  const logger = options.logger ?? silentLogger;
+  const emit = (phase: GoBuildPhase, line?: string): void => {
+    options.onProgress?.({ type: 'build', kind, version: plan.version, phase, ...(line !== undefined ? { line } : {}) });
+  };
+  const result = (built: boolean): GoBuildResult => ({ kind, version: plan.version, dir: plan.outDir, binaries: binariesMap(plan), built, durationMs: Date.now() - started });
+
+  if (!options.force && (await allPresent(plan))) return result(false);
+  const go = await detectGo(options.go ?? 'go', options.signal);
+  if (!go) {
+    throw new PreflightError(`cannot build ${kind} ${plan.version} from source: the go tool was not found on PATH`, {
+      hint: 'install Go (https://go.dev/dl/) and try again',
+    });
+  }
+
+  return withFileLock(plan.outDir, { ...(options.logger ? { logger: options.logger } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}), tuning: { lockWaitMs: 4 * 3_600_000, ...options.tuning } }, async () => {
+    if (!options.force && (await allPresent(plan))) return result(false);
+    await removeStaleTemps(plan.outDir);
+    logger.info(`building ${kind} ${plan.version} from Go modules with ${go.version} (a cold build takes minutes)`);
+    const run = (args: string[], cwd: string, phase: GoBuildPhase, env: Record<string, string> = plan.env): Promise<string> =>
+      runGo(args, {
+        go: go.command,
+        cwd,
+        env,
+        ...(options.signal ? { signal: options.signal } : {}),
+        onLine: (line) => {
+          logger.debug(`go: ${line}`);
+          emit(phase, line);
+        },
+      });
+
+    // 1. Read upstream's go.mod files.
+    emit('resolve');
+    const workRoot = path.dirname(plan.srcDir);
+    await mkdir(workRoot, { recursive: true });
+    const upstream: string[] = [];
+    for (const mod of plan.modules) {
+      const out = await run(['mod', 'download', '-json', `${mod}@${plan.version}`], workRoot, 'resolve', { GOWORK: 'off' });
+      const info = JSON.parse(out) as { GoMod?: string; Error?: string };
+      if (!info.GoMod) {
+        throw new ExternalCommandError(`go mod download ${mod}@${plan.version} gave no go.mod${info.Error ? `: ${info.Error}` : ''}`, [go.command, 'mod', 'download', '-json', `${mod}@${plan.version}`], out);
+      }
+      upstream.push(await readFile(info.GoMod, 'utf8'));
+    }
+
+    // 2. The throwaway module, then `go get` the commands (fills go.mod and go.sum).
+    emit('prepare');
+    await mkdir(plan.srcDir, { recursive: true });
+    await writeFile(path.join(plan.srcDir, 'go.mod'), buildWrapperGoMod(plan, upstream));
+    await run(plan.getArgs, plan.srcDir, 'prepare');
+
+    // 3. One build for all commands, into a temp dir next to the final one.
+    const kindDir = path.dirname(plan.outDir);
+    const tmpOut = path.join(kindDir, `.${path.basename(plan.outDir)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+    await mkdir(tmpOut, { recursive: true });
+    try {
+      emit('compile');
+      await run(plan.buildArgs(tmpOut), plan.srcDir, 'compile');
+
+      // 4. Name the outputs and check that each reports the wanted version.
+      emit('verify');
+      for (const o of plan.outputs) {
+        const built = path.join(tmpOut, o.builtName);
+        const named = path.join(tmpOut, o.name);
+        if (built !== named) await rename(built, named);
+        const check = await execa(named, o.versionArgs, { reject: false, timeout: 60_000, all: true, stdin: 'ignore' });
+        const output = String(check.all ?? '');
+        if (!output.includes(o.versionText)) {
+          throw new ExternalCommandError(`${o.name} built from ${o.pkg}@${plan.version} does not report "${o.versionText}"`, [named, ...o.versionArgs], output);
+        }
+        emit('verify', output.split('\n')[0]);
+      }
+
+      // 5. Move each binary into place (each rename is atomic).
+      emit('install');
+      await mkdir(plan.outDir, { recursive: true });
+      for (const o of plan.outputs) {
+        const from = path.join(tmpOut, o.name);
+        await syncPath(from);
+        await rename(from, path.join(plan.outDir, o.name));
+      }
+    } finally {
+      await rm(tmpOut, { recursive: true, force: true }).catch(() => undefined);
+    }
+    emit('done');
+    const done = result(true);
+    logger.info(`built ${kind} ${plan.version} in ${Math.round(done.durationMs / 1000)}s: ${plan.outDir}`);
+    return done;
+  });
+}

@@ -1,0 +1,108 @@
+import { join } from 'node:path';
+import { planArtifacts, resolveArtifacts, type ArtifactProgressEvent, type ArtifactRequest, type BinaryName, type OfflineBuildMode } from '../artifacts/index.js';
+import type { Component } from '../components/index.js';
+import type { ClusterOptionValues } from '../config/options.js';
+import type { Executor } from '../exec/executor.js';
+import { UsageError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import type { ClusterRecord } from './record.js';
+
+/** The cache is shared by every cluster: $KWOK_CACHE_DIR / options.cacheDir, else <workdir>/cache. */
+export function cacheDirOf(values: Pick<ClusterOptionValues, 'cacheDir'>, workdir: string): string {
+  return values.cacheDir || join(workdir, 'cache');
+}
+
+/** The user's explicit value and mirror prefix for a binary, from the options table. */
+export function artifactRequest(name: BinaryName, values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): ArtifactRequest {
+  const explicit: Partial<Record<BinaryName, string>> = {
+    'kube-apiserver': values.kubeApiserverBinary,
+    'kube-controller-manager': values.kubeControllerManagerBinary,
+    'kube-scheduler': values.kubeSchedulerBinary,
+    kubectl: values.kubectlBinary,
+    etcd: values.etcdBinary,
+    etcdctl: values.etcdctlBinary,
+    prometheus: values.prometheusBinary,
+  };
+  const prefix = name.startsWith('kube') ? values.kubeBinaryPrefix : name.startsWith('etcd') ? values.etcdBinaryPrefix : '';
+  return {
+    name,
+    kubeVersion,
+    etcdVersion,
+    ...(values.prometheusVersion ? { prometheusVersion: values.prometheusVersion } : {}),
+    ...(explicit[name] ? { binary: explicit[name] } : {}),
+    ...(prefix ? { binaryPrefix: prefix } : {}),
+  };
+}
+
+export function offlineMode(values: Pick<ClusterOptionValues, 'buildFromSource'>): OfflineBuildMode {
+  const mode = values.buildFromSource || 'auto';
+  if (mode !== 'auto' && mode !== 'never' && mode !== 'always') {
+    throw new UsageError(`invalid --build-from-source ${JSON.stringify(mode)}`, { hint: 'use auto, never or always' });
+  }
+  return mode;
+}
+
+export interface ResolveProgramsOptions {
+  values: ClusterOptionValues;
+  kubeVersion: string;
+  etcdVersion: string;
+  workdir: string;
+  executor: Executor;
+  logger: Logger;
+  signal: AbortSignal;
+  onProgress: (detail: string) => void;
+}
+
+/** Paths of the binaries the components run (plus etcdctl/kubectl for passthrough later). */
+export async function resolvePrograms(components: readonly Component[], options: ResolveProgramsOptions): Promise<Map<string, string>> {
+  const names = new Set<BinaryName>();
+  for (const c of components) if ('artifact' in c.program) names.add(c.program.artifact);
+  const requests = [...names].map((n) => artifactRequest(n, options.values, options.kubeVersion, options.etcdVersion));
+  const cacheDir = cacheDirOf(options.values, options.workdir);
+  const offlineBuild = offlineMode(options.values);
+  if (options.executor.dryRun) {
+    const planned = planArtifacts(requests, { cacheDir, offlineBuild });
+    for (const p of planned) await options.executor.note(`Use ${p.name} from ${p.origin} (${p.source})`);
+    return new Map(planned.map((p) => [p.name, p.path]));
+  }
+  const resolved = await resolveArtifacts(requests, {
+    cacheDir,
+    offlineBuild,
+    logger: options.logger,
+    signal: options.signal,
+    onProgress: (event) => options.onProgress(describeProgress(event)),
+  });
+  return new Map(resolved.map((r) => [r.name, r.path]));
+}
+
+/** kubectl/etcdctl for passthrough: the cluster's own version, resolved (and cached) on first use. */
+export async function resolveTool(name: 'kubectl' | 'etcdctl', record: ClusterRecord, options: { workdir: string; logger: Logger; signal: AbortSignal }): Promise<string> {
+  const known = record.programs[name];
+  if (known) return known;
+  const values = record.options;
+  const request = artifactRequest(name, values, values.kubeVersion, values.etcdVersion);
+  const [resolved] = await resolveArtifacts([request], {
+    cacheDir: cacheDirOf(values, options.workdir),
+    offlineBuild: offlineMode(values),
+    logger: options.logger,
+    signal: options.signal,
+    onProgress: () => undefined,
+  });
+  return resolved!.path;
+}
+
+/** One short line of progress for a download or a Go build. */
+export function describeProgress(event: ArtifactProgressEvent): string {
+  switch (event.type) {
+    case 'download': {
+      const mb = (n: number): string => (n / 1048576).toFixed(1);
+      return `downloading ${event.name ?? event.url} ${mb(event.transferred)}${event.total ? `/${mb(event.total)}` : ''} MiB`;
+    }
+    case 'extract':
+      return `extracting ${event.member}`;
+    case 'wait-lock':
+      return `waiting for another kwokts to finish ${event.path}`;
+    case 'build':
+      return event.line ? `go build ${event.kind} ${event.version}: ${event.line}` : `building ${event.kind} ${event.version} from Go modules (${event.phase})`;
+  }
+}

@@ -1,0 +1,25 @@
+export {
+  buildClusterEntry,
+  buildClusterKubeconfig,
+  renderKubeconfig,
+  type ClusterKubeconfigOptions,
+} from './build.js';
+export {
+  mergeContext,
+  removeContext,
+  restoreKubeconfig,
+  type KubeconfigSnapshot,
+  type MergeContextOptions,
+} from './merge.js';
+export type { LockOptions } from './file-io.js';
+export { resolveUserKubeconfigPath } from './resolve-path.js';
+export type {
+  ClusterEntry,
+  KubeConfig,
+  KubeconfigCluster,
+  KubeconfigContext,
+  KubeconfigUser,
+  NamedCluster,
+  NamedContext,
+  NamedUser,
+} from './types.js';

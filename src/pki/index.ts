@@ -1,0 +1,18 @@
+export {
+  generateClusterPki,
+  CA_COMMON_NAME,
+  ADMIN_USER,
+  ADMIN_GROUPS,
+  type ClusterPki,
+  type ClusterPkiOptions,
+} from './cluster-pki.js';
+export {
+  signClientCertificate,
+  type CertificateAuthorityPem,
+  type CertificateAndKey,
+  type ClientIdentity,
+  type SignClientCertificateOptions,
+} from './client-certificate.js';
+export { CERTIFICATE_VALIDITY_MS, CERTIFICATE_BACKDATE_MS } from './certificate.js';
+export { DEFAULT_KEY_ALGORITHM, type KeyAlgorithm } from './keys.js';
+export { DEFAULT_SANS, type SubjectAltNames } from './sans.js';

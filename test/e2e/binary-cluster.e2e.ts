@@ -1,0 +1,197 @@
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:net';
+import { isAlive, isListening, processesMentioning, kwokts, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox } from './harness.js';
+
+/** After a delete or a rollback: no process, no port, no file, no kubeconfig entry of ours. */
+async function assertNothingLeft(box: Sandbox, cluster: string, pids: number[], ports: number[]): Promise<void> {
+  for (const pid of pids) await waitFor(`pid ${pid} to exit`, () => !isAlive(pid), 15_000);
+  for (const port of ports) assert.equal(await isListening(port), false, `port ${port} still listening`);
+  assert.equal(existsSync(join(box.workdir, 'clusters', cluster)), false, 'cluster directory left behind');
+  const kubeconfig = readFileSync(box.kubeconfig, 'utf8');
+  assert.ok(!kubeconfig.includes(`kwok-${cluster}`), 'kubeconfig entry left behind');
+  assert.ok(kubeconfig.includes('name: mine') && kubeconfig.includes('secret-token'), "the user's own entries were lost");
+}
+
+describe('binary runtime: a real cluster', () => {
+  let box: Sandbox;
+  before(() => {
+    requireBinaries();
+    box = sandbox();
+  });
+  after(() => box.cleanup());
+
+  test('create, use with kubectl and etcdctl, delete, nothing left', async () => {
+    const created = await kwokts(box, ['--name', 'e2e', 'create', 'cluster', '--wait', '2m']);
+    assert.equal(created.exitCode, 0, created.stderr);
+
+    const ns = await kwokts(box, ['--name', 'e2e', 'kubectl', 'get', 'ns']);
+    assert.equal(ns.exitCode, 0, ns.stderr);
+    assert.match(ns.stdout, /^default\s+Active/m);
+    assert.match(ns.stdout, /^kube-system\s+Active/m);
+
+    const keys = await kwokts(box, ['--name', 'e2e', 'etcdctl', 'get', '/registry', '--prefix', '--keys-only']);
+    assert.equal(keys.exitCode, 0, keys.stderr);
+    assert.match(keys.stdout, /^\/registry\/namespaces\/default$/m);
+
+    // An object round trip, through stdin (`-f -`) and back.
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: probe\n  namespace: default\ndata:\n  answer: "42"\n';
+    const applied = await kwokts(box, ['--name', 'e2e', 'kubectl', 'apply', '-f', '-'], { input: cm });
+    assert.equal(applied.exitCode, 0, applied.stderr);
+    const read = await kwokts(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'probe', '-o', 'jsonpath={.data.answer}']);
+    assert.equal(read.stdout, '42');
+
+    // The tool's exit code is ours; arguments that look like our flags pass through untouched.
+    const missing = await kwokts(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'nope', '--namespace', 'default']);
+    assert.equal(missing.exitCode, 1);
+    assert.match(missing.stderr, /NotFound|not found/);
+
+    // Kubeconfig: our context added and current, the user's entries kept, secrets 0600.
+    const kubeconfig = readFileSync(box.kubeconfig, 'utf8');
+    assert.match(kubeconfig, /current-context: kwok-e2e/);
+    assert.ok(kubeconfig.includes('secret-token'));
+    const dir = join(box.workdir, 'clusters', 'e2e');
+    assert.equal(statSync(join(dir, 'kubeconfig.yaml')).mode & 0o777, 0o600);
+    assert.equal(statSync(join(dir, 'pki', 'admin.key')).mode & 0o777, 0o600);
+    assert.equal(statSync(box.kubeconfig).mode & 0o777, 0o600);
+
+    const list = await kwokts(box, ['get', 'clusters']);
+    assert.deepEqual(list.stdout.trim().split('\n'), ['e2e']);
+
+    // A second create of a ready cluster succeeds without touching it (kwokctl's behaviour).
+    const again = await kwokts(box, ['--name', 'e2e', 'create', 'cluster']);
+    assert.equal(again.exitCode, 0, again.stderr);
+    assert.match(again.stderr, /already exists/);
+
+    const pids = recordedPids(box.workdir);
+    const ports = recordedPorts(box.workdir, 'e2e');
+    assert.ok(pids.length >= 4, `expected component pids, got ${pids}`);
+    for (const pid of pids) assert.ok(isAlive(pid));
+
+    const deleted = await kwokts(box, ['--name', 'e2e', 'delete', 'cluster']);
+    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    await assertNothingLeft(box, 'e2e', pids, ports);
+    assert.equal(readFileSync(box.kubeconfig, 'utf8').includes('current-context: kwok-e2e'), false);
+  });
+
+  test('two clusters side by side', async () => {
+    const [a, b] = await Promise.all([
+      kwokts(box, ['--name', 'left', 'create', 'cluster', '--wait', '3m']),
+      kwokts(box, ['--name', 'right', 'create', 'cluster', '--wait', '3m']),
+    ]);
+    assert.equal(a.exitCode, 0, a.stderr);
+    assert.equal(b.exitCode, 0, b.stderr);
+    for (const name of ['left', 'right']) {
+      const ns = await kwokts(box, ['--name', name, 'kubectl', 'create', 'namespace', `only-in-${name}`]);
+      assert.equal(ns.exitCode, 0, ns.stderr);
+    }
+    const left = await kwokts(box, ['--name', 'left', 'kubectl', 'get', 'ns', '-o', 'name']);
+    assert.match(left.stdout, /only-in-left/);
+    assert.doesNotMatch(left.stdout, /only-in-right/);
+    const kubeconfig = readFileSync(box.kubeconfig, 'utf8');
+    assert.ok(kubeconfig.includes('kwok-left') && kubeconfig.includes('kwok-right'));
+
+    const pids = recordedPids(box.workdir);
+    const ports = [...recordedPorts(box.workdir, 'left'), ...recordedPorts(box.workdir, 'right')];
+    const deleted = await kwokts(box, ['delete', 'cluster', '--all']);
+    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    await assertNothingLeft(box, 'left', pids, ports);
+    await assertNothingLeft(box, 'right', [], []);
+  });
+
+  test('a port already taken: create fails and leaves nothing behind', async () => {
+    const server: Server = createServer();
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as { port: number }).port;
+    try {
+      const before = readFileSync(box.kubeconfig, 'utf8');
+      const result = await kwokts(box, ['--name', 'clash', 'create', 'cluster', '--kube-apiserver-port', String(port), '--wait', '1m']);
+      assert.notEqual(result.exitCode, 0);
+      assert.match(result.stderr, /^error: .*/m);
+      assert.equal(existsSync(join(box.workdir, 'clusters', 'clash')), false);
+      assert.equal(readFileSync(box.kubeconfig, 'utf8'), before);
+      assert.deepEqual(recordedPids(box.workdir), []);
+    } finally {
+      server.close();
+    }
+  });
+
+  test('a broken binary: create fails, etcd that had started is stopped, nothing left', async () => {
+    const result = await kwokts(box, ['--name', 'broken', 'create', 'cluster', '--kube-apiserver-binary', '/bin/false', '--wait', '1m']);
+    assert.equal(result.exitCode, 1, result.stderr);
+    assert.match(result.stderr, /kube-apiserver exited/);
+    assert.equal(existsSync(join(box.workdir, 'clusters', 'broken')), false);
+    assert.equal(readFileSync(box.kubeconfig, 'utf8'), USER_KUBECONFIG);
+  });
+
+  test('Ctrl-C during create rolls back', async () => {
+    const child = spawnKwokts(box, ['--name', 'interrupted', 'create', 'cluster', '--wait', '2m']);
+    const pidsDir = join(box.workdir, 'clusters', 'interrupted', 'pids');
+    await waitFor('a component to start', () => existsSync(join(pidsDir, 'etcd.pid')), 60_000, 50);
+    const started = recordedPids(box.workdir);
+    child.kill('SIGINT');
+    const result = await child;
+    assert.equal(result.exitCode, 130, String(result.stderr));
+    for (const pid of started) await waitFor(`pid ${pid} to exit`, () => !isAlive(pid), 15_000);
+    assert.equal(existsSync(join(box.workdir, 'clusters', 'interrupted')), false);
+    assert.equal(readFileSync(box.kubeconfig, 'utf8'), USER_KUBECONFIG);
+  });
+
+  test('two creates of the same name at once: exactly one cluster', async () => {
+    const [a, b] = await Promise.all([
+      kwokts(box, ['--name', 'race', 'create', 'cluster', '--wait', '2m']),
+      kwokts(box, ['--name', 'race', 'create', 'cluster', '--wait', '2m']),
+    ]);
+    const codes = [a.exitCode, b.exitCode].sort();
+    // The loser either sees the lock (conflict, exit 4) or, if it came after, a ready cluster (0).
+    assert.ok(codes[0] === 0 && (codes[1] === 0 || codes[1] === 4), `exit codes ${codes}; ${a.stderr} ${b.stderr}`);
+    // One process per component, not two sets fighting over the same directory.
+    const running = processesMentioning(join(box.workdir, 'clusters', 'race'));
+    assert.equal(running.length, recordedPids(box.workdir).length, `processes: ${running.join(' ')}`);
+    const deleted = await kwokts(box, ['--name', 'race', 'delete', 'cluster']);
+    assert.equal(deleted.exitCode, 0, deleted.stderr);
+  });
+});
+
+describe('binary runtime: bad input', () => {
+  let box: Sandbox;
+  before(() => {
+    box = sandbox();
+  });
+  after(() => box.cleanup());
+
+  const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
+    { args: ['--name', 'ghost', 'delete', 'cluster'], code: 4, message: /cluster ghost does not exist/ },
+    { args: ['--name', 'ghost', 'kubectl', 'get', 'ns'], code: 4, message: /cluster ghost does not exist/ },
+    { args: ['--name', 'Bad_Name', 'create', 'cluster'], code: 2, message: /invalid cluster name/ },
+    { args: ['create', 'cluster', '--wait', 'soon'], code: 2, message: /invalid duration "soon"/ },
+    { args: ['create', 'cluster', '--disable', 'etcd'], code: 2, message: /etcd cannot be disabled/ },
+    { args: ['create', 'cluster', '--enable', 'nope'], code: 2, message: /unknown component "nope"/ },
+    { args: ['create', 'cluster', '--runtime', 'nope'], code: 2, message: /unknown runtime "nope"/ },
+    { args: ['create', 'cluster', '-c', '/nonexistent.yaml'], code: 2, message: /config file \/nonexistent.yaml does not exist/ },
+    { args: ['create', 'cluster', '--no-such-flag'], code: 2, message: /no-such-flag/ },
+  ];
+  for (const { args, code, message } of cases) {
+    test(`kwokts ${args.join(' ')}`, async () => {
+      const result = await kwokts(box, args);
+      assert.equal(result.exitCode, code, result.stderr);
+      assert.match(result.stderr, message);
+      assert.match(result.stderr.split('\n')[0] ?? '', /^error: /);
+      assert.equal(existsSync(join(box.workdir, 'clusters', 'kwok')), false);
+    });
+  }
+
+  test('--dry-run prints the plan and changes nothing', async () => {
+    const result = await kwokts(box, ['--name', 'dry', '--dry-run', 'create', 'cluster']);
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.match(result.stdout, /^mkdir -p .*clusters\/dry$/m);
+    assert.match(result.stdout, /# Generate PKI to /);
+    assert.match(result.stdout, /kube-apiserver \\\n(  .* \\\n)*  --etcd-servers=http:\/\/127\.0\.0\.1:\d+ \\/);
+    assert.match(result.stdout, /echo \$! >.*pids\/etcd\.pid/);
+    assert.match(result.stdout, /# Add context kwok-dry to /);
+    assert.equal(existsSync(join(box.workdir, 'clusters', 'dry')), false);
+    assert.equal(readFileSync(box.kubeconfig, 'utf8'), USER_KUBECONFIG);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * Shared e2e plumbing: run the built CLI as a user would, in an isolated KWOK_WORKDIR and
+ * KUBECONFIG, sharing only the binary cache (the Go-built binaries are expensive).
+ */
+import { execa, type ResultPromise } from 'execa';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createServer } from 'node:net';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const BIN = join(ROOT, 'bin', 'run.js');
+
+export interface Sandbox {
+  workdir: string;
+  kubeconfig: string;
+  env: Record<string, string>;
+  cleanup(): void;
+}
+
+/** A user's kubeconfig with an unrelated context, to prove we never disturb it. */
+export const USER_KUBECONFIG = `apiVersion: v1
+kind: Config
+clusters:
+- cluster:
+    server: https://example.invalid:6443
+  name: mine
+contexts:
+- context:
+    cluster: mine
+    user: me
+  name: mine
+current-context: mine
+users:
+- name: me
+  user:
+    token: secret-token
+preferences: {}
+`;
+
+export function sandbox(): Sandbox {
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-e2e-'));
+  const workdir = join(dir, 'workdir');
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, USER_KUBECONFIG, { mode: 0o600 });
+  const env = {
+    KWOK_WORKDIR: workdir,
+    KUBECONFIG: kubeconfig,
+    KWOK_CACHE_DIR: process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache'),
+    CI: 'true',
+  };
+  return {
+    workdir,
+    kubeconfig,
+    env,
+    cleanup: () => {
+      // Best effort: kill whatever a failed test left, then remove the sandbox.
+      for (const pid of recordedPids(workdir)) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function kwokts(box: Sandbox, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  const result = await execa('node', [BIN, ...args], {
+    env: { ...process.env, ...box.env },
+    reject: false,
+    input: options.input,
+    timeout: options.timeoutMs ?? 300_000,
+  });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+export function spawnKwokts(box: Sandbox, args: string[]): ResultPromise {
+  return execa('node', [BIN, ...args], { env: { ...process.env, ...box.env }, reject: false });
+}
+
+/** Pids from every cluster's pid files (read before a delete, to check afterwards). */
+export function recordedPids(workdir: string): number[] {
+  const clusters = join(workdir, 'clusters');
+  if (!existsSync(clusters)) return [];
+  const pids: number[] = [];
+  for (const name of readdirSync(clusters)) {
+    const dir = join(clusters, name, 'pids');
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir)) pids.push(Number(readFileSync(join(dir, f), 'utf8').trim()));
+  }
+  return pids.filter((p) => p > 0);
+}
+
+/** Alive and not a zombie. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0] ?? '');
+  } catch {
+    return false;
+  }
+}
+
+export async function isListening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(true));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve(false)));
+  });
+}
+
+/** Ports recorded in a cluster's kwok.yaml (read before delete). */
+export function recordedPorts(workdir: string, cluster: string): number[] {
+  const text = readFileSync(join(workdir, 'clusters', cluster, 'kwok.yaml'), 'utf8');
+  return [...text.matchAll(/^\s+port: (\d+)$/gm)].map((m) => Number(m[1]));
+}
+
+export async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000, intervalMs = 250): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** Fail loudly (not silently pass) when the machine lacks what e2e needs. */
+export function requireBinaries(): void {
+  const cache = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
+  if (!existsSync(cache)) throw new Error(`no binary cache at ${cache}: run \`bash test/setup-prerequisites.sh\` first`);
+}
+
+/** Live processes whose command line mentions a path (to catch duplicates or leaks). */
+export function processesMentioning(path: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmdline.includes(path) && isAlive(Number(entry))) out.push(Number(entry));
+    } catch {
+      /* exited meanwhile */
+    }
+  }
+  return out;
+}
