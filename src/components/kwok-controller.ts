@@ -10,7 +10,9 @@ export function buildKwokController(spec: ClusterSpec): Component {
     `--config=${paths.config}`,
     `--tls-cert-file=${paths.adminCert}`,
     `--tls-private-key-file=${paths.adminKey}`,
-    '--node-ip=',
+    // Loopback: the address the apiserver reaches this controller's kubelet port on, and what
+    // `kubectl get node -o wide` shows as INTERNAL-IP (kwokctl leaves it empty).
+    '--node-ip=127.0.0.1',
     '--node-name=localhost',
     `--node-port=${ports.kwokController}`,
     `--server-address=${options.bindAddress}:${ports.kwokController}`,

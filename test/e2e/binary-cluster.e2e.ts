@@ -119,14 +119,17 @@ describe('binary runtime: a real cluster', () => {
   });
 
   test('a broken binary: create fails, etcd that had started is stopped, nothing left', async () => {
+    const before = readFileSync(box.kubeconfig, 'utf8');
     const result = await kwokts(box, ['--name', 'broken', 'create', 'cluster', '--kube-apiserver-binary', '/bin/false', '--wait', '1m']);
     assert.equal(result.exitCode, 1, result.stderr);
     assert.match(result.stderr, /kube-apiserver exited/);
     assert.equal(existsSync(join(box.workdir, 'clusters', 'broken')), false);
-    assert.equal(readFileSync(box.kubeconfig, 'utf8'), USER_KUBECONFIG);
+    assert.equal(readFileSync(box.kubeconfig, 'utf8'), before);
+    assert.deepEqual(processesMentioning(join(box.workdir, 'clusters', 'broken')), []);
   });
 
   test('Ctrl-C during create rolls back', async () => {
+    const before = readFileSync(box.kubeconfig, 'utf8');
     const child = spawnKwokts(box, ['--name', 'interrupted', 'create', 'cluster', '--wait', '2m']);
     const pidsDir = join(box.workdir, 'clusters', 'interrupted', 'pids');
     await waitFor('a component to start', () => existsSync(join(pidsDir, 'etcd.pid')), 60_000, 50);
@@ -136,7 +139,8 @@ describe('binary runtime: a real cluster', () => {
     assert.equal(result.exitCode, 130, String(result.stderr));
     for (const pid of started) await waitFor(`pid ${pid} to exit`, () => !isAlive(pid), 15_000);
     assert.equal(existsSync(join(box.workdir, 'clusters', 'interrupted')), false);
-    assert.equal(readFileSync(box.kubeconfig, 'utf8'), USER_KUBECONFIG);
+    assert.equal(readFileSync(box.kubeconfig, 'utf8'), before);
+    assert.deepEqual(processesMentioning(join(box.workdir, 'clusters', 'interrupted')), []);
   });
 
   test('two creates of the same name at once: exactly one cluster', async () => {

@@ -1,0 +1,92 @@
+import { execa } from 'execa';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
+
+interface Sample {
+  createMs: number;
+  deleteMs: number;
+}
+
+async function timed(cmd: string, args: string[], env: Record<string, string>): Promise<number> {
+  const started = process.hrtime.bigint();
+  const result = await execa(cmd, args, { env: { ...process.env, ...env }, reject: false, all: true });
+  if (result.exitCode !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${String(result.all).slice(-2000)}`);
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+function stats(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  return `median ${(median / 1000).toFixed(2)}s  min ${(sorted[0]! / 1000).toFixed(2)}s  max ${(sorted.at(-1)! / 1000).toFixed(2)}s`;
+}
+
+async function run(label: string, create: (env: Record<string, string>) => Promise<number>, del: (env: Record<string, string>) => Promise<number>, rounds: number): Promise<Sample[]> {
+  const samples: Sample[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
+    const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE };
+    try {
+      const createMs = await create(env);
+      const deleteMs = await del(env);
+      samples.push({ createMs, deleteMs });
+      process.stderr.write(`${label} round ${i + 1}: create ${(createMs / 1000).toFixed(2)}s, delete ${(deleteMs / 1000).toFixed(2)}s\n`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return samples;
+}
+
+/** Binaries built from Go modules by `kwokts artifacts build`, so both tools run the same ones. */
+function cachedBinaries(): Record<string, string> {
+  const kube = join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1');
+  const etcd = join(CACHE, 'gobuild', 'etcd', 'v3.6.10');
+  return {
+    'kube-apiserver': join(kube, 'kube-apiserver'),
+    'kube-controller-manager': join(kube, 'kube-controller-manager'),
+    'kube-scheduler': join(kube, 'kube-scheduler'),
+    etcd: join(etcd, 'etcd'),
+  };
+}
+
+export async function benchCreate(args: string[]): Promise<void> {
+  const rounds = Number(args[0] ?? 5);
+  const bin = join(ROOT, 'bin', 'run.js');
+  // --wait: both tools block until every component answers its health check.
+  const ours = await run(
+    'kwokts',
+    (env) => timed('node', [bin, 'create', 'cluster', '--wait', '2m'], env),
+    (env) => timed('node', [bin, 'delete', 'cluster'], env),
+    rounds,
+  );
+  const lines = [`kwokts  create→ready: ${stats(ours.map((s) => s.createMs))}   delete: ${stats(ours.map((s) => s.deleteMs))}`];
+
+  const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
+  const kwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
+  if (existsSync(kwokctl) && existsSync(kwok)) {
+    const b = cachedBinaries();
+    const flags = [
+      '--runtime=binary',
+      `--kube-apiserver-binary=${b['kube-apiserver']}`,
+      `--kube-controller-manager-binary=${b['kube-controller-manager']}`,
+      `--kube-scheduler-binary=${b['kube-scheduler']}`,
+      `--etcd-binary=${b.etcd}`,
+      `--kwok-controller-binary=${kwok}`,
+      '--wait=2m',
+    ];
+    const theirs = await run(
+      'kwokctl',
+      (env) => timed(kwokctl, ['create', 'cluster', ...flags], env),
+      (env) => timed(kwokctl, ['delete', 'cluster'], env),
+      rounds,
+    );
+    lines.push(`kwokctl create→ready: ${stats(theirs.map((s) => s.createMs))}   delete: ${stats(theirs.map((s) => s.deleteMs))}`);
+  } else {
+    lines.push(`kwokctl: not found (go install sigs.k8s.io/kwok/cmd/kwokctl@v0.9.0 sigs.k8s.io/kwok/cmd/kwok@v0.9.0 to compare)`);
+  }
+  process.stdout.write(`create cluster, binaries cached, ${rounds} rounds:\n${lines.join('\n')}\n`);
+}
