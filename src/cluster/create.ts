@@ -9,13 +9,13 @@ import { resolveOptionValues, type LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
 import type { Executor } from '../exec/executor.js';
-import { ConflictError, InterruptedError, KwoktsError, OperationError, UsageError } from '../util/errors.js';
+import { ConflictError, InterruptedError, KwoktsError, OperationError, PreflightError, UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName, type ClusterPaths } from './naming.js';
-import { allocatePorts } from './ports.js';
+import { allocatePorts, isPortInUse } from './ports.js';
 import { KWOKTS_VERSION, loadCluster, portsOfOtherClusters, renderRecord, type ClusterRecord } from './record.js';
 import { Journal } from './transaction.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
@@ -97,6 +97,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
 
   const avoid = await portsOfOtherClusters(options.workdir, name);
   const enabled = new Set(plan.components);
+  await checkExplicitPorts(values, enabled, avoid);
   const ports = await allocatePorts(
     {
       etcdPeer: values.etcdPeerPort,
@@ -219,6 +220,23 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     context: contextName(name),
     elapsedMs: Date.now() - plan.started,
   };
+}
+
+/** A port the user chose that is already taken fails before anything is changed. */
+async function checkExplicitPorts(values: ClusterOptionValues, enabled: ReadonlySet<ComponentName>, recorded: ReadonlySet<number>): Promise<void> {
+  const explicit: Array<[string, number, boolean]> = [
+    ['--kube-apiserver-port', values.kubeApiserverPort, true],
+    ['--etcd-port', values.etcdPort, true],
+    ['--kube-controller-manager-port', values.kubeControllerManagerPort, enabled.has('kube-controller-manager')],
+    ['--kube-scheduler-port', values.kubeSchedulerPort, enabled.has('kube-scheduler')],
+    ['--controller-port', values.kwokControllerPort, enabled.has('kwok-controller')],
+  ];
+  for (const [flag, port, used] of explicit) {
+    if (!used || port <= 0) continue;
+    if (recorded.has(port) || (await isPortInUse(port, values.bindAddress))) {
+      throw new PreflightError(`port ${port} (${flag}) is already in use`, { hint: `choose another port, or leave ${flag} unset to pick a free one` });
+    }
+  }
 }
 
 async function existing(options: CreateClusterOptions, paths: ClusterPaths, started: number): Promise<CreateClusterResult> {

@@ -108,8 +108,8 @@ describe('binary runtime: a real cluster', () => {
     try {
       const before = readFileSync(box.kubeconfig, 'utf8');
       const result = await kwokts(box, ['--name', 'clash', 'create', 'cluster', '--kube-apiserver-port', String(port), '--wait', '1m']);
-      assert.notEqual(result.exitCode, 0);
-      assert.match(result.stderr, /^error: .*/m);
+      assert.equal(result.exitCode, 3, result.stderr);
+      assert.match(result.stderr, new RegExp(`^error: port ${port} \\(--kube-apiserver-port\\) is already in use$`, 'm'));
       assert.equal(existsSync(join(box.workdir, 'clusters', 'clash')), false);
       assert.equal(readFileSync(box.kubeconfig, 'utf8'), before);
       assert.deepEqual(recordedPids(box.workdir), []);
