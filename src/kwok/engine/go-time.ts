@@ -1,0 +1,212 @@
+/**
+ * The Go time and strconv parsers kwok applies to jq outputs, ported exactly because their edge
+ * cases decide delays and weights: time.ParseDuration, time.Parse(time.RFC3339Nano, s) and
+ * strconv.ParseInt(s, 0, 64). Durations are int64 nanoseconds, kept as bigint so values beyond
+ * 2^53 ns (~104 days) stay exact.
+ */
+
+const MAX_INT64 = (1n << 63n) - 1n;
+const MIN_INT64 = -(1n << 63n);
+
+const UNIT_NS: Record<string, bigint> = {
+  ns: 1n,
+  us: 1_000n,
+  '\u00b5s': 1_000n, // U+00B5 micro sign
+  '\u03bcs': 1_000n, // U+03BC Greek mu
+  ms: 1_000_000n,
+  s: 1_000_000_000n,
+  m: 60_000_000_000n,
+  h: 3_600_000_000_000n,
+};
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
+
+/**
+ * Go's time.ParseDuration: "300ms", "-1.5h", "2h45m", "1µs". Returns nanoseconds, or undefined
+ * where Go returns an error (bad syntax, unknown unit, missing unit, overflow).
+ */
+export function parseGoDuration(text: string): bigint | undefined {
+  let s = text;
+  let neg = false;
+  if (s !== '' && (s[0] === '-' || s[0] === '+')) {
+    neg = s[0] === '-';
+    s = s.slice(1);
+  }
+  if (s === '0') return 0n;
+  if (s === '') return undefined;
+  const limit = 1n << 63n;
+  let total = 0n;
+  while (s !== '') {
+    if (!(s[0] === '.' || isDigit(s[0]))) return undefined;
+    // [0-9]*
+    let i = 0;
+    let v = 0n;
+    while (isDigit(s[i])) {
+      if (v > limit / 10n) return undefined;
+      v = v * 10n + BigInt(s.charCodeAt(i) - 48);
+      if (v > limit) return undefined;
+      i++;
+    }
+    const pre = i > 0;
+    s = s.slice(i);
+    // (\.[0-9]*)?
+    let f = 0n;
+    let scale = 1;
+    let post = false;
+    if (s[0] === '.') {
+      s = s.slice(1);
+      let j = 0;
+      let overflow = false;
+      while (isDigit(s[j])) {
+        if (!overflow) {
+          if (f > MAX_INT64 / 10n) overflow = true;
+          else {
+            const y = f * 10n + BigInt(s.charCodeAt(j) - 48);
+            if (y > limit) overflow = true;
+            else {
+              f = y;
+              scale *= 10;
+            }
+          }
+        }
+        j++;
+      }
+      post = j > 0;
+      s = s.slice(j);
+    }
+    if (!pre && !post) return undefined;
+    // unit: everything up to the next '.' or digit
+    let u = 0;
+    while (u < s.length && s[u] !== '.' && !isDigit(s[u])) u++;
+    if (u === 0) return undefined;
+    const unit = UNIT_NS[s.slice(0, u)];
+    s = s.slice(u);
+    if (unit === undefined) return undefined;
+    if (v > limit / unit) return undefined;
+    v *= unit;
+    if (f > 0n) {
+      // Go computes the fraction in float64 (exact to the nanosecond for fractions of an hour).
+      v += BigInt(Math.trunc(Number(f) * (Number(unit) / scale)));
+      if (v > limit) return undefined;
+    }
+    total += v;
+    if (total > limit) return undefined;
+  }
+  if (neg) return -total;
+  if (total > MAX_INT64) return undefined;
+  return total;
+}
+
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isLeap(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+/** A point in time with nanosecond precision: nanoseconds since the Unix epoch. */
+export type UnixNanos = bigint;
+
+/**
+ * Go's time.Parse(time.RFC3339Nano, s): "2006-01-02T15:04:05Z", optional fraction (any number of
+ * digits, '.' or ','), "Z" or "±hh:mm". Returns undefined where Go returns an error.
+ */
+export function parseRFC3339Nano(s: string): UnixNanos | undefined {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:[.,](\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(s);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12) return undefined;
+  const dim = month === 2 && isLeap(year) ? 29 : DAYS_IN_MONTH[month - 1]!;
+  if (day < 1 || day > dim || hour > 23 || minute > 59 || second > 59) return undefined;
+  let offsetSeconds = 0;
+  const zone = m[8]!;
+  if (zone !== 'Z') {
+    const oh = Number(zone.slice(1, 3));
+    const om = Number(zone.slice(4, 6));
+    if (oh > 23 || om > 59) return undefined;
+    offsetSeconds = (oh * 3600 + om * 60) * (zone[0] === '-' ? -1 : 1);
+  }
+  const fraction = (m[7] ?? '').slice(0, 9).padEnd(9, '0');
+  const d = new Date(0);
+  d.setUTCFullYear(year, month - 1, day); // Date.UTC would map years 0-99 to 19xx
+  d.setUTCHours(hour, minute, second, 0);
+  const epochSeconds = d.getTime() / 1000 - offsetSeconds;
+  return BigInt(epochSeconds) * 1_000_000_000n + BigInt(fraction);
+}
+
+export function dateToUnixNanos(d: Date): UnixNanos {
+  return BigInt(d.getTime()) * 1_000_000n;
+}
+
+/** Go's t.Sub(u): the difference, saturated to the int64 range. */
+export function subNanos(t: UnixNanos, u: UnixNanos): bigint {
+  const d = t - u;
+  if (d > MAX_INT64) return MAX_INT64;
+  if (d < MIN_INT64) return MIN_INT64;
+  return d;
+}
+
+function validUnderscores(s: string): boolean {
+  // Go's underscoreOK: '_' may only separate digits (or follow the base prefix).
+  let saw = '^';
+  let i = 0;
+  if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
+  let hex = false;
+  if (s.length >= 2 && s[0] === '0' && /[bBoOxX]/.test(s[1]!)) {
+    i = 2;
+    saw = '0';
+    hex = s[1] === 'x' || s[1] === 'X';
+  }
+  for (; i < s.length; i++) {
+    const c = s[i]!;
+    if (isDigit(c) || (hex && /[a-fA-F]/.test(c))) {
+      saw = '0';
+      continue;
+    }
+    if (c === '_') {
+      if (saw !== '0') return false;
+      saw = '_';
+      continue;
+    }
+    if (saw === '_') return false;
+    saw = '!';
+  }
+  return saw !== '_';
+}
+
+/**
+ * strconv.ParseInt(s, 0, 64): optional sign, then a 0x/0o/0b prefix, a leading 0 for octal, or
+ * decimal; underscores allowed between digits. Returns undefined on syntax or range errors.
+ */
+export function parseGoInt(s: string): bigint | undefined {
+  if (s === '') return undefined;
+  let body = s;
+  let neg = false;
+  if (body[0] === '+' || body[0] === '-') {
+    neg = body[0] === '-';
+    body = body.slice(1);
+  }
+  let base = 10;
+  let digits = body;
+  if (body[0] === '0' && body.length > 1) {
+    const p = body[1]!.toLowerCase();
+    if (p === 'x') [base, digits] = [16, body.slice(2)];
+    else if (p === 'b') [base, digits] = [2, body.slice(2)];
+    else if (p === 'o') [base, digits] = [8, body.slice(2)];
+    else [base, digits] = [8, body.slice(1)];
+  }
+  if (digits.includes('_')) {
+    if (!validUnderscores(s)) return undefined;
+    digits = digits.replaceAll('_', '');
+  }
+  if (digits === '') return undefined;
+  const valid = { 2: /^[01]+$/, 8: /^[0-7]+$/, 10: /^\d+$/, 16: /^[0-9a-fA-F]+$/ }[base as 2 | 8 | 10 | 16];
+  if (!valid.test(digits)) return undefined;
+  let v = 0n;
+  const b = BigInt(base);
+  for (const c of digits) v = v * b + BigInt(parseInt(c, 16));
+  if (neg) v = -v;
+  if (v > MAX_INT64 || v < MIN_INT64) return undefined;
+  return v;
+}

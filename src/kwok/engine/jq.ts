@@ -1,0 +1,82 @@
+/**
+ * jq for Stage selectors and `*From` expressions, with gojq's behaviour where kwok depends on it:
+ * a runtime error means "no value" (kwok's Query.Execute returns nil on the first error), and the
+ * compiled query knows whether its numbers come from the object (float64 in gojq) or were made by
+ * jq (Go ints), because kwok's `In` and weight rules treat the two differently.
+ *
+ * Backed by @michaelhomer/jqjs with the fixes in jqjs-fixes.ts, jq-source.ts and jq-analysis.ts; compiled queries are cached by
+ * expression text because every object event re-evaluates the same few expressions.
+ */
+import jqjs from '@michaelhomer/jqjs';
+import { checkProgram, numberOrigin, type NumberOrigin } from './jq-analysis.js';
+import { rewriteSource } from './jq-source.js';
+import { ensureJqjsPatched } from './jqjs-fixes.js';
+
+export interface JqQuery {
+  readonly expression: string;
+  /** Every output for `input`; [] if evaluation fails at any point. */
+  run(input: unknown): unknown[];
+  /** 'input' when numeric outputs are read from the object rather than computed by jq. */
+  readonly numberOrigin: NumberOrigin;
+}
+
+/** The expression does not parse. */
+export class JqCompileError extends Error {
+  constructor(
+    readonly expression: string,
+    detail: string,
+  ) {
+    super(`invalid jq expression ${JSON.stringify(expression)}: ${detail}`);
+    this.name = 'JqCompileError';
+  }
+}
+
+const CACHE_LIMIT = 2048;
+const cache = new Map<string, JqQuery>();
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function build(expression: string): JqQuery {
+  ensureJqjsPatched();
+  let filter: ReturnType<typeof jqjs.compile>;
+  try {
+    filter = jqjs.compile(rewriteSource(expression));
+    checkProgram(filter.ast);
+  } catch (error) {
+    throw new JqCompileError(expression, describe(error));
+  }
+  return {
+    expression,
+    numberOrigin: numberOrigin(filter.ast),
+    run(input: unknown): unknown[] {
+      const out: unknown[] = [];
+      try {
+        for (const v of filter(input)) out.push(v === undefined ? null : v);
+      } catch {
+        return [];
+      }
+      return out;
+    },
+  };
+}
+
+/** Compiles (or fetches from the cache) a jq expression; throws JqCompileError. */
+export function compileJq(expression: string): JqQuery {
+  const hit = cache.get(expression);
+  if (hit !== undefined) return hit;
+  const query = build(expression);
+  if (cache.size >= CACHE_LIMIT) {
+    // Oldest first: Map iteration order is insertion order.
+    const oldest = cache.keys().next().value;
+    if (oldest !== undefined) cache.delete(oldest);
+  }
+  cache.set(expression, query);
+  return query;
+}
+
+/** Convenience: all outputs of `expression` on `input` ([] on a runtime error). */
+export function evalJq(expression: string, input: unknown): unknown[] {
+  return compileJq(expression).run(input);
+}

@@ -1,0 +1,125 @@
+/**
+ * Merge patches, applied to a copy: RFC 7386 JSON merge patch, and the subset of Kubernetes'
+ * strategic merge patch that kwok stages produce for Pods and Nodes.
+ *
+ * Strategic merge differs from a merge patch for lists that have a patch merge key in the
+ * Kubernetes API types: their items are merged by that key instead of the list being replaced.
+ * The keys below are the ones on paths kwok's stages write; every other list is replaced.
+ * `status.containerStatuses` has no merge key in k8s.io/api (it is replaced as a whole), so it is
+ * deliberately absent. Directives handled: `$patch: replace|delete` (map and list item),
+ * `$setElementOrder/<list>`, `$retainKeys`, `$deleteFromPrimitiveList/<list>`.
+ */
+import { cloneJson, isJsonObject, type JsonObject } from './json-value.js';
+
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isJsonObject(patch)) return cloneJson(patch);
+  const out: JsonObject = isJsonObject(target) ? cloneJson(target) : {};
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete out[key];
+    else out[key] = applyMergePatch(out[key], value);
+  }
+  return out;
+}
+
+/** Dotted path (without list indices) → merge key, for lists merged by key. */
+export const STRATEGIC_MERGE_KEYS: Readonly<Record<string, string>> = {
+  'status.conditions': 'type',
+  'status.addresses': 'type',
+  'status.podIPs': 'ip',
+  'status.hostIPs': 'ip',
+  'spec.containers': 'name',
+  'spec.initContainers': 'name',
+  'spec.ephemeralContainers': 'name',
+  'metadata.ownerReferences': 'uid',
+};
+
+/** Lists of scalars merged as sets (patchStrategy=merge without a key). */
+const STRATEGIC_SET_LISTS = new Set(['metadata.finalizers']);
+
+const SET_ORDER = '$setElementOrder/';
+const DELETE_FROM = '$deleteFromPrimitiveList/';
+
+function join(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+function mergeKeyedList(original: unknown[], patch: unknown[], key: string, path: string): unknown[] {
+  const out = original.map((v) => cloneJson(v));
+  for (const item of patch) {
+    if (!isJsonObject(item)) {
+      out.push(cloneJson(item));
+      continue;
+    }
+    const index = out.findIndex((o) => isJsonObject(o) && o[key] === item[key]);
+    if (item.$patch === 'delete') {
+      if (index >= 0) out.splice(index, 1);
+      continue;
+    }
+    if (item.$patch === 'replace') {
+      const { $patch: _ignored, ...rest } = item;
+      if (index >= 0) out[index] = rest;
+      else out.push(rest);
+      continue;
+    }
+    if (index >= 0) out[index] = strategicMerge(out[index], item, path);
+    else out.push(strategicMerge({}, item, path));
+  }
+  return out;
+}
+
+function orderBy(list: unknown[], order: unknown[], key: string | undefined): unknown[] {
+  const keyOf = (v: unknown): unknown => (key !== undefined && isJsonObject(v) ? v[key] : v);
+  const wanted = order.map((o) => keyOf(o));
+  const ranked = list.map((v, i) => ({ v, i, rank: wanted.findIndex((w) => w === keyOf(v)) }));
+  ranked.sort((a, b) => (a.rank < 0 ? Infinity : a.rank) - (b.rank < 0 ? Infinity : b.rank) || a.i - b.i);
+  return ranked.map((r) => r.v);
+}
+
+function strategicMerge(target: unknown, patch: unknown, path: string): unknown {
+  if (!isJsonObject(patch)) return cloneJson(patch);
+  if (patch.$patch === 'replace') {
+    const { $patch: _ignored, ...rest } = patch;
+    return cloneJson(rest);
+  }
+  if (patch.$patch === 'delete') return undefined;
+  let out: JsonObject = isJsonObject(target) ? cloneJson(target) : {};
+  const retain = patch.$retainKeys;
+  for (const [key, value] of Object.entries(patch)) {
+    if (key === '$patch' || key === '$retainKeys' || key.startsWith(SET_ORDER)) continue;
+    if (key.startsWith(DELETE_FROM)) {
+      const list = key.slice(DELETE_FROM.length);
+      const current = out[list];
+      if (Array.isArray(current) && Array.isArray(value)) out[list] = current.filter((v) => !value.includes(v));
+      continue;
+    }
+    const childPath = join(path, key);
+    if (value === null) {
+      delete out[key];
+      continue;
+    }
+    const mergeKey = STRATEGIC_MERGE_KEYS[childPath];
+    const current = out[key];
+    if (Array.isArray(value) && Array.isArray(current) && mergeKey !== undefined) out[key] = mergeKeyedList(current, value, mergeKey, childPath);
+    else if (Array.isArray(value) && Array.isArray(current) && STRATEGIC_SET_LISTS.has(childPath)) out[key] = [...current, ...value.filter((v) => !current.includes(v))];
+    else if (Array.isArray(value)) out[key] = value.filter((v) => !(isJsonObject(v) && v.$patch === 'delete')).map((v) => strategicMerge({}, v, childPath));
+    else if (isJsonObject(value)) {
+      const merged = strategicMerge(current, value, childPath);
+      if (merged === undefined) delete out[key];
+      else out[key] = merged;
+    } else out[key] = value;
+  }
+  for (const [key, order] of Object.entries(patch)) {
+    if (!key.startsWith(SET_ORDER) || !Array.isArray(order)) continue;
+    const list = key.slice(SET_ORDER.length);
+    const current = out[list];
+    if (Array.isArray(current)) out[list] = orderBy(current, order, STRATEGIC_MERGE_KEYS[join(path, list)]);
+  }
+  if (Array.isArray(retain)) out = Object.fromEntries(Object.entries(out).filter(([k]) => retain.includes(k)));
+  return out;
+}
+
+/** Strategic merge patch for the built-in kinds kwok patches (Pod, Node); see the notes above. */
+export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
+  const out = strategicMerge(target, patch, '');
+  return out === undefined ? {} : out;
+}

@@ -1,0 +1,50 @@
+/**
+ * The local effect of a StageAction on an object: used by the controller to skip patches that
+ * would not change anything (kwok checks this before sending), and by `stage test --steps` to
+ * replay a stage without an API server.
+ */
+import type { StageAction } from './actions.js';
+import { applyJsonPatch, type JsonPatchOp } from './json-patch.js';
+import { cloneJson, jsonEqual } from './json-value.js';
+import { applyMergePatch, applyStrategicMergePatch } from './merge-patch.js';
+
+export type ObjectEffect = { deleted: true } | { deleted: false; object: Record<string, unknown> };
+
+/**
+ * The object after `action`. Events leave it unchanged; an apply changes another object (or, with
+ * a subresource, possibly this one, which is not modelled) and also leaves it unchanged here.
+ * Throws JsonPatchError when a JSON patch cannot apply.
+ */
+export function applyAction(object: Record<string, unknown>, action: StageAction): ObjectEffect {
+  switch (action.kind) {
+    case 'delete':
+      return { deleted: true };
+    case 'event':
+    case 'apply':
+      return { deleted: false, object: cloneJson(object) };
+    case 'finalizers':
+      return { deleted: false, object: applyJsonPatch(object, action.patch) as Record<string, unknown> };
+    case 'patch': {
+      let out: unknown;
+      if (action.patchType === 'json') out = applyJsonPatch(object, action.body as JsonPatchOp[]);
+      else if (action.patchType === 'merge') out = applyMergePatch(object, action.body);
+      else out = applyStrategicMergePatch(object, action.body);
+      return { deleted: false, object: out as Record<string, unknown> };
+    }
+  }
+}
+
+/**
+ * Whether sending `action` would change `object`. Only patches (and finalizer patches) can be
+ * "no-ops"; every other action is reported as a change. A JSON patch that fails locally is also
+ * reported as a change, so the API server gets to answer it.
+ */
+export function patchChangesObject(object: Record<string, unknown>, action: StageAction): boolean {
+  if (action.kind !== 'patch' && action.kind !== 'finalizers') return true;
+  try {
+    const effect = applyAction(object, action);
+    return effect.deleted || !jsonEqual(object, effect.object);
+  } catch {
+    return true;
+  }
+}

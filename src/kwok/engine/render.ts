@@ -1,0 +1,43 @@
+/**
+ * Rendering a stage template to a JSON value, as kwok's gotpl renderer does: the template text is
+ * trimmed, executed against the object, and the output is read as YAML (sigs.k8s.io/yaml rules)
+ * and converted to JSON. The template engine is a dependency (RenderTemplate) so the engine can be
+ * tested without it; the default is the Go text/template port in ./gotpl.
+ */
+import { parseK8sYaml } from '../api/k8s-yaml.js';
+import { renderTemplate, type FuncMap } from './gotpl/index.js';
+
+export type { FuncMap };
+
+/** Executes template `text` with `data` as "." and `funcs` available; returns the output text. */
+export type RenderTemplate = (text: string, data: unknown, funcs: FuncMap) => string;
+
+/** A template failed to render, or its output is not valid YAML. */
+export class StageRenderError extends Error {
+  constructor(
+    message: string,
+    readonly output?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = 'StageRenderError';
+  }
+}
+
+/** The default RenderTemplate: ./gotpl (which caches parsed templates by text). */
+export const renderWithGotpl: RenderTemplate = (text, data, funcs) => renderTemplate(text, data, funcs);
+
+/** Renders `template` against `object` and converts the YAML output to JSON. */
+export function renderToJson(render: RenderTemplate, template: string, object: unknown, funcs: FuncMap): unknown {
+  let output: string;
+  try {
+    output = render(template.trim(), object, funcs);
+  } catch (error) {
+    throw new StageRenderError(`render template: ${error instanceof Error ? error.message : String(error)}`, undefined, { cause: error });
+  }
+  try {
+    return parseK8sYaml(output);
+  } catch (error) {
+    throw new StageRenderError(`template output is not valid YAML: ${error instanceof Error ? error.message : String(error)}`, output, { cause: error });
+  }
+}

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { applyAction, patchChangesObject, type StageAction } from '../../../../src/kwok/engine/index.js';
+import { applyJsonPatch, JsonPatchError } from '../../../../src/kwok/engine/json-patch.js';
+import { applyMergePatch, applyStrategicMergePatch } from '../../../../src/kwok/engine/merge-patch.js';
+
+const pod = (): Record<string, unknown> => ({
+  metadata: { name: 'p', finalizers: ['a', 'b'], labels: { x: '1' } },
+  status: {
+    phase: 'Pending',
+    conditions: [
+      { type: 'Initialized', status: 'True' },
+      { type: 'Ready', status: 'False', reason: 'ContainersNotReady' },
+    ],
+    containerStatuses: [
+      { name: 'c1', ready: false },
+      { name: 'c2', ready: false },
+    ],
+  },
+});
+
+describe('JSON patch (RFC 6902)', () => {
+  test('add, remove, replace, move, copy, test; escapes; "-" appends', () => {
+    const doc = { a: { 'b/c': 1, 'd~e': 2 }, l: [1, 2] };
+    assert.deepEqual(
+      applyJsonPatch(doc, [
+        { op: 'add', path: '/l/-', value: 3 },
+        { op: 'add', path: '/l/0', value: 0 },
+        { op: 'remove', path: '/a/b~1c' },
+        { op: 'replace', path: '/a/d~0e', value: 5 },
+        { op: 'copy', from: '/a', path: '/c' },
+        { op: 'move', from: '/c', path: '/m' },
+        { op: 'test', path: '/m/d~0e', value: 5 },
+      ]),
+      { a: { 'd~e': 5 }, l: [0, 1, 2, 3], m: { 'd~e': 5 } },
+    );
+    assert.deepEqual(doc, { a: { 'b/c': 1, 'd~e': 2 }, l: [1, 2] }, 'input untouched');
+  });
+  test('errors', () => {
+    assert.throws(() => applyJsonPatch({}, [{ op: 'remove', path: '/x' }]), JsonPatchError);
+    assert.throws(() => applyJsonPatch({ l: [] }, [{ op: 'replace', path: '/l/0', value: 1 }]), JsonPatchError);
+    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]), /test failed/);
+  });
+});
+
+describe('merge patches', () => {
+  test('RFC 7386: null deletes, objects merge, lists replace', () => {
+    assert.deepEqual(applyMergePatch({ a: 1, b: { c: 1, d: 2 }, l: [1, 2] }, { a: null, b: { c: 3 }, l: [3] }), { b: { c: 3, d: 2 }, l: [3] });
+    assert.deepEqual(applyMergePatch({ a: 1 }, 'x'), 'x');
+  });
+
+  test('strategic: conditions merge by type, other lists (containerStatuses) are replaced', () => {
+    const out = applyStrategicMergePatch(pod(), {
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: null }, { type: 'ContainersReady', status: 'True' }], containerStatuses: [{ name: 'c1', ready: true }] },
+    }) as { status: Record<string, unknown> };
+    assert.deepEqual(out.status.conditions, [
+      { type: 'Initialized', status: 'True' },
+      { type: 'Ready', status: 'True' },
+      { type: 'ContainersReady', status: 'True' },
+    ]);
+    assert.deepEqual(out.status.containerStatuses, [{ name: 'c1', ready: true }]);
+  });
+
+  test('strategic directives: $setElementOrder, $patch delete/replace, finalizers as a set, node addresses by type', () => {
+    const out = applyStrategicMergePatch(pod(), {
+      metadata: { finalizers: ['b', 'c'], labels: { $patch: 'replace', y: '2' } },
+      status: { $setElementOrder: undefined, '$setElementOrder/conditions': [{ type: 'Ready' }, { type: 'Initialized' }], conditions: [{ type: 'Initialized', $patch: 'delete' }, { type: 'Ready', status: 'True' }] },
+    }) as { metadata: Record<string, unknown>; status: Record<string, unknown> };
+    assert.deepEqual(out.metadata.finalizers, ['a', 'b', 'c']);
+    assert.deepEqual(out.metadata.labels, { y: '2' });
+    assert.deepEqual(out.status.conditions, [{ type: 'Ready', status: 'True', reason: 'ContainersNotReady' }]);
+    const node = applyStrategicMergePatch({ status: { addresses: [{ type: 'InternalIP', address: '1' }] } }, { status: { addresses: [{ type: 'Hostname', address: 'h' }] } });
+    assert.deepEqual(node, { status: { addresses: [{ type: 'InternalIP', address: '1' }, { type: 'Hostname', address: 'h' }] } });
+  });
+});
+
+describe('patchChangesObject', () => {
+  const patch = (body: unknown, patchType: 'json' | 'merge' | 'strategic' = 'strategic'): StageAction => ({ kind: 'patch', patchType, subresource: 'status', body });
+
+  test('a strategic patch re-stating existing conditions is a no-op; a new value is a change', () => {
+    assert.equal(patchChangesObject(pod(), patch({ status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }] } })), false);
+    assert.equal(patchChangesObject(pod(), patch({ status: { conditions: [{ type: 'Ready', status: 'True' }] } })), true);
+  });
+  test('merge patches replace lists, so a partial list is a change', () => {
+    assert.equal(patchChangesObject(pod(), patch({ status: { conditions: [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady' }] } }, 'merge')), true);
+    assert.equal(patchChangesObject(pod(), patch({ status: { phase: 'Pending' } }, 'merge')), false);
+  });
+  test('json patches and finalizer patches', () => {
+    assert.equal(patchChangesObject(pod(), patch([{ op: 'replace', path: '/status/phase', value: 'Pending' }], 'json')), false);
+    assert.equal(patchChangesObject(pod(), { kind: 'finalizers', patch: [{ op: 'remove', path: '/metadata/finalizers' }] }), true);
+    assert.equal(patchChangesObject(pod(), patch([{ op: 'remove', path: '/nope' }], 'json')), true, 'failing locally: let the server answer');
+  });
+  test('events, deletes and applies always count as changes', () => {
+    assert.equal(patchChangesObject(pod(), { kind: 'event', type: 'Normal', reason: 'r', message: 'm' }), true);
+    assert.equal(patchChangesObject(pod(), { kind: 'delete' }), true);
+    assert.equal(patchChangesObject(pod(), { kind: 'apply', applyType: 'apply', object: { apiVersion: 'v1', kind: 'ConfigMap' } }), true);
+  });
+  test('applyAction replays actions locally', () => {
+    assert.deepEqual(applyAction(pod(), { kind: 'delete' }), { deleted: true });
+    const after = applyAction(pod(), { kind: 'finalizers', patch: [{ op: 'remove', path: '/metadata/finalizers/0' }] });
+    assert.ok(!after.deleted);
+    assert.deepEqual((after.object.metadata as { finalizers: string[] }).finalizers, ['b']);
+  });
+});
