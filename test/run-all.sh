@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "== build"
-npx tsc -p tsconfig.json
+npm run build
 echo "== unit tests"
 bash test/run-unit.sh
 echo "== prerequisites (cached after the first run)"

@@ -163,17 +163,25 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       title: `Start ${components.map((c) => c.name).join(', ')}`,
       run: async (update) => {
         await journal.step('stop components', () => runtime.stop(components, ctx(), { graceMs: 0 }), async () => {
+          const waitOptions = {
+            deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
+            signal,
+            isAlive: async (n: ComponentName) => (await runtime.status(components.filter((c) => c.name === n), ctx()))[0]?.state === 'running',
+            onReady: (n: ComponentName, ms: number) => update(`${n} ready in ${(ms / 1000).toFixed(1)}s`),
+          };
+          const ready = new Set<ComponentName>();
+          const waitReady = async (names: ReadonlySet<ComponentName>): Promise<void> => {
+            const todo = components.filter((c) => names.has(c.name) && !ready.has(c.name));
+            if (executor.dryRun || todo.length === 0) return;
+            await waitForComponents(todo, paths, waitOptions);
+            for (const c of todo) ready.add(c.name);
+          };
           for (const group of startGroups(components)) {
             signal.throwIfAborted();
+            await waitReady(new Set(group.filter((c) => !c.retriesLinks).flatMap((c) => c.links)));
             await runtime.start(group, ctx());
-            if (executor.dryRun) continue;
-            await waitForComponents(group, paths, {
-              deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
-              signal,
-              isAlive: async (n) => (await runtime.status(components.filter((c) => c.name === n), ctx()))[0]?.state === 'running',
-              onReady: (n, ms) => update(`${n} ready in ${(ms / 1000).toFixed(1)}s`),
-            });
           }
+          await waitReady(new Set(components.map((c) => c.name)));
         });
       },
     },

@@ -38,6 +38,12 @@ export interface Component {
   env: Record<string, string>;
   /** Components that must be up before this one starts. */
   links: ComponentName[];
+  /**
+   * The component keeps retrying its links until they answer, so it may start as soon as they
+   * have been started rather than once they are ready. Overlapping start-ups is most of what
+   * makes create fast (the controller's start overlaps the apiserver's).
+   */
+  retriesLinks?: boolean;
   ports: ComponentPort[];
   probe: ReadinessProbe;
 }

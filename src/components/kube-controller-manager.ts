@@ -25,6 +25,7 @@ export function buildKubeControllerManager(spec: ClusterSpec): Component {
     args,
     env: {},
     links: ['kube-apiserver'],
+    retriesLinks: true,
     ports: [{ name: 'https', port: ports.kubeControllerManager }],
     probe: { scheme: 'https', port: ports.kubeControllerManager, path: '/healthz', clientCert: false },
   };

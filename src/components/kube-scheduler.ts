@@ -20,6 +20,7 @@ export function buildKubeScheduler(spec: ClusterSpec): Component {
     args,
     env: {},
     links: ['kube-apiserver'],
+    retriesLinks: true,
     ports: [{ name: 'https', port: ports.kubeScheduler }],
     probe: { scheme: 'https', port: ports.kubeScheduler, path: '/healthz', clientCert: false },
   };

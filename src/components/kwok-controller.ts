@@ -26,6 +26,7 @@ export function buildKwokController(spec: ClusterSpec): Component {
     args,
     env: {},
     links: ['kube-apiserver'],
+    retriesLinks: true,
     ports: [{ name: 'http', port: ports.kwokController }],
     probe: { scheme: 'http', port: ports.kwokController, path: '/healthz', clientCert: false },
   };

@@ -28,7 +28,8 @@ async function run(label: string, create: (env: Record<string, string>) => Promi
   const samples: Sample[] = [];
   for (let i = 0; i < rounds; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
-    const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE };
+    // KWOK_KUBECTL_BINARY: kwokctl's readiness check runs kubectl; give it the same one we use.
+    const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl'), KWOK_KUBE_VERSION: 'v1.36.1' };
     try {
       const createMs = await create(env);
       const deleteMs = await del(env);
