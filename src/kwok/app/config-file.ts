@@ -1,0 +1,103 @@
+/**
+ * Reads kwok --config files: multi-document YAML (or JSON) routed by `kind` alone, as kwok does
+ * (apiVersion is not checked). KwokConfiguration documents contribute `options`; Stage documents are
+ * collected for the stage engine; every other kind (KwokctlConfiguration, Metric, ...) is skipped.
+ */
+import { readFileSync } from 'node:fs';
+import { parseAllDocuments } from 'yaml';
+import type { DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
+import { z } from 'zod';
+
+/** sigs.k8s.io/yaml reads YAML 1.1 (yes/no booleans, 0755 octal) but keeps timestamps as strings. */
+const goYamlOptions: ParseOptions & DocumentOptions & SchemaOptions = {
+  version: '1.1',
+  customTags: (tags) => tags.filter((t) => typeof t === 'object' && 'tag' in t && t.tag !== 'tag:yaml.org,2002:timestamp'),
+};
+
+/** The KwokConfiguration.options fields the controller honours. */
+export const kwokConfigurationOptionsSchema = z
+  .object({
+    enableCRDs: z.array(z.string()),
+    cidr: z.string(),
+    nodeIP: z.string(),
+    nodeName: z.string(),
+    nodePort: z.number().int().min(0),
+    tlsCertFile: z.string(),
+    tlsPrivateKeyFile: z.string(),
+    manageSingleNode: z.string(),
+    manageAllNodes: z.boolean(),
+    manageNodesWithAnnotationSelector: z.string(),
+    manageNodesWithLabelSelector: z.string(),
+    disregardStatusWithAnnotationSelector: z.string(),
+    disregardStatusWithLabelSelector: z.string(),
+    serverAddress: z.string(),
+    nodeLeaseDurationSeconds: z.number().int().min(0),
+    nodeLeaseParallelism: z.number().int().min(1),
+    nodePlayStageParallelism: z.number().int().min(1),
+    podPlayStageParallelism: z.number().int().min(1),
+  })
+  .partial();
+
+export type KwokConfigurationOptions = z.infer<typeof kwokConfigurationOptionsSchema>;
+
+export interface KwokConfigFiles {
+  /** Later documents override earlier ones field by field. */
+  options: KwokConfigurationOptions;
+  stages: unknown[];
+  /** Kinds that were present but are not used by the controller (for a debug line). */
+  skippedKinds: string[];
+}
+
+export class ConfigFileError extends Error {}
+
+export function parseYamlStream(text: string, source: string): unknown[] {
+  const documents: unknown[] = [];
+  for (const document of parseAllDocuments(text, goYamlOptions)) {
+    if (!('errors' in document)) continue;
+    const first = document.errors[0];
+    if (first) {
+      const line = first.linePos?.[0]?.line;
+      throw new ConfigFileError(`${source}${line ? `:${line}` : ''}: ${first.message.split('\n')[0]}`);
+    }
+    const value: unknown = document.toJS();
+    if (value !== null && value !== undefined) documents.push(value);
+  }
+  return documents;
+}
+
+export function routeConfigDocuments(documents: readonly unknown[], source: string, into: KwokConfigFiles): void {
+  for (const document of documents) {
+    const kind = (document as { kind?: unknown } | null)?.kind;
+    if (kind === 'KwokConfiguration') {
+      const parsed = kwokConfigurationOptionsSchema.safeParse((document as { options?: unknown }).options ?? {});
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new ConfigFileError(`${source}: KwokConfiguration options.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+      }
+      Object.assign(into.options, parsed.data);
+    } else if (kind === 'Stage') {
+      into.stages.push(document);
+    } else {
+      into.skippedKinds.push(typeof kind === 'string' ? kind : '<no kind>');
+    }
+  }
+}
+
+/** Load every file in order; "-" reads standard input. */
+export function loadKwokConfigFiles(paths: readonly string[], read: (path: string) => string = defaultRead): KwokConfigFiles {
+  const result: KwokConfigFiles = { options: {}, stages: [], skippedKinds: [] };
+  for (const path of paths) {
+    let text: string;
+    try {
+      text = read(path);
+    } catch (error) {
+      throw new ConfigFileError(`cannot read config ${path}: ${(error as Error).message}`);
+    }
+    routeConfigDocuments(parseYamlStream(text, path), path, result);
+  }
+  return result;
+}
+
+function defaultRead(path: string): string {
+  return readFileSync(path === '-' ? 0 : path, 'utf8');
+}

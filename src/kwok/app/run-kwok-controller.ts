@@ -1,0 +1,213 @@
+/**
+ * The kwok controller process from argv to shutdown: parse flags, load config files, check the
+ * stage setup like kwok (fail when there are no stages at all), connect, wait for the API server,
+ * run the controllers and the health/metrics server until the signal aborts.
+ */
+import type { AddressInfo } from 'node:net';
+import { OperationError, PreflightError, UsageError } from '../../util/errors.js';
+import { createLogger, LogLevel } from '../../util/log.js';
+import type { Logger } from '../../util/log.js';
+import { buildConnection } from '../client/connection.js';
+import { HttpKubeClient } from '../client/http-client.js';
+import { loadKubeConfig } from '../client/kubeconfig.js';
+import { nodesResource } from '../client/resources.js';
+import type { KubeClient } from '../client/types.js';
+import { engineCatalogFactory } from '../controllers/engine-adapter.js';
+import { KwokController } from '../controllers/kwok-controller.js';
+import { buildNodeSelection } from '../controllers/node-selection.js';
+import type { StageCatalog, StageCatalogFactory } from '../controllers/stage-engine.js';
+import { configPathsOf, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from '../options.js';
+import type { KwokControllerOptions } from '../options.js';
+import { startKwokServer, resolveListenAddress } from '../server/http-server.js';
+import type { RunningServer } from '../server/http-server.js';
+import { KwokMetrics } from '../server/kwok-metrics.js';
+import { ConfigFileError, loadKwokConfigFiles } from './config-file.js';
+
+export interface RunKwokControllerOptions {
+  /** Stops the controller; without one it runs until the process ends. */
+  signal?: AbortSignal;
+  /** Where log lines go; default: timestamped lines on stderr at the -v level. */
+  logger?: Logger;
+  /** Where --help is written. */
+  stdout?: (text: string) => void;
+  /** Stage engine; default: the engine in src/kwok/engine. Tests inject a scripted one. */
+  catalogFactory?: StageCatalogFactory;
+  /** API client; default: HTTP client from the kubeconfig. Tests inject a fake. */
+  client?: KubeClient;
+  /** Told once everything is running (e.g. which port the server got). */
+  onStarted?: (info: { serverAddress: AddressInfo | undefined; identity: string }) => void;
+}
+
+/** Drops messages below `level` before they reach the caller's logger. */
+function atLevel(logger: Logger, level: number): Logger {
+  const pass = (at: number): boolean => at >= level;
+  return {
+    level: Math.max(level, logger.level),
+    debug: (m) => pass(LogLevel.DEBUG) && logger.debug(m),
+    info: (m) => pass(LogLevel.INFO) && logger.info(m),
+    warn: (m) => pass(LogLevel.WARN) && logger.warn(m),
+    error: (m) => logger.error(m),
+  };
+}
+
+function stderrLogger(level: number): Logger {
+  return createLogger(level, (line) => process.stderr.write(`${new Date().toISOString()} ${line}\n`));
+}
+
+
+/**
+ * Stage checks from kwok's startup: Stage CRs and --config stages exclude each other, no stages at
+ * all is an error, and missing Node or Pod stages are worth a warning. Invalid --config stages fail
+ * startup (the CLI validated the file; an invalid one here is a mistake worth stopping for).
+ */
+function checkStages(options: KwokControllerOptions, documents: readonly unknown[], factory: StageCatalogFactory, logger: Logger): StageCatalog | undefined {
+  for (const kind of options.enableCRDs) if (kind !== 'Stage') logger.warn(`--enable-crds=${kind}: not implemented by this controller; ignored`);
+  if (options.enableCRDs.includes('Stage')) {
+    if (documents.length > 0) throw new UsageError('Stage is in --enable-crds and Stage documents are also in --config', { hint: 'drop the Stage documents from the config, or Stage from --enable-crds' });
+    return undefined;
+  }
+  const catalog = factory(documents, options.configPaths.join(', ') || 'config');
+  if (catalog.problems.length > 0) throw new UsageError(`invalid stages: ${catalog.problems.join('; ')}`, { hint: 'fix or remove the Stage documents named above' });
+  if (catalog.stageCount === 0) {
+    throw new UsageError('no stages configured', { hint: 'add Stage documents to a --config file, or pass --enable-crds=Stage and create Stage resources' });
+  }
+  const kinds = new Set(catalog.resources().filter((r) => r.apiGroup === 'v1').map((r) => r.kind));
+  if (!kinds.has('Node')) logger.warn('no Node stages configured: nodes will not change');
+  if (!kinds.has('Pod')) logger.warn('no Pod stages configured: pods will not change');
+  return catalog;
+}
+
+/**
+ * kwok lists nodes with backoff (1s, x2, 5 steps) until the API server answers; the client's own
+ * retry policy (1s×2^n with jitter, 5 retries) is that same schedule, so one list call does it.
+ */
+async function waitForApiServer(client: KubeClient, logger: Logger, signal: AbortSignal): Promise<void> {
+  try {
+    await client.list(nodesResource, { limit: 1 }, signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new PreflightError(`cannot reach the API server: ${(error as Error).message}`, { hint: 'check --kubeconfig/--master and that kube-apiserver is running', cause: error });
+  }
+  logger.debug('API server is reachable');
+}
+
+export async function runKwokController(argv: readonly string[], run: RunKwokControllerOptions = {}): Promise<void> {
+  const flags = parseKwokArgs(argv);
+  if (flags.has('help')) {
+    (run.stdout ?? ((text) => process.stdout.write(text)))(renderKwokUsage());
+    return;
+  }
+  const configPaths = configPathsOf(flags);
+  let files;
+  try {
+    files = loadKwokConfigFiles(configPaths);
+  } catch (error) {
+    if (error instanceof ConfigFileError) throw new UsageError(error.message, { cause: error });
+    throw error;
+  }
+  const options = resolveKwokOptions(flags, files.options, configPaths);
+  const logger = run.logger ? (flags.has('v') ? atLevel(run.logger, options.logLevel) : run.logger) : stderrLogger(options.logLevel);
+  if (files.skippedKinds.length > 0) logger.debug(`config: skipped documents of kind ${[...new Set(files.skippedKinds)].join(', ')}`);
+  const catalogFactory = run.catalogFactory ?? engineCatalogFactory;
+  const stages = checkStages(options, files.stages, catalogFactory, logger);
+  const watchStageCrds = stages === undefined;
+
+  const signal = run.signal ?? new AbortController().signal;
+  const metrics = new KwokMetrics();
+  let client = run.client;
+  let httpClient: HttpKubeClient | undefined;
+  if (!client) {
+    let loaded;
+    try {
+      loaded = loadKubeConfig({ ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.master ? { master: options.master } : {}), logger });
+    } catch (error) {
+      throw new PreflightError((error as Error).message, { hint: 'pass --kubeconfig or --master', cause: error });
+    }
+    logger.info(`kubeconfig: ${loaded.origin}`);
+    let connection;
+    try {
+      connection = await buildConnection(loaded.config);
+    } catch (error) {
+      throw new PreflightError(`kubeconfig ${loaded.origin}: ${(error as Error).message}`, { cause: error });
+    }
+    httpClient = new HttpKubeClient(connection, {
+      onRequest: (method, ref, status, seconds) => metrics.apiRequest(method, ref, status, seconds),
+    });
+    client = httpClient;
+  }
+
+  let server: RunningServer | undefined;
+  try {
+    await waitForApiServer(client, logger, signal);
+    const selection = buildNodeSelection(options.manageMode, {
+      annotationSelector: options.disregardStatusWithAnnotationSelector,
+      labelSelector: options.disregardStatusWithLabelSelector,
+    });
+    const controller = new KwokController({
+      client,
+      selection,
+      catalogFactory,
+      ...(stages ? { stages } : {}),
+      watchStageCrds,
+      identity: options.id,
+      nodeIP: options.nodeIP,
+      nodeName: options.nodeName,
+      nodePort: options.nodePort,
+      cidr: options.cidr,
+      nodeLeaseDurationSeconds: options.nodeLeaseDurationSeconds,
+      nodeLeaseParallelism: options.nodeLeaseParallelism,
+      nodePlayStageParallelism: options.nodePlayStageParallelism,
+      podPlayStageParallelism: options.podPlayStageParallelism,
+      logger,
+      metrics,
+    });
+    metrics.bindStats(() => controller.stats());
+    let synced = false;
+    void controller.waitForSync().then(() => {
+      synced = true;
+      logger.info('initial node and pod lists processed');
+    });
+
+    const listen = resolveListenAddress(options.serverAddress, options.nodePort);
+    if (listen) {
+      server = await startKwokServer({
+        listen,
+        renderMetrics: () => metrics.render(),
+        isReady: () => synced,
+        ...(options.tlsCertFile ? { tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile } } : {}),
+        logger,
+      }).catch((error: Error) => {
+        throw new PreflightError(`cannot listen on ${listen.host}:${listen.port}: ${error.message}`, { cause: error });
+      });
+      logger.info(`serving /healthz and /metrics on ${server.address.address}:${server.address.port}`);
+    }
+    logger.info(
+      `kwok controller ${options.id} started: manage ${describeMode(options)}, ${watchStageCrds ? 'stages from Stage CRs' : `${stages?.stageCount ?? 0} stages`}, ` +
+        `leases ${options.nodeLeaseDurationSeconds > 0 ? `${options.nodeLeaseDurationSeconds}s` : 'off'}`,
+    );
+    run.onStarted?.({ serverAddress: server?.address, identity: options.id });
+    await controller.run(signal);
+  } catch (error) {
+    if (signal.aborted) return;
+    if (error instanceof UsageError || error instanceof PreflightError) throw error;
+    throw new OperationError(`kwok controller failed: ${(error as Error).message}`, { cause: error });
+  } finally {
+    await server?.close();
+    httpClient?.close();
+    logger.info('kwok controller stopped');
+  }
+}
+
+function describeMode(options: KwokControllerOptions): string {
+  const mode = options.manageMode;
+  switch (mode.kind) {
+    case 'all':
+      return 'all nodes';
+    case 'single':
+      return `node ${mode.nodeName}`;
+    case 'label-selector':
+      return `nodes with labels ${mode.selector}`;
+    case 'annotation-selector':
+      return `nodes with annotations ${mode.selector}`;
+  }
+}

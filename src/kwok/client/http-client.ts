@@ -1,0 +1,308 @@
+/**
+ * KubeClient over node:http(s) with a keep-alive agent. client-node's generated API allocates a
+ * fetch pipeline per call and its informer stops on the first error; the controller patches
+ * thousands of objects per second and must keep watching through apiserver restarts, so the hot
+ * paths talk HTTP directly. KubeConfig (via Connection) still decides TLS and credentials.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import type { IncomingMessage } from 'node:http';
+import { KubeApiError, isNotFound } from './api-error.js';
+import type { Connection } from './connection.js';
+import { readJsonLines } from './json-lines.js';
+import { parseApiVersion, resourcePath, wellKnownResources } from './resources.js';
+import { defaultRetry, withRetry } from './retry.js';
+import type { RetryOptions } from './retry.js';
+import type {
+  CreateOptions,
+  DeleteRequest,
+  KubeClient,
+  KubeObject,
+  ListOptions,
+  ListResult,
+  ObjectTarget,
+  PatchRequest,
+  PatchType,
+  ResourceRef,
+  WatchEvent,
+  WatchOptions,
+} from './types.js';
+
+export interface HttpKubeClientOptions {
+  /** Concurrent connections for ordinary requests; watches use their own agent. */
+  maxSockets?: number;
+  retry?: RetryOptions;
+  /** Per-request timeout for non-watch calls. */
+  requestTimeoutMs?: number;
+  userAgent?: string;
+  /** Called after every non-watch request, for the patch-latency metric. */
+  onRequest?: (method: string, ref: ResourceRef | undefined, status: number, seconds: number) => void;
+}
+
+const patchContentTypes: Record<PatchType, string> = {
+  json: 'application/json-patch+json',
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  apply: 'application/apply-patch+yaml',
+};
+
+interface RawRequest {
+  method: string;
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  contentType?: string;
+  impersonate?: string;
+  signal?: AbortSignal;
+  ref?: ResourceRef;
+}
+
+interface RawResponse {
+  status: number;
+  body: string;
+  retryAfterMs: number;
+}
+
+function buildQuery(query: RawRequest['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function listQuery(options: ListOptions): Record<string, string | number | undefined> {
+  return { labelSelector: options.labelSelector, fieldSelector: options.fieldSelector, limit: options.limit, continue: options.continue };
+}
+
+export class HttpKubeClient implements KubeClient {
+  private readonly agent: http.Agent;
+  private readonly watchAgent: http.Agent;
+  private readonly transport: typeof http | typeof https;
+  private readonly retry: RetryOptions;
+  private readonly timeoutMs: number;
+  private readonly userAgent: string;
+  private readonly discovery = new Map<string, Promise<ResourceRef[]>>();
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly options: HttpKubeClientOptions = {},
+  ) {
+    const secure = connection.server.protocol === 'https:';
+    this.transport = secure ? https : http;
+    const Agent = secure ? https.Agent : http.Agent;
+    this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64, ...connection.tls });
+    this.watchAgent = new Agent({ keepAlive: false, ...connection.tls });
+    this.retry = options.retry ?? defaultRetry;
+    this.timeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.userAgent = options.userAgent ?? 'kwokts-controller';
+  }
+
+  close(): void {
+    this.agent.destroy();
+    this.watchAgent.destroy();
+  }
+
+  async list(ref: ResourceRef, options: ListOptions = {}, signal?: AbortSignal): Promise<ListResult> {
+    const body = (await this.json({ method: 'GET', path: resourcePath(ref, options.namespace), query: listQuery(options), ref, ...(signal ? { signal } : {}) })) as {
+      items?: KubeObject[] | null;
+      metadata?: { resourceVersion?: string; continue?: string };
+    };
+    const result: ListResult = { items: body.items ?? [], resourceVersion: body.metadata?.resourceVersion ?? '' };
+    if (body.metadata?.continue) result.continue = body.metadata.continue;
+    // List items carry no apiVersion/kind; templates and events expect them.
+    const apiVersion = ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
+    for (const item of result.items) {
+      item.apiVersion ??= apiVersion;
+      item.kind ??= ref.kind;
+    }
+    return result;
+  }
+
+  async *watch(ref: ResourceRef, options: WatchOptions, signal: AbortSignal): AsyncIterable<WatchEvent> {
+    const path = resourcePath(ref, options.namespace);
+    const query = {
+      ...listQuery(options),
+      watch: 'true',
+      resourceVersion: options.resourceVersion,
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: options.timeoutSeconds,
+    };
+    // The server ends the watch after timeoutSeconds; an idle limit a minute past that catches a
+    // connection that died without a reset (otherwise the watch would hang silently forever).
+    const idleMs = ((options.timeoutSeconds ?? 600) + 60) * 1000;
+    const response = await this.open({ method: 'GET', path, query, signal }, this.watchAgent, idleMs);
+    try {
+      if (response.statusCode !== 200) {
+        const text = await readAll(response);
+        throw KubeApiError.fromStatus('WATCH', path, response.statusCode ?? 0, parseBody(text));
+      }
+      for await (const value of readJsonLines(response)) {
+        const event = value as { type?: string; object?: KubeObject & { code?: number } };
+        if (event.type === 'ERROR') {
+          const status = event.object?.code ?? 500;
+          throw KubeApiError.fromStatus('WATCH', path, status, event.object);
+        }
+        if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED' || event.type === 'BOOKMARK') {
+          if (event.object) yield { type: event.type, object: event.object };
+        }
+      }
+    } finally {
+      response.destroy();
+    }
+  }
+
+  async get(ref: ResourceRef, target: ObjectTarget, signal?: AbortSignal): Promise<KubeObject | undefined> {
+    try {
+      return (await this.json({ method: 'GET', path: resourcePath(ref, target.namespace, target.name), ref, ...(signal ? { signal } : {}) })) as KubeObject;
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async create(ref: ResourceRef, object: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
+    const namespace = options.namespace ?? object.metadata.namespace;
+    const path = options.subresource ? resourcePath(ref, namespace, object.metadata.name, options.subresource) : resourcePath(ref, namespace);
+    return (await this.json({ method: 'POST', path, body: object, contentType: 'application/json', ref, ...(options.impersonate ? { impersonate: options.impersonate } : {}) })) as KubeObject;
+  }
+
+  async update(ref: ResourceRef, object: KubeObject): Promise<KubeObject> {
+    const path = resourcePath(ref, object.metadata.namespace, object.metadata.name);
+    return (await this.json({ method: 'PUT', path, body: object, contentType: 'application/json', ref })) as KubeObject;
+  }
+
+  async patch(ref: ResourceRef, request: PatchRequest): Promise<KubeObject> {
+    const path = resourcePath(ref, request.namespace, request.name, request.subresource);
+    const query = request.patchType === 'apply' ? { fieldManager: request.fieldManager ?? 'kwok', force: request.force ?? true } : undefined;
+    return (await this.json({
+      method: 'PATCH',
+      path,
+      body: request.body,
+      contentType: patchContentTypes[request.patchType],
+      ref,
+      ...(query ? { query } : {}),
+      ...(request.impersonate ? { impersonate: request.impersonate } : {}),
+    })) as KubeObject;
+  }
+
+  async delete(ref: ResourceRef, request: DeleteRequest): Promise<void> {
+    const path = resourcePath(ref, request.namespace, request.name);
+    const body = request.gracePeriodSeconds === undefined ? undefined : { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: request.gracePeriodSeconds };
+    try {
+      await this.json({ method: 'DELETE', path, ref, ...(body ? { body, contentType: 'application/json' } : {}) });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+  }
+
+  async resolve(apiVersion: string, kind: string): Promise<ResourceRef> {
+    const { group, version } = parseApiVersion(apiVersion);
+    const known = wellKnownResources.find((r) => r.group === group && r.version === version && (r.kind === kind || r.resource === kind));
+    if (known) return known;
+    const key = `${group}/${version}`;
+    let pending = this.discovery.get(key);
+    if (!pending) {
+      pending = this.discover(group, version);
+      this.discovery.set(key, pending);
+      // A failed discovery (CRD not installed yet) must not be cached forever.
+      pending.catch(() => this.discovery.delete(key));
+    }
+    const refs = await pending;
+    const lower = kind.toLowerCase();
+    const found = refs.find((r) => r.kind === kind) ?? refs.find((r) => r.resource === lower || r.kind.toLowerCase() === lower);
+    if (!found) {
+      this.discovery.delete(key);
+      throw new KubeApiError(`no resource for kind ${kind} in ${apiVersion}`, 404, 'NotFound');
+    }
+    return found;
+  }
+
+  private async discover(group: string, version: string): Promise<ResourceRef[]> {
+    const path = group === '' ? `/api/${version}` : `/apis/${group}/${version}`;
+    const body = (await this.json({ method: 'GET', path })) as { resources?: { name: string; kind: string; namespaced: boolean }[] };
+    return (body.resources ?? [])
+      .filter((r) => !r.name.includes('/'))
+      .map((r) => ({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced }));
+  }
+
+  /** One request with retries; parses JSON and turns non-2xx answers into KubeApiError. */
+  private async json(request: RawRequest): Promise<unknown> {
+    return withRetry(
+      async () => {
+        const started = performance.now();
+        let status = 0;
+        try {
+          const response = await this.send(request);
+          status = response.status;
+          if (response.status === 401) this.connection.invalidate();
+          const body = parseBody(response.body);
+          if (response.status >= 400) throw KubeApiError.fromStatus(request.method, request.path, response.status, body, response.retryAfterMs);
+          return body;
+        } finally {
+          this.options.onRequest?.(request.method, request.ref, status, (performance.now() - started) / 1000);
+        }
+      },
+      this.retry,
+      request.signal,
+    );
+  }
+
+  private async send(request: RawRequest): Promise<RawResponse> {
+    const response = await this.open(request, this.agent, this.timeoutMs);
+    const body = await readAll(response);
+    const retryAfter = Number(response.headers['retry-after']);
+    return { status: response.statusCode ?? 0, body, retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : 0 };
+  }
+
+  private async open(request: RawRequest, agent: http.Agent, timeoutMs: number): Promise<IncomingMessage> {
+    const headers: Record<string, string> = { ...(await this.connection.headers()), Accept: 'application/json', 'User-Agent': this.userAgent };
+    let payload: string | undefined;
+    if (request.body !== undefined) {
+      payload = JSON.stringify(request.body);
+      headers['Content-Type'] = request.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    if (request.impersonate) headers['Impersonate-User'] = request.impersonate;
+    const server = this.connection.server;
+    const basePath = server.pathname.replace(/\/$/, '');
+    return new Promise<IncomingMessage>((resolve, reject) => {
+      const req = this.transport.request(
+        {
+          protocol: server.protocol,
+          hostname: server.hostname.replace(/^\[|\]$/g, ''),
+          port: server.port || (server.protocol === 'https:' ? 443 : 80),
+          method: request.method,
+          path: basePath + request.path + buildQuery(request.query),
+          headers,
+          agent,
+          ...(request.signal ? { signal: request.signal } : {}),
+        },
+        resolve,
+      );
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        reject(request.signal?.aborted ? error : new KubeApiError(`${request.method} ${request.path}: ${error.message}`, 0, error.code, { cause: error }));
+      });
+      if (timeoutMs > 0) req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`timeout after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
+      req.end(payload);
+    });
+  }
+}
+
+function readAll(response: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    response.on('data', (chunk: Buffer) => chunks.push(chunk));
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', reject);
+  });
+}

@@ -1,0 +1,36 @@
+/** The resources the controller always needs, so hot paths never go through discovery. */
+import type { KubeObject, ResourceRef } from './types.js';
+
+export const nodesResource: ResourceRef = { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false };
+export const podsResource: ResourceRef = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
+export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true };
+export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
+export const stagesResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'stages', kind: 'Stage', namespaced: false };
+
+export const wellKnownResources: readonly ResourceRef[] = [nodesResource, podsResource, eventsResource, leasesResource, stagesResource];
+
+export function apiVersionOf(ref: ResourceRef): string {
+  return ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
+}
+
+/** Split "apps/v1" into group and version; "v1" is the core group. */
+export function parseApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.lastIndexOf('/');
+  return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/** The key used by queues and caches: "namespace/name", or "name" for cluster-scoped objects. */
+export function objectKey(object: KubeObject): string {
+  const { name = '', namespace } = object.metadata;
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** URL path of a collection or of one object (and optionally its subresource). */
+export function resourcePath(ref: ResourceRef, namespace?: string, name?: string, subresource?: string): string {
+  let path = ref.group === '' ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
+  if (ref.namespaced && namespace) path += `/namespaces/${encodeURIComponent(namespace)}`;
+  path += `/${ref.resource}`;
+  if (name !== undefined) path += `/${encodeURIComponent(name)}`;
+  if (subresource) path += `/${subresource}`;
+  return path;
+}

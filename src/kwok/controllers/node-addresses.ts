@@ -1,0 +1,35 @@
+/**
+ * Addresses derived from a Node object: host IPs as the kubelet reports them (InternalIP before
+ * ExternalIP; the first address plus at most one of the other IP family) and the pod CIDRs.
+ */
+import { parseIp } from '../ippool/ip-address.js';
+import type { KubeObject } from '../client/types.js';
+
+interface NodeAddress {
+  type?: string;
+  address?: string;
+}
+
+export function nodeHostIps(node: KubeObject | undefined): string[] {
+  const status = node?.['status'] as { addresses?: NodeAddress[] } | undefined;
+  const addresses = status?.addresses ?? [];
+  const ordered = [
+    ...addresses.filter((a) => a.type === 'InternalIP'),
+    ...addresses.filter((a) => a.type === 'ExternalIP'),
+  ]
+    .map((a) => a.address ?? '')
+    .filter((ip) => parseIp(ip) !== undefined);
+  const first = ordered[0];
+  if (first === undefined) return [];
+  const family = parseIp(first)!.family;
+  const other = ordered.find((ip) => parseIp(ip)!.family !== family);
+  return other === undefined ? [first] : [first, other];
+}
+
+/** spec.podCIDRs, else [spec.podCIDR], else []. */
+export function nodePodCidrs(node: KubeObject | undefined): string[] {
+  const spec = node?.['spec'] as { podCIDR?: string; podCIDRs?: string[] } | undefined;
+  if (spec?.podCIDRs && spec.podCIDRs.length > 0) return spec.podCIDRs.filter((c) => c !== '');
+  if (spec?.podCIDR) return [spec.podCIDR];
+  return [];
+}

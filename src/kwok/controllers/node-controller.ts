@@ -1,0 +1,129 @@
+/**
+ * Node hooks for the stage controller: selection by manage mode, the managed-node registry, leases
+ * and the node template functions (NodeIP, NodeName, NodePort).
+ *
+ * When a node becomes writable (managed with leases off, or its lease acquired) the node itself and
+ * every pod already seen on it are re-fed, so a node or pod that existed before the controller, or
+ * that arrived before its node was managed, still gets its stages (seed 001's "never Ready" node).
+ */
+import type { Logger } from '../../util/log.js';
+import { nodesResource } from '../client/resources.js';
+import type { KubeClient, KubeObject } from '../client/types.js';
+import type { Clock } from './clock.js';
+import type { ControllerMetrics } from './controller-metrics.js';
+import type { EventRecorder } from './event-recorder.js';
+import { NodeLeases } from './node-leases.js';
+import { NodeRegistry } from './node-registry.js';
+import type { NodeSelection } from './node-selection.js';
+import type { FuncMap, ResourceStages } from './stage-engine.js';
+import { StageController } from './stage-controller.js';
+
+export interface NodeTemplateValues {
+  nodeIP: string;
+  nodeName: string;
+  nodePort: number;
+}
+
+export interface NodeLeaseOptions {
+  holderIdentity: string;
+  durationSeconds: number;
+  parallelism: number;
+}
+
+export interface NodeControllerOptions {
+  client: KubeClient;
+  selection: NodeSelection;
+  stages: ResourceStages;
+  parallelism: number;
+  values: NodeTemplateValues;
+  /** Omitted when --node-lease-duration-seconds is 0. */
+  leases?: NodeLeaseOptions;
+  events: EventRecorder;
+  logger: Logger;
+  metrics?: ControllerMetrics;
+  clock?: Clock;
+  /** Pods on this node may be played from now on (re-feed them). */
+  onNodeWritable(nodeName: string): void;
+}
+
+export interface NodeSide {
+  controller: StageController;
+  registry: NodeRegistry;
+  leases: NodeLeases | undefined;
+  run(signal: AbortSignal): Promise<void>;
+}
+
+export function buildNodeFuncs(values: NodeTemplateValues): FuncMap {
+  return {
+    NodeIP: () => values.nodeIP,
+    NodeName: () => values.nodeName,
+    NodePort: () => values.nodePort,
+  };
+}
+
+export function createNodeSide(options: NodeControllerOptions): NodeSide {
+  const { selection, logger } = options;
+  const funcs = buildNodeFuncs(options.values);
+  const becameWritable = (nodeName: string): void => {
+    controller.resync(nodeName);
+    options.onNodeWritable(nodeName);
+  };
+
+  const leases = options.leases
+    ? new NodeLeases({
+        client: options.client,
+        ...options.leases,
+        logger,
+        ...(options.clock ? { clock: options.clock } : {}),
+        onChange: (nodeName, held) => {
+          logger.debug(`node ${nodeName}: lease ${held ? 'acquired' : 'lost'}`);
+          if (held) becameWritable(nodeName);
+        },
+      })
+    : undefined;
+  const registry = new NodeRegistry(leases ? (name) => leases.isHeld(name) : () => true);
+
+  const forget = (name: string): void => {
+    if (registry.delete(name)) leases?.forget(name);
+  };
+
+  const observe = (type: string, node: KubeObject): void => {
+    const name = node.metadata.name ?? '';
+    if (type === 'DELETED' || !selection.isManagedNode(node)) {
+      forget(name);
+      return;
+    }
+    const isNew = !registry.has(name);
+    registry.set(node);
+    if (leases) leases.ensure(name, node.metadata.uid ?? '');
+    else if (isNew) options.onNodeWritable(name);
+    if (isNew) logger.debug(`node ${name}: managed`);
+  };
+
+  const controller: StageController = new StageController({
+    client: options.client,
+    ref: nodesResource,
+    selectors: selection.nodeWatch,
+    stages: options.stages,
+    parallelism: options.parallelism,
+    events: options.events,
+    logger,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+    hooks: {
+      observe,
+      shouldPlay: (node) => registry.isWritable(node.metadata.name ?? ''),
+      funcs: () => funcs,
+    },
+  });
+
+  const side: NodeSide = {
+    controller,
+    registry,
+    leases,
+    async run(signal) {
+      await Promise.all([controller.run(signal), leases?.run(signal)]);
+    },
+  };
+  return side;
+}

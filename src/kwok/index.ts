@@ -1,0 +1,13 @@
+/**
+ * Public surface of src/kwok for the CLI (style guide: the CLI imports this file, never the
+ * internals): the controller process (`kwokts kwok`) and the pure pieces behind `stage test`.
+ */
+export { runKwokController } from './app/run-kwok-controller.js';
+export type { RunKwokControllerOptions } from './app/run-kwok-controller.js';
+export { renderKwokUsage, kwokFlags } from './options.js';
+export type { KwokControllerOptions } from './options.js';
+
+export { testStages } from './stage-test.js';
+export type { StageTestOptions, StageTestReport, StageReport, StepReport, ReportedAction } from './stage-test.js';
+export { loadKwokDocuments, parseK8sYamlDocuments, parseStages } from './api/index.js';
+export type { Stage, KwokDocuments } from './api/index.js';

@@ -1,0 +1,110 @@
+/**
+ * The controller's HTTP endpoint: /healthz, /readyz, /livez answer "ok" and /metrics serves
+ * Prometheus text. With --tls-cert-file/--tls-private-key-file, HTTPS is served on the same port as
+ * plain HTTP, told apart by the first byte of the connection (a TLS handshake starts with 0x16), as
+ * kwok does. The kubelet debugging API (exec, logs, port-forward) is not implemented.
+ */
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Logger } from '../../util/log.js';
+
+export interface ListenAddress {
+  host: string;
+  port: number;
+}
+
+export interface KwokServerOptions {
+  listen: ListenAddress;
+  renderMetrics(): string;
+  /** /readyz answers 503 until this returns true (initial lists delivered). */
+  isReady?(): boolean;
+  tls?: { certFile: string; keyFile: string };
+  logger: Logger;
+}
+
+export interface RunningServer {
+  readonly address: AddressInfo;
+  close(): Promise<void>;
+}
+
+/**
+ * kwok's --server-address / --node-port rules: no server when both are empty/0; otherwise
+ * "host:port", ":port" or "[v6]:port". A missing host means loopback: we do not expose the
+ * endpoint on every interface unless told to (pass 0.0.0.0:port for that).
+ */
+export function resolveListenAddress(serverAddress: string | undefined, nodePort: number): ListenAddress | undefined {
+  const text = serverAddress?.trim() ?? '';
+  if (text === '') return nodePort > 0 ? { host: '127.0.0.1', port: nodePort } : undefined;
+  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(text);
+  if (!match) throw new Error(`invalid server address "${text}": want host:port`);
+  const host = match[1] ?? match[2] ?? '';
+  return { host: host === '' ? '127.0.0.1' : host, port: Number(match[3]) };
+}
+
+function handler(options: KwokServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const send = (status: number, body: string, type = 'text/plain; charset=utf-8'): void => {
+      res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
+    switch (path) {
+      case '/healthz':
+      case '/livez':
+        return send(200, 'ok');
+      case '/readyz':
+        return options.isReady && !options.isReady() ? send(503, 'not ready') : send(200, 'ok');
+      case '/metrics':
+        return send(200, options.renderMetrics(), 'text/plain; version=0.0.4; charset=utf-8');
+      default:
+        return send(404, '404 page not found\n');
+    }
+  };
+}
+
+export async function startKwokServer(options: KwokServerOptions): Promise<RunningServer> {
+  const handle = handler(options);
+  const plain = http.createServer(handle);
+  const secure = options.tls
+    ? https.createServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, handle)
+    : undefined;
+  const sockets = new Set<Socket>();
+  const front = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    if (!secure) {
+      plain.emit('connection', socket);
+      return;
+    }
+    socket.once('readable', () => {
+      const head = socket.read(1) as Buffer | null;
+      if (head === null) {
+        socket.destroy();
+        return;
+      }
+      socket.unshift(head);
+      (head[0] === 0x16 ? secure : plain).emit('connection', socket);
+    });
+  });
+  front.on('error', (error) => options.logger.error(`server: ${error.message}`));
+  await new Promise<void>((resolve, reject) => {
+    front.once('error', reject);
+    front.listen(options.listen.port, options.listen.host, () => {
+      front.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    address: front.address() as AddressInfo,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        front.close(() => resolve());
+      }),
+  };
+}

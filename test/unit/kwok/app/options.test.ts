@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { UsageError } from '../../../../src/util/errors.js';
+import { LogLevel } from '../../../../src/util/log.js';
+import { loadKwokConfigFiles } from '../../../../src/kwok/app/config-file.js';
+import { parseKwokArgs, resolveKwokOptions } from '../../../../src/kwok/options.js';
+
+function resolve(argv: string[], config = {}) {
+  return resolveKwokOptions(parseKwokArgs(argv), config, []);
+}
+
+describe('kwok flags', () => {
+  it('accepts --flag=value, --flag value, short forms and Go booleans', () => {
+    const flags = parseKwokArgs(['--manage-all-nodes=true', '--cidr', '10.1.0.0/16', '-c', 'a.yaml', '--config=b.yaml', '-v=DEBUG', '--node-port=10247']);
+    assert.deepEqual(flags.get('manage-all-nodes'), ['true']);
+    assert.deepEqual(flags.get('config'), ['a.yaml', 'b.yaml']);
+    const options = resolveKwokOptions(flags, {}, ['a.yaml', 'b.yaml']);
+    assert.deepEqual(options.manageMode, { kind: 'all' });
+    assert.equal(options.cidr, '10.1.0.0/16');
+    assert.equal(options.logLevel, LogLevel.DEBUG);
+    assert.equal(options.nodePort, 10247);
+    assert.equal(resolve(['--manage-all-nodes', '--v', '-4']).logLevel, -4);
+    assert.deepEqual(resolve(['--manage-all-nodes=T']).manageMode, { kind: 'all' });
+  });
+
+  it('uses kwok defaults', () => {
+    const options = resolve(['--manage-all-nodes']);
+    assert.equal(options.cidr, '10.0.0.1/24');
+    assert.equal(options.nodeIP, '196.168.0.1');
+    assert.equal(options.nodeLeaseDurationSeconds, 0);
+    assert.equal(options.nodeLeaseParallelism, 16);
+    assert.equal(options.podPlayStageParallelism, 16);
+    assert.match(options.id, /_[0-9a-f-]{36}$/);
+    assert.equal(resolve(['--manage-all-nodes', '--id', 'fixed']).id, 'fixed');
+  });
+
+  it('requires exactly one manage mode', () => {
+    const bad: [string[], RegExp][] = [
+      [[], /no nodes are managed/],
+      [['--manage-all-nodes', '--manage-single-node=n1'], /conflicts/],
+      [['--manage-all-nodes', '--manage-nodes-with-label-selector=a=b'], /conflicts/],
+      [['--manage-single-node=n1', '--manage-nodes-with-annotation-selector=a=b'], /conflicts/],
+      [['--manage-all-nodes=false'], /no nodes are managed/],
+    ];
+    for (const [argv, message] of bad) assert.throws(() => resolve(argv), (e: unknown) => e instanceof UsageError && message.test(e.message), argv.join(' '));
+    assert.deepEqual(resolve(['--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake']).manageMode, { kind: 'annotation-selector', selector: 'kwok.x-k8s.io/node=fake' });
+    assert.deepEqual(resolve(['--manage-single-node', 'n1']).manageMode, { kind: 'single', nodeName: 'n1' });
+  });
+
+  it('rejects bad values with usage errors', () => {
+    const bad: string[][] = [
+      ['--manage-all-nodes=maybe'],
+      ['--manage-all-nodes', '--node-port=abc'],
+      ['--manage-all-nodes', '--cidr=10.0.0.0'],
+      ['--manage-all-nodes', '--enable-crds=Widget'],
+      ['--manage-all-nodes', '--tls-cert-file=a.crt'],
+      ['--manage-all-nodes', '-v', 'LOUD'],
+      ['--manage-all-nodes', '--unknown'],
+      ['--manage-all-nodes', 'positional'],
+      ['--manage-all-nodes', '--kubeconfig'],
+    ];
+    for (const argv of bad) assert.throws(() => resolve(argv), UsageError, argv.join(' '));
+  });
+
+  it('splits --enable-crds on commas and across repeats', () => {
+    assert.deepEqual(resolve(['--manage-all-nodes', '--enable-crds=Stage,Metric', '--enable-crds', 'Logs']).enableCRDs, ['Stage', 'Metric', 'Logs']);
+  });
+
+  it('takes KwokConfiguration options from config files, flags winning', () => {
+    const files = loadKwokConfigFiles(['kwok.yaml'], () =>
+      [
+        'apiVersion: config.kwok.x-k8s.io/v1alpha1',
+        'kind: KwokConfiguration',
+        'options:',
+        '  manageAllNodes: true',
+        '  cidr: 10.9.0.0/16',
+        '  nodeLeaseDurationSeconds: 40',
+        '  podPlayStageParallelism: 8',
+        '---',
+        'kind: KwokctlConfiguration',
+        'options: {runtime: binary}',
+        '---',
+        'apiVersion: kwok.x-k8s.io/v1alpha1',
+        'kind: Stage',
+        'metadata: {name: node-initialize}',
+        'spec: {resourceRef: {kind: Node}, selector: {}}',
+      ].join('\n'),
+    );
+    assert.equal(files.stages.length, 1);
+    assert.deepEqual(files.skippedKinds, ['KwokctlConfiguration']);
+    const options = resolveKwokOptions(parseKwokArgs(['--cidr=10.8.0.0/16']), files.options, ['kwok.yaml']);
+    assert.deepEqual(options.manageMode, { kind: 'all' });
+    assert.equal(options.cidr, '10.8.0.0/16');
+    assert.equal(options.nodeLeaseDurationSeconds, 40);
+    assert.equal(options.podPlayStageParallelism, 8);
+  });
+
+  it('reports config errors with the file name', () => {
+    assert.throws(() => loadKwokConfigFiles(['x.yaml'], () => 'kind: KwokConfiguration\noptions:\n  nodePort: high\n'), /x\.yaml: KwokConfiguration options\.nodePort/);
+    assert.throws(() => loadKwokConfigFiles(['y.yaml'], () => 'a: [\n'), /y\.yaml/);
+  });
+});

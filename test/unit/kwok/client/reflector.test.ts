@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { KubeApiError } from '../../../../src/kwok/client/api-error.js';
+import { Reflector } from '../../../../src/kwok/client/reflector.js';
+import { podsResource } from '../../../../src/kwok/client/resources.js';
+import type { KubeClient, KubeObject, ListResult, WatchEvent, WatchOptions } from '../../../../src/kwok/client/types.js';
+import { silentLogger } from '../../../../src/util/log.js';
+
+type WatchScript = (options: WatchOptions) => { events: WatchEvent[]; error?: Error };
+
+function obj(name: string, rv: string): KubeObject {
+  return { kind: 'Pod', metadata: { name, namespace: 'default', resourceVersion: rv } };
+}
+
+/** A client whose list answers and watch streams are scripted in order. */
+class ScriptedClient implements Partial<KubeClient> {
+  readonly watchCalls: WatchOptions[] = [];
+  readonly listCalls: number[] = [];
+  constructor(
+    private readonly lists: ListResult[],
+    private readonly watches: WatchScript[],
+    private readonly onExhausted: () => void,
+  ) {}
+
+  async list(): Promise<ListResult> {
+    this.listCalls.push(Date.now());
+    const next = this.lists.shift();
+    if (!next) throw new Error('no more lists');
+    return next;
+  }
+
+  async *watch(_ref: unknown, options: WatchOptions, signal: AbortSignal): AsyncIterable<WatchEvent> {
+    this.watchCalls.push(options);
+    const script = this.watches.shift();
+    if (!script) {
+      this.onExhausted();
+      void signal;
+      return;
+    }
+    const { events, error } = script(options);
+    for (const event of events) yield event;
+    if (error) throw error;
+  }
+}
+
+async function runScript(lists: ListResult[], watches: WatchScript[]): Promise<{ events: string[]; client: ScriptedClient; store: Map<string, KubeObject> }> {
+  const abort = new AbortController();
+  const events: string[] = [];
+  const client = new ScriptedClient(lists, watches, () => abort.abort());
+  const reflector = new Reflector({
+    client: client as unknown as KubeClient,
+    ref: podsResource,
+    logger: silentLogger,
+    backoff: { baseMs: 1, factor: 1, jitter: 0, capMs: 1 },
+    onEvent: (type, object) => events.push(`${type} ${object.metadata.name}@${object.metadata.resourceVersion}`),
+  });
+  await reflector.run(abort.signal);
+  return { events, client, store: reflector.store };
+}
+
+describe('Reflector', () => {
+  it('lists, then watches from the list resourceVersion and resumes from the last event', async () => {
+    const { events, client } = await runScript(
+      [{ items: [obj('a', '1'), obj('b', '2')], resourceVersion: '10' }],
+      [
+        () => ({ events: [{ type: 'MODIFIED', object: obj('a', '11') }, { type: 'BOOKMARK', object: { metadata: { resourceVersion: '15' } } }] }),
+        () => ({ events: [{ type: 'DELETED', object: obj('b', '16') }] }),
+      ],
+    );
+    assert.deepEqual(events, ['ADDED a@1', 'ADDED b@2', 'MODIFIED a@11', 'DELETED b@16']);
+    assert.deepEqual(client.watchCalls.map((w) => w.resourceVersion), ['10', '15', '16']);
+    assert.equal(client.listCalls.length, 1);
+  });
+
+  it('relists on 410 Gone and turns the difference into events', async () => {
+    const { events, store } = await runScript(
+      [
+        { items: [obj('a', '1'), obj('b', '2')], resourceVersion: '10' },
+        { items: [obj('a', '1'), obj('c', '30')], resourceVersion: '31' },
+      ],
+      [() => ({ events: [], error: new KubeApiError('too old', 410, 'Expired') })],
+    );
+    assert.deepEqual(events, ['ADDED a@1', 'ADDED b@2', 'ADDED c@30', 'DELETED b@2']);
+    assert.deepEqual([...store.keys()].sort(), ['default/a', 'default/c']);
+  });
+
+  it('reconnects after errors, keeping its resourceVersion', async () => {
+    const { client } = await runScript(
+      [{ items: [], resourceVersion: '10' }],
+      [
+        () => ({ events: [{ type: 'ADDED', object: obj('a', '12') }], error: new KubeApiError('reset', 0, 'ECONNRESET') }),
+        () => ({ events: [], error: new KubeApiError('unavailable', 503, 'ServiceUnavailable') }),
+      ],
+    );
+    assert.deepEqual(client.watchCalls.map((w) => w.resourceVersion), ['10', '12', '12']);
+    assert.equal(client.listCalls.length, 1, 'no relist for ordinary errors');
+  });
+});

@@ -1,0 +1,184 @@
+import assert from 'node:assert/strict';
+import { afterEach, describe, it } from 'node:test';
+import { KubeApiError } from '../../../../src/kwok/client/api-error.js';
+import { leasesResource, nodesResource, podsResource } from '../../../../src/kwok/client/resources.js';
+import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import { formatMicroTime, NodeLeases, nodeLeaseNamespace } from '../../../../src/kwok/controllers/node-leases.js';
+import { silentLogger } from '../../../../src/util/log.js';
+import { FakeKubeClient } from './fake-kube-client.js';
+import { nodeReadyStage, podReadyStage } from './fake-stages.js';
+import { eventually, node, phaseOf, pod, settle, startHarness } from './harness.js';
+import type { Harness } from './harness.js';
+import { ManualClock } from './manual-clock.js';
+
+interface LeaseSpec {
+  holderIdentity: string;
+  leaseDurationSeconds: number;
+  renewTime: string;
+  acquireTime?: string;
+  leaseTransitions?: number;
+}
+
+function specOf(lease: KubeObject | undefined): LeaseSpec {
+  return lease?.['spec'] as LeaseSpec;
+}
+
+function foreignLease(name: string, holder: string, renewMs: number, durationSeconds = 40): KubeObject {
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: nodeLeaseNamespace },
+    spec: { holderIdentity: holder, leaseDurationSeconds: durationSeconds, renewTime: formatMicroTime(renewMs), leaseTransitions: 3 },
+  };
+}
+
+function startLeases(client: FakeKubeClient, clock: ManualClock, changes: string[]): { leases: NodeLeases; stop: () => void } {
+  const leases = new NodeLeases({
+    client,
+    holderIdentity: 'me',
+    durationSeconds: 40,
+    parallelism: 2,
+    logger: silentLogger,
+    clock,
+    random: () => 0,
+    onChange: (name, held) => changes.push(`${name}:${held}`),
+  });
+  const abort = new AbortController();
+  void leases.run(abort.signal);
+  return { leases, stop: () => abort.abort() };
+}
+
+let stopLeases: (() => void) | undefined;
+let harness: Harness | undefined;
+afterEach(async () => {
+  stopLeases?.();
+  stopLeases = undefined;
+  await harness?.stop();
+  harness = undefined;
+});
+
+describe('NodeLeases', () => {
+  it('formats renewTime as MicroTime', () => {
+    assert.equal(formatMicroTime(Date.UTC(2024, 0, 2, 3, 4, 5, 678)), '2024-01-02T03:04:05.678000Z');
+  });
+
+  it('creates the node lease with holder, duration and an owner reference to the node', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const changes: string[] = [];
+    const { leases, stop } = startLeases(client, clock, changes);
+    stopLeases = stop;
+    leases.ensure('n1', 'uid-n1');
+    await eventually(() => leases.isHeld('n1'), 'lease held');
+    const lease = client.object(leasesResource, `${nodeLeaseNamespace}/n1`)!;
+    assert.deepEqual(lease.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name: 'n1', uid: 'uid-n1' }]);
+    assert.equal(specOf(lease).holderIdentity, 'me');
+    assert.equal(specOf(lease).leaseDurationSeconds, 40);
+    assert.equal(specOf(lease).renewTime, formatMicroTime(clock.now()));
+    assert.deepEqual(changes, ['n1:true']);
+  });
+
+  it('renews every duration/4 with one update', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const { leases, stop } = startLeases(client, clock, []);
+    stopLeases = stop;
+    leases.ensure('n1', 'uid-n1');
+    await eventually(() => leases.isHeld('n1'), 'lease held');
+    clock.advance(9_000);
+    await settle(20);
+    assert.equal(client.callsOf('update', 'leases').length, 0, 'not before 10 s');
+    clock.advance(1_000);
+    await eventually(() => client.callsOf('update', 'leases').length === 1, 'renewed');
+    assert.equal(client.callsOf('get', 'leases').length, 0, 'renewal reuses the cached lease');
+    assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`)).renewTime, formatMicroTime(clock.now()));
+  });
+
+  it('stays read-only while another live holder has the lease, then takes it over when it expires', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    client.seed(leasesResource, foreignLease('n1', 'other', clock.now()));
+    const changes: string[] = [];
+    const { leases, stop } = startLeases(client, clock, changes);
+    stopLeases = stop;
+    leases.ensure('n1', 'uid-n1');
+    await eventually(() => client.callsOf('get', 'leases').length === 1, 'lease read');
+    await settle(20);
+    assert.equal(leases.isHeld('n1'), false);
+    assert.equal(client.callsOf('update', 'leases').length, 0);
+    clock.advance(41_000);
+    await eventually(() => leases.isHeld('n1'), 'taken over');
+    const spec = specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`));
+    assert.equal(spec.holderIdentity, 'me');
+    assert.equal(spec.leaseTransitions, 4);
+    assert.equal(spec.acquireTime, spec.renewTime);
+    assert.deepEqual(changes, ['n1:true']);
+  });
+
+  it('re-reads the lease after a conflict', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const { leases, stop } = startLeases(client, clock, []);
+    stopLeases = stop;
+    leases.ensure('n1', 'uid-n1');
+    await eventually(() => leases.isHeld('n1'), 'lease held');
+    client.failNext('update', new KubeApiError('conflict', 409, 'Conflict'), 'leases');
+    clock.advance(10_400);
+    await eventually(() => client.callsOf('update', 'leases').length === 1, 'conflicting update');
+    clock.advance(1_000);
+    await eventually(() => client.callsOf('update', 'leases').length === 2, 'second update');
+    assert.ok(client.callsOf('create', 'leases').length >= 2, 'the cache was dropped, so it tried to create/read again');
+    assert.equal(leases.isHeld('n1'), true);
+  });
+
+  it('reports the loss when a node is forgotten', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const changes: string[] = [];
+    const { leases, stop } = startLeases(client, clock, changes);
+    stopLeases = stop;
+    leases.ensure('n1', 'uid-n1');
+    await eventually(() => leases.isHeld('n1'), 'lease held');
+    leases.forget('n1');
+    assert.deepEqual(changes, ['n1:true', 'n1:false']);
+    assert.equal(leases.heldCount, 0);
+  });
+});
+
+describe('leases in the controller', () => {
+  it('plays nodes only after their lease is acquired', async () => {
+    const client = new FakeKubeClient();
+    client.seed(nodesResource, node('n1'));
+    harness = startHarness({ client, stages: [nodeReadyStage, podReadyStage], nodeLeaseDurationSeconds: 40 });
+    await eventually(() => phaseOf(client.object(nodesResource, 'n1')) === 'Running', 'node Running');
+    const lease = client.object(leasesResource, `${nodeLeaseNamespace}/n1`);
+    assert.equal(specOf(lease).holderIdentity, 'test-controller');
+    const order = client.calls.filter((c) => c.verb === 'create' || c.verb === 'patch').map((c) => c.resource);
+    assert.deepEqual(order.slice(0, 2), ['leases', 'nodes']);
+  });
+
+  it('treats nodes and pods whose lease another live controller holds as read-only', async () => {
+    const client = new FakeKubeClient();
+    client.seed(nodesResource, node('theirs'));
+    client.seed(nodesResource, node('ours'));
+    client.seed(podsResource, pod('p-theirs', 'theirs'));
+    client.seed(podsResource, pod('p-ours', 'ours'));
+    client.seed(leasesResource, foreignLease('theirs', 'other-controller', Date.now()));
+    harness = startHarness({ client, stages: [nodeReadyStage, podReadyStage], nodeLeaseDurationSeconds: 40 });
+    await eventually(() => phaseOf(client.object(podsResource, 'default/p-ours')) === 'Running', 'our pod Running');
+    await settle();
+    assert.equal(phaseOf(client.object(nodesResource, 'theirs')), undefined);
+    assert.equal(phaseOf(client.object(podsResource, 'default/p-theirs')), 'Pending');
+    assert.equal(harness.controller.stats().heldLeases, 1);
+  });
+
+  it('takes over an expired lease and then plays the node and its pods', async () => {
+    const client = new FakeKubeClient();
+    client.seed(nodesResource, node('n1'));
+    client.seed(podsResource, pod('p', 'n1'));
+    client.seed(leasesResource, foreignLease('n1', 'dead-controller', Date.now() - 60_000));
+    harness = startHarness({ client, stages: [nodeReadyStage, podReadyStage], nodeLeaseDurationSeconds: 40 });
+    await eventually(() => phaseOf(client.object(podsResource, 'default/p')) === 'Running', 'pod Running');
+    assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`)).holderIdentity, 'test-controller');
+  });
+});
