@@ -17,6 +17,9 @@ export function buildKwokController(spec: ClusterSpec): Component {
     `--node-port=${ports.kwokController}`,
     `--server-address=${options.bindAddress}:${ports.kwokController}`,
     `--node-lease-duration-seconds=${options.nodeLeaseDurationSeconds * options.heartbeatFactor}`,
+    // A stable identity: after a restart the controller still holds its node leases instead of
+    // waiting for them to expire.
+    `--id=kwok-${spec.name}-controller`,
   ];
   if (spec.logLevel !== 0) args.push(`--v=${levelName(spec.logLevel)}`);
   return {

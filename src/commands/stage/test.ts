@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { stringify } from 'yaml';
 import { BaseCommand } from '../../cli/base-command.js';
-import { loadKwokDocuments, parseK8sYamlDocuments, type Stage } from '../../kwok/api/index.js';
-import { testStages } from '../../kwok/stage-test.js';
+import { loadKwokDocuments, parseK8sYamlDocuments, testStages, type Stage } from '../../kwok/index.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class StageTest extends BaseCommand<typeof StageTest> {
