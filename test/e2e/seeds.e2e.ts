@@ -1,0 +1,143 @@
+/**
+ * The seed scenarios on a cluster made by `kwokts create cluster`, checked through `kwokts
+ * kubectl` only, as a user would.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+
+// Seed 000's Node and Deployment, as written there.
+const NODE = `apiVersion: v1
+kind: Node
+metadata:
+  annotations:
+    node.alpha.kubernetes.io/ttl: "0"
+    kwok.x-k8s.io/node: fake
+  labels:
+    beta.kubernetes.io/arch: amd64
+    beta.kubernetes.io/os: linux
+    kubernetes.io/arch: amd64
+    kubernetes.io/hostname: kwok-node-0
+    kubernetes.io/os: linux
+    kubernetes.io/role: agent
+    node-role.kubernetes.io/agent: ""
+    type: kwok
+  name: kwok-node-0
+spec:
+  taints:
+    - effect: NoSchedule
+      key: kwok.x-k8s.io/node
+      value: fake
+status:
+  allocatable: {cpu: 32, memory: 256Gi, pods: 110}
+  capacity: {cpu: 32, memory: 256Gi, pods: 110}
+  nodeInfo:
+    architecture: amd64
+    bootID: ""
+    containerRuntimeVersion: ""
+    kernelVersion: ""
+    kubeProxyVersion: fake
+    kubeletVersion: fake
+    machineID: ""
+    operatingSystem: linux
+    osImage: ""
+    systemUUID: ""
+  phase: Running
+`;
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: fake-pod
+  namespace: default
+spec:
+  replicas: 10
+  selector:
+    matchLabels:
+      app: fake-pod
+  template:
+    metadata:
+      labels:
+        app: fake-pod
+    spec:
+      affinity:
+        nodeAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+            nodeSelectorTerms:
+              - matchExpressions:
+                  - key: type
+                    operator: In
+                    values:
+                      - kwok
+      tolerations:
+        - key: "kwok.x-k8s.io/node"
+          operator: "Exists"
+          effect: "NoSchedule"
+      containers:
+        - name: fake-container
+          image: fake-image
+`;
+
+describe('seed scenarios on a kwokts cluster', () => {
+  let box: Sandbox;
+  const k = (args: string[], input?: string) => kwokts(box, ['--name', 'seeds', 'kubectl', ...args], input === undefined ? {} : { input });
+  before(async () => {
+    requireBinaries();
+    box = sandbox();
+    // A short lease so several renewals fit in a test (seed 001 watches the node stay Ready).
+    const created = await kwokts(box, ['--name', 'seeds', 'create', 'cluster', '--wait', '2m', '--heartbeat-factor', '1', '--node-lease-duration-seconds', '4']);
+    assert.equal(created.exitCode, 0, created.stderr);
+  });
+  after(async () => {
+    await kwokts(box, ['--name', 'seeds', 'delete', 'cluster']);
+    box.cleanup();
+  });
+
+  test('seed 000: the node is Ready with its IP, 10 pods Running with distinct IPs, scale to 0 removes them', async () => {
+    assert.equal((await k(['apply', '-f', '-'], NODE)).exitCode, 0);
+    await waitFor('node Ready', async () => (await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 30_000);
+    const wide = await k(['get', 'node', '-o', 'wide']);
+    assert.match(wide.stdout, /^kwok-node-0\s+Ready\s+agent\s+\S+\s+fake\s+127\.0\.0\.1\s/m);
+
+    assert.equal((await k(['apply', '-f', '-'], DEPLOYMENT)).exitCode, 0);
+    const podsOf = async (): Promise<Array<{ phase: string; ip: string; node: string }>> => {
+      const out = await k(['get', 'pod', '-l', 'app=fake-pod', '-o', 'jsonpath={range .items[*]}{.status.phase} {.status.podIP} {.spec.nodeName}{"\\n"}{end}']);
+      return out.stdout.split('\n').filter(Boolean).map((l) => {
+        const [phase = '', ip = '', node = ''] = l.split(' ');
+        return { phase, ip, node };
+      });
+    };
+    await waitFor('10 pods Running', async () => {
+      const pods = await podsOf();
+      return pods.length === 10 && pods.every((p) => p.phase === 'Running');
+    }, 60_000, 500);
+    const pods = await podsOf();
+    assert.equal(new Set(pods.map((p) => p.ip)).size, 10, 'pod IPs must be distinct');
+    for (const p of pods) {
+      assert.match(p.ip, /^10\.0\.0\.\d+$/);
+      assert.equal(p.node, 'kwok-node-0');
+    }
+
+    assert.equal((await k(['scale', 'deployment', 'fake-pod', '--replicas', '0'])).exitCode, 0);
+    await waitFor('pods gone', async () => (await podsOf()).length === 0, 60_000, 500);
+  });
+
+  test('seed 001: the node stays Ready across several lease periods and its Lease is renewed', async () => {
+    const lease = async () => (await k(['get', 'lease', '-n', 'kube-node-lease', 'kwok-node-0', '-o', 'jsonpath={.spec.renewTime} {.spec.leaseDurationSeconds} {.metadata.ownerReferences[0].kind}/{.metadata.ownerReferences[0].name}'])).stdout;
+    await waitFor('lease exists', async () => (await lease()).length > 0, 20_000);
+    const first = await lease();
+    const [, duration, owner] = first.split(' ');
+    assert.equal(duration, '4');
+    assert.equal(owner, 'Node/kwok-node-0');
+    const renewals = new Set([first.split(' ')[0]]);
+    // Three lease periods; renewals every quarter of one.
+    const deadline = Date.now() + 12_000;
+    while (Date.now() < deadline) {
+      renewals.add((await lease()).split(' ')[0]);
+      const ready = await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
+      assert.equal(ready.stdout, 'True');
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+    assert.ok(renewals.size >= 4, `lease renewed only ${renewals.size - 1} times in 12s`);
+  });
+});
