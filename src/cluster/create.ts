@@ -21,6 +21,8 @@ import { Journal } from './transaction.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { ComponentExitedError, waitForComponents } from './wait.js';
 import { resolvePrograms } from './programs.js';
+import { templatePath } from '../util/package-root.js';
+import { renderYamlDocuments } from '../config/yaml.js';
 import { defaultStageDocuments } from './default-stages.js';
 import { isClusterReady } from './status.js';
 
@@ -35,6 +37,8 @@ export interface CreateClusterOptions {
   env: NodeJS.ProcessEnv;
   enable: readonly string[];
   disable: readonly string[];
+  /** Kinds served as custom resources (kwokctl's --enable-crds); only Stage is supported. */
+  enableCrds: readonly string[];
   /** The user's kubeconfig to add the context to; empty string skips it. */
   userKubeconfig: string;
   /** How long to wait for readiness; 0 means the default. */
@@ -120,7 +124,10 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     components: plan.components,
     logLevel: options.logLevel,
     kwokControllerEntry: kwokControllerEntry(),
+    enableCrds: checkCrdKinds(options.enableCrds),
   };
+  const stageDocuments = withDefaultStages(options.config.kwokDocuments).filter((d) => d.kind === 'Stage');
+  const stagesAsCrs = spec.enableCrds.includes('Stage');
   const components = buildComponents(spec, options.config.componentsPatches);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
   let programs: Map<string, string> = new Map();
@@ -153,7 +160,8 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
           componentsPatches: options.config.componentsPatches,
           components,
           programs: Object.fromEntries(programs),
-          kwokDocuments: withDefaultStages(options.config.kwokDocuments),
+          // With Stage served as a CRD the stages live in the cluster, not in the config file.
+          kwokDocuments: stagesAsCrs ? options.config.kwokDocuments.filter((d) => d.kind !== 'Stage') : withDefaultStages(options.config.kwokDocuments),
           version: KWOKTS_VERSION,
         };
         await executor.writeFile(paths.config, renderRecord(record), { mode: 0o600 });
@@ -186,6 +194,21 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       },
     },
   ];
+  if (stagesAsCrs) {
+    phases.push({
+      title: 'Install the Stage CRD and stages',
+      run: async () => {
+        // Inside the cluster: removed with it on rollback, so no undo of its own.
+        const kubectl = programs.get('kubectl')!;
+        const base = ['--kubeconfig', paths.kubeconfig];
+        await executor.run({ command: kubectl, args: [...base, 'apply', '-f', templatePath('crds', 'stage.yaml')] });
+        await executor.run({ command: kubectl, args: [...base, 'wait', '--for=condition=Established', '--timeout=60s', 'crd/stages.kwok.x-k8s.io'] });
+        const file = join(paths.root, 'stages.yaml');
+        await executor.writeFile(file, renderYamlDocuments(stageDocuments));
+        await executor.run({ command: kubectl, args: [...base, 'apply', '-f', file] });
+      },
+    });
+  }
   if (options.userKubeconfig) {
     phases.push({
       title: `Add context ${contextName(name)} to ${options.userKubeconfig}`,
@@ -288,6 +311,13 @@ async function logTail(path: string, lines = 8): Promise<string> {
   } catch {
     return '';
   }
+}
+
+function checkCrdKinds(kinds: readonly string[]): string[] {
+  for (const kind of kinds) {
+    if (kind !== 'Stage') throw new UsageError(`--enable-crds ${kind} is not supported yet`, { hint: 'only Stage can be served as a custom resource so far' });
+  }
+  return [...new Set(kinds)];
 }
 
 export function chooseComponents(enable: readonly string[], disable: readonly string[]): ComponentName[] {

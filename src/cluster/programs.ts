@@ -55,7 +55,8 @@ export interface ResolveProgramsOptions {
 
 /** Paths of the binaries the components run (plus etcdctl/kubectl for passthrough later). */
 export async function resolvePrograms(components: readonly Component[], options: ResolveProgramsOptions): Promise<Map<string, string>> {
-  const names = new Set<BinaryName>();
+  // kubectl and etcdctl too: passthrough and CRD installs then use the cluster's own versions.
+  const names = new Set<BinaryName>(['kubectl', 'etcdctl']);
   for (const c of components) if ('artifact' in c.program) names.add(c.program.artifact);
   const requests = [...names].map((n) => artifactRequest(n, options.values, options.kubeVersion, options.etcdVersion));
   const cacheDir = cacheDirOf(options.values, options.workdir);

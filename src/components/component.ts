@@ -71,4 +71,6 @@ export interface ClusterSpec {
   logLevel: number;
   /** Entry point of the embedded kwok controller (dist/src/kwok/main.js). */
   kwokControllerEntry: string;
+  /** Kinds the controller takes from custom resources instead of its config file. */
+  enableCrds: readonly string[];
 }

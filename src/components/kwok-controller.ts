@@ -21,6 +21,7 @@ export function buildKwokController(spec: ClusterSpec): Component {
     // waiting for them to expire.
     `--id=kwok-${spec.name}-controller`,
   ];
+  if (spec.enableCrds.length > 0) args.push(`--enable-crds=${spec.enableCrds.join(',')}`);
   if (spec.logLevel !== 0) args.push(`--v=${levelName(spec.logLevel)}`);
   return {
     name: 'kwok-controller',

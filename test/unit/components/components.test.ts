@@ -15,6 +15,7 @@ function spec(overrides: Partial<ClusterSpec['options']> = {}): ClusterSpec {
     components: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'],
     logLevel: 0,
     kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
+    enableCrds: [],
   };
 }
 
