@@ -2,7 +2,7 @@ import { logFile, pidFile } from '../../src/cluster/naming.js';
 import { startGroups, type Component, type ComponentName } from '../../src/components/index.js';
 import { PreflightError } from '../../src/util/errors.js';
 import type { ComponentStatus, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
-import { isProcessAlive, readPid, terminate } from './process.js';
+import { isProcessAlive, readPid } from '../../src/exec/process.js';
 
 const STOP_GRACE_MS = 10_000;
 
@@ -35,15 +35,8 @@ export class BinaryRuntime implements Runtime {
     for (const group of startGroups(components).reverse()) {
       await Promise.all(
         group.map(async (component) => {
-          const pidPath = pidFile(ctx.paths, component.name);
-          if (ctx.executor.dryRun) {
-            await ctx.executor.run({ command: 'kill', args: [`$(cat ${pidPath})`] });
-            await ctx.executor.remove(pidPath);
-            return;
-          }
-          const pid = await readPid(pidPath);
-          if (pid !== undefined) await terminate(pid, graceMs, programPath(component, ctx, false));
-          await ctx.executor.remove(pidPath);
+          const expectedCommand = programPath(component, ctx, false);
+          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, component.name), graceMs, ...(expectedCommand ? { expectedCommand } : {}) });
         }),
       );
     }

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { Executor, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
+import type { Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
 import { shellQuote } from './shell-quote.js';
 
 /**
@@ -32,6 +32,10 @@ export class DryRunExecutor implements Executor {
     lines.push(`  >${shellQuote(spec.logFile)} \\`, `  2>&1 &`, `echo $! >${shellQuote(spec.pidFile)}`);
     this.out(lines.join('\n'));
     return 0;
+  }
+
+  async kill(spec: KillSpec): Promise<void> {
+    this.out(`kill ${spec.graceMs > 0 ? '' : '-9 '}$(cat ${shellQuote(spec.pidFile)})\nrm ${shellQuote(spec.pidFile)}`);
   }
 
   async run(spec: RunSpec): Promise<string> {

@@ -22,6 +22,14 @@ export interface RunSpec {
   env?: Readonly<Record<string, string>>;
 }
 
+export interface KillSpec {
+  pidFile: string;
+  /** SIGTERM first and wait this long before SIGKILL; 0 kills at once. */
+  graceMs: number;
+  /** Only signal the pid if it still runs this program (pids get reused). */
+  expectedCommand?: string;
+}
+
 export interface WriteFileOptions {
   /** File mode; secrets (keys, kubeconfigs) are written 0600. */
   mode?: number;
@@ -34,6 +42,8 @@ export interface Executor {
   remove(path: string): Promise<void>;
   /** Start a long-running detached process; returns its pid (0 under dry-run). */
   spawnDetached(spec: SpawnSpec): Promise<number>;
+  /** Stop the process named by a pid file (if it runs) and remove the pid file. */
+  kill(spec: KillSpec): Promise<void>;
   /** Run a command to completion and return its stdout. */
   run(spec: RunSpec): Promise<string>;
   /** Record in-process work that has no shell form (PKI, API calls, kubeconfig edits). */

@@ -6,7 +6,8 @@ import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { ExternalCommandError, PreflightError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import type { Executor, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
+import type { Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
+import { readPid, terminate } from './process.js';
 import { shellJoin } from './shell-quote.js';
 
 export class RealExecutor implements Executor {
@@ -56,6 +57,12 @@ export class RealExecutor implements Executor {
     } finally {
       closeSync(fd);
     }
+  }
+
+  async kill(spec: KillSpec): Promise<void> {
+    const pid = await readPid(spec.pidFile);
+    if (pid !== undefined) await terminate(pid, spec.graceMs, spec.expectedCommand);
+    await rm(spec.pidFile, { force: true });
   }
 
   async run(spec: RunSpec): Promise<string> {

@@ -11,6 +11,8 @@ test('effects print as kwokctl-style shell, in order', async () => {
   const pid = await ex.spawnDetached({ command: '/bin/etcd', args: ['--name=node0', '--data-dir=/w/e tc'], cwd: '/w', env: { A: 'b c' }, logFile: '/w/logs/etcd.log', pidFile: '/w/pids/etcd.pid' });
   await ex.note('Generate PKI to /w/pki');
   await ex.remove('/w/x');
+  await ex.kill({ pidFile: '/w/pids/etcd.pid', graceMs: 0 });
+  await ex.kill({ pidFile: '/w/pids/etcd.pid', graceMs: 5000 });
   assert.equal(pid, 0);
   assert.deepEqual(out, [
     'mkdir -p /w/clusters/a',
@@ -19,6 +21,8 @@ test('effects print as kwokctl-style shell, in order', async () => {
     "cd /w && \\\nA='b c' \\\n/bin/etcd \\\n  --name=node0 \\\n  '--data-dir=/w/e tc' \\\n  >/w/logs/etcd.log \\\n  2>&1 &\necho $! >/w/pids/etcd.pid",
     '# Generate PKI to /w/pki',
     'rm -rf /w/x',
+    'kill -9 $(cat /w/pids/etcd.pid)\nrm /w/pids/etcd.pid',
+    'kill $(cat /w/pids/etcd.pid)\nrm /w/pids/etcd.pid',
   ]);
 });
 
