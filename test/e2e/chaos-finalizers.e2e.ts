@@ -1,0 +1,169 @@
+/**
+ * The pod chaos Stage and deletion with and without finalizers, on a cluster made by `kwokts
+ * create cluster` with the fast node/pod sets plus `pod-chaos.yaml`, checked through `kwokts
+ * kubectl` only, as a user would.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { kwokts, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
+
+const CLUSTER = 'chaos';
+// The general pod set: its pod-delete waits for foreign finalizers (the fast set, like kwok's,
+// empties them and deletes at once).
+const STAGES = ['node-fast.yaml', 'node-heartbeat-with-lease.yaml', 'pod-general.yaml', 'pod-chaos.yaml'].map((f) => join(ROOT, 'templates', 'stages', f));
+
+const NODE = `apiVersion: v1
+kind: Node
+metadata:
+  annotations:
+    node.alpha.kubernetes.io/ttl: "0"
+    kwok.x-k8s.io/node: fake
+  labels:
+    kubernetes.io/hostname: kwok-node-0
+    kubernetes.io/os: linux
+    type: kwok
+  name: kwok-node-0
+spec:
+  taints:
+    - effect: NoSchedule
+      key: kwok.x-k8s.io/node
+      value: fake
+status:
+  allocatable: {cpu: 32, memory: 256Gi, pods: 110}
+  capacity: {cpu: 32, memory: 256Gi, pods: 110}
+  phase: Running
+`;
+
+const CHAOS = 'pod-container-running-failed.stage.kwok.x-k8s.io';
+
+/** A pod bound to the fake node; `metadataExtra` is YAML (indented two spaces) added under metadata. */
+function pod(name: string, metadataExtra = ''): string {
+  return `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+  namespace: default
+${metadataExtra}spec:
+  nodeName: kwok-node-0
+  tolerations:
+    - key: kwok.x-k8s.io/node
+      operator: Exists
+      effect: NoSchedule
+  containers:
+    - name: app
+      image: fake-image
+`;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('pod chaos and finalizers on a kwokts cluster', () => {
+  let box: Sandbox;
+  const k = (args: string[], input?: string) => kwokts(box, ['--name', CLUSTER, 'kubectl', ...args], input === undefined ? {} : { input });
+  const field = async (name: string, jsonpath: string) => {
+    const out = await k(['get', 'pod', name, '-o', `jsonpath=${jsonpath}`]);
+    assert.equal(out.exitCode, 0, `get pod ${name}: ${out.stderr}`);
+    return out.stdout;
+  };
+  /** Whether the pod exists; fails on any error other than NotFound. */
+  const exists = async (name: string) => {
+    const out = await k(['get', 'pod', name, '-o', 'name', '--ignore-not-found']);
+    assert.equal(out.exitCode, 0, out.stderr);
+    return out.stdout.trim() === `pod/${name}`;
+  };
+  const phase = (name: string) => field(name, '{.status.phase}');
+
+  before(async () => {
+    requireBinaries();
+    box = sandbox();
+    const created = await kwokts(box, ['--name', CLUSTER, 'create', 'cluster', '--wait', '2m', ...STAGES.flatMap((s) => ['-c', s])]);
+    assert.equal(created.exitCode, 0, created.stderr);
+    const applied = await k(['apply', '-f', '-'], NODE);
+    assert.equal(applied.exitCode, 0, applied.stderr);
+    await waitFor('node Ready', async () => (await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 30_000);
+  });
+  after(async () => {
+    if (!box) return;
+    await kwokts(box, ['--name', CLUSTER, 'delete', 'cluster']);
+    box.cleanup();
+  });
+
+  test('pod-container-running-failed: Running first, then the container terminates with the configured exit code and reason, Ready False', async () => {
+    // Delay [4 s, 5 s) so the Running state is observable before the chaos stage fires.
+    const meta = `  labels:
+    ${CHAOS}: "true"
+  annotations:
+    ${CHAOS}/delay: 4s
+    ${CHAOS}/jitter-delay: 5s
+    ${CHAOS}/exit-code: "42"
+    ${CHAOS}/reason: ChaosInjected
+    ${CHAOS}/message: killed by the chaos stage
+`;
+    const created = await k(['apply', '-f', '-'], pod('chaos-pod', meta));
+    assert.equal(created.exitCode, 0, created.stderr);
+
+    await waitFor('chaos-pod Running', async () => (await phase('chaos-pod')) === 'Running', 30_000, 200);
+    const running = await field('chaos-pod', '{.status.conditions[?(@.type=="Ready")].status} {.status.containerStatuses[0].name} {.status.containerStatuses[0].ready} {.status.podIP}');
+    assert.match(running, /^True app true 10\.0\.0\.\d+$/, `while Running: ${running}`);
+    assert.ok((await field('chaos-pod', '{.status.containerStatuses[0].state.running.startedAt}')).length > 0, 'container must be running first');
+
+    await waitFor('chaos-pod Failed', async () => (await phase('chaos-pod')) === 'Failed', 30_000, 200);
+    const terminated = JSON.parse(await field('chaos-pod', '{.status.containerStatuses[0].state.terminated}')) as Record<string, unknown>;
+    assert.equal(terminated.exitCode, 42);
+    assert.equal(terminated.reason, 'ChaosInjected');
+    assert.equal(terminated.message, 'killed by the chaos stage');
+    assert.equal(await field('chaos-pod', '{.status.containerStatuses[0].state.running}'), '', 'the container must no longer be running');
+    assert.equal(await field('chaos-pod', '{.status.containerStatuses[0].ready}'), 'false');
+    assert.equal(await field('chaos-pod', '{.status.conditions[?(@.type=="Ready")].status}'), 'False');
+    assert.equal(await field('chaos-pod', '{.status.conditions[?(@.type=="ContainersReady")].status}'), 'False');
+
+    // Failed is final: pod-ready must not bring it back (it still has its podIP).
+    await sleep(2000);
+    assert.equal(await phase('chaos-pod'), 'Failed');
+    assert.equal(await field('chaos-pod', '{.status.containerStatuses[0].state.terminated.exitCode}'), '42');
+  });
+
+  test('a pod without the chaos label stays Running', async () => {
+    const created = await k(['apply', '-f', '-'], pod('calm-pod'));
+    assert.equal(created.exitCode, 0, created.stderr);
+    await waitFor('calm-pod Running', async () => (await phase('calm-pod')) === 'Running', 30_000, 200);
+    await sleep(3000);
+    assert.equal(await field('calm-pod', '{.status.phase} {.status.conditions[?(@.type=="Ready")].status} {.status.containerStatuses[0].restartCount}'), 'Running True 0');
+    assert.equal(await field('calm-pod', '{.status.containerStatuses[0].state.terminated}'), '');
+  });
+
+  test('a pod without finalizers is removed soon after delete (pod-delete)', async () => {
+    const created = await k(['apply', '-f', '-'], pod('plain-pod'));
+    assert.equal(created.exitCode, 0, created.stderr);
+    await waitFor('plain-pod Running', async () => (await phase('plain-pod')) === 'Running', 30_000, 200);
+    const deleted = await k(['delete', 'pod', 'plain-pod', '--wait=false', '--grace-period=1']);
+    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    // Within a few seconds, far below the 30 s grace period a real kubelet would be given.
+    await waitFor('plain-pod gone', async () => !(await exists('plain-pod')), 10_000, 200);
+  });
+
+  test('a pod with a foreign finalizer stays (deletionTimestamp set) until the finalizer is removed, then goes', async () => {
+    const created = await k(['apply', '-f', '-'], pod('held-pod', '  finalizers:\n    - example.com/hold\n'));
+    assert.equal(created.exitCode, 0, created.stderr);
+    await waitFor('held-pod Running', async () => (await phase('held-pod')) === 'Running', 30_000, 200);
+    assert.equal(await field('held-pod', '{.metadata.finalizers}'), '["example.com/hold"]');
+
+    const deleted = await k(['delete', 'pod', 'held-pod', '--wait=false', '--grace-period=1']);
+    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    // Held for several seconds: the pod stays, marked for deletion, with its finalizer intact.
+    const until = Date.now() + 5000;
+    while (Date.now() < until) {
+      assert.ok(await exists('held-pod'), 'a pod with a finalizer other than kwok\'s must not be removed');
+      const meta = await field('held-pod', '{.metadata.deletionTimestamp}|{.metadata.finalizers}');
+      const [deletionTimestamp = '', finalizers = ''] = meta.split('|');
+      assert.match(deletionTimestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/, `deletionTimestamp: ${meta}`);
+      assert.equal(finalizers, '["example.com/hold"]', 'the finalizer must not be stripped');
+      await sleep(500);
+    }
+
+    const patched = await k(['patch', 'pod', 'held-pod', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
+    assert.equal(patched.exitCode, 0, patched.stderr);
+    await waitFor('held-pod gone', async () => !(await exists('held-pod')), 10_000, 200);
+  });
+});
