@@ -2,10 +2,14 @@
  * `npm run bench -- <name>`: benchmarks that print numbers (never pass/fail on time).
  *   create   time from `create cluster` to ready (binaries cached), then delete; kwokctl beside
  *            it on the same binaries when a kwokctl binary is found (KWOKCTL=/path or ~/go/bin).
+ *   controller  our kwok controller vs Go kwok (KWOK=/path or ~/go/bin/kwok) on a fresh cluster
+ *            each: N nodes Ready, M pods Running, M pods deleted, CPU and peak RSS
+ *            (`--nodes 1000 --pods 2000 --concurrency 32 --timeout 300`; needs `npm run build`).
  */
+import { benchController } from './controller.js';
 import { benchCreate } from './create.js';
 
-const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate };
+const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate, controller: benchController };
 const [name = 'create', ...rest] = process.argv.slice(2);
 const bench = benches[name];
 if (!bench) {

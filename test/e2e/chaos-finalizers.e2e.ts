@@ -1,6 +1,6 @@
 /**
  * The pod chaos Stage and deletion with and without finalizers, on a cluster made by `kwokts
- * create cluster` with the fast node/pod sets plus `pod-chaos.yaml`, checked through `kwokts
+ * create cluster` with the fast node sets, the general pod set and `pod-chaos.yaml`, checked through `kwokts
  * kubectl` only, as a user would.
  */
 import { after, before, describe, test } from 'node:test';

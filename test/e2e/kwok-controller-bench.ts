@@ -15,10 +15,8 @@ import { join } from 'node:path';
 import { buildConnection } from '../../src/kwok/client/connection.js';
 import { HttpKubeClient } from '../../src/kwok/client/http-client.js';
 import { loadKubeConfig } from '../../src/kwok/client/kubeconfig.js';
-import { Reflector } from '../../src/kwok/client/reflector.js';
-import { nodesResource, podsResource } from '../../src/kwok/client/resources.js';
-import type { KubeObject } from '../../src/kwok/client/types.js';
 import { silentLogger } from '../../src/util/log.js';
+import { cpuSeconds, runControllerLoad } from '../bench/controller-load.js';
 import { findControlPlaneBinaries, startControlPlane } from './kwok-controller-cluster.js';
 import { defaultStageYaml } from './kwok-controller-stages.js';
 
@@ -30,34 +28,6 @@ function arg(name: string, fallback: number): number {
 const nodeCount = arg('nodes', 5000);
 const podCount = arg('pods', 10000);
 const createConcurrency = arg('concurrency', 32);
-
-async function forEachLimited(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < count) await task(next++);
-    }),
-  );
-}
-
-function isReadyNode(node: KubeObject): boolean {
-  const conditions = ((node['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []);
-  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
-}
-
-function isRunningPod(pod: KubeObject): boolean {
-  return (pod['status'] as { phase?: string } | undefined)?.phase === 'Running';
-}
-
-/** utime+stime of a process and its children that were waited for, from /proc (Linux). */
-function cpuSeconds(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return NaN;
-  }
-}
 
 /** Mean API latency per verb/resource and request counts, from the controller's /metrics. */
 async function printControllerMetrics(logFile: string): Promise<void> {
@@ -81,7 +51,6 @@ async function main(): Promise<void> {
     return;
   }
   const plane = await startControlPlane(binaries);
-  const abort = new AbortController();
   let controller: ReturnType<typeof spawn> | undefined;
   try {
     const stagesFile = join(plane.dir, 'stages.yaml');
@@ -105,83 +74,10 @@ async function main(): Promise<void> {
 
     const { config } = loadKubeConfig({ kubeconfig: plane.kubeconfig, logger: silentLogger });
     const client = new HttpKubeClient(await buildConnection(config), { maxSockets: createConcurrency });
-
-    // Nodes.
-    const readyNodes = new Set<string>();
-    const nodeWatch = new Reflector({
-      client,
-      ref: nodesResource,
-      logger: silentLogger,
-      onEvent: (type, node) => {
-        if (type !== 'DELETED' && isReadyNode(node)) readyNodes.add(node.metadata.name ?? '');
-      },
-    });
-    void nodeWatch.run(abort.signal);
-    await nodeWatch.waitForSync();
-    const nodeStart = performance.now();
-    await forEachLimited(nodeCount, createConcurrency, async (i) => {
-      const name = `fake-node-${String(i).padStart(6, '0')}`;
-      await client.create(nodesResource, {
-        apiVersion: 'v1',
-        kind: 'Node',
-        metadata: { name, labels: { type: 'kwok' }, annotations: { 'kwok.x-k8s.io/node': 'fake' } },
-        spec: { taints: [{ key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' }] },
-      });
-    });
-    const nodesCreated = (performance.now() - nodeStart) / 1000;
-    while (readyNodes.size < nodeCount) await new Promise((resolve) => setTimeout(resolve, 50));
-    const nodesDone = (performance.now() - nodeStart) / 1000;
-    process.stdout.write(`nodes: ${nodeCount} Ready in ${nodesDone.toFixed(1)} s (creation took ${nodesCreated.toFixed(1)} s)\n`);
-
-    // Pods, all on one node as in kwok's benchmark.
-    const running = new Set<string>();
-    const present = new Set<string>();
-    const podWatch = new Reflector({
-      client,
-      ref: podsResource,
-      logger: silentLogger,
-      onEvent: (type, pod) => {
-        const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
-        if (type === 'DELETED') {
-          present.delete(key);
-          return;
-        }
-        present.add(key);
-        if (isRunningPod(pod)) running.add(key);
-      },
-    });
-    void podWatch.run(abort.signal);
-    await podWatch.waitForSync();
-    const podStart = performance.now();
-    await forEachLimited(podCount, createConcurrency, async (i) => {
-      await client.create(podsResource, {
-        apiVersion: 'v1',
-        kind: 'Pod',
-        metadata: { name: `fake-pod-${String(i).padStart(6, '0')}`, namespace: 'default' },
-        spec: {
-          nodeName: 'fake-node-000000',
-          containers: [{ name: 'fake-container', image: 'fake-image' }],
-          tolerations: [{ key: 'kwok.x-k8s.io/node', operator: 'Exists', effect: 'NoSchedule' }],
-        },
-      });
-    });
-    const podsCreated = (performance.now() - podStart) / 1000;
-    while (running.size < podCount) await new Promise((resolve) => setTimeout(resolve, 50));
-    const podsDone = (performance.now() - podStart) / 1000;
-    process.stdout.write(`pods: ${podCount} Running in ${podsDone.toFixed(1)} s (creation took ${podsCreated.toFixed(1)} s)\n`);
-
-    const deleteStart = performance.now();
-    await forEachLimited(podCount, createConcurrency, async (i) => {
-      await client.delete(podsResource, { name: `fake-pod-${String(i).padStart(6, '0')}`, namespace: 'default' });
-    });
-    const deletesSent = (performance.now() - deleteStart) / 1000;
-    while (present.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-    const deleteDone = (performance.now() - deleteStart) / 1000;
-    process.stdout.write(`pods: ${podCount} deleted in ${deleteDone.toFixed(1)} s (delete requests took ${deletesSent.toFixed(1)} s)\n`);
+    await runControllerLoad(client, { nodes: nodeCount, pods: podCount, concurrency: createConcurrency, report: (line) => process.stdout.write(`${line}\n`) });
     client.close();
     await printControllerMetrics(join(plane.dir, 'kwok-controller.log'));
   } finally {
-    abort.abort();
     if (controller?.pid) process.stdout.write(`controller CPU: ${cpuSeconds(controller.pid).toFixed(1)} s, benchmark process CPU: ${(process.cpuUsage().user / 1e6 + process.cpuUsage().system / 1e6).toFixed(1)} s\n`);
     controller?.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 500));
