@@ -1,0 +1,172 @@
+/**
+ * The load shared by the controller benchmarks (test/bench/controller.ts and
+ * test/e2e/kwok-controller-bench.ts), modelled on kwok's test/e2e/benchmark.go: N nodes until all
+ * Ready, M pods bound to one node until all Running, then a graceful delete of every pod until all
+ * are gone (the controller's pod-delete stage finishes them). Objects are created by a bounded
+ * number of concurrent HTTP requests straight to the apiserver.
+ */
+import { readFileSync } from 'node:fs';
+import type { HttpKubeClient } from '../../src/kwok/client/http-client.js';
+import { Reflector } from '../../src/kwok/client/reflector.js';
+import { nodesResource, podsResource } from '../../src/kwok/client/resources.js';
+import type { KubeObject } from '../../src/kwok/client/types.js';
+import { silentLogger } from '../../src/util/log.js';
+
+export async function forEachLimited(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < count) await task(next++);
+    }),
+  );
+}
+
+export function isReadyNode(node: KubeObject): boolean {
+  const conditions = (node['status'] as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}
+
+export function isRunningPod(pod: KubeObject): boolean {
+  return (pod['status'] as { phase?: string } | undefined)?.phase === 'Running';
+}
+
+/** utime+stime of a process (and its waited-for children), from /proc/<pid>/stat (Linux). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Peak resident set size in MiB, VmHWM from /proc/<pid>/status (Linux). */
+export function peakRssMiB(pid: number): number {
+  try {
+    const kb = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Number(kb) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+export const nodeName = (i: number): string => `fake-node-${String(i).padStart(6, '0')}`;
+export const podName = (i: number): string => `fake-pod-${String(i).padStart(6, '0')}`;
+
+export interface LoadOptions {
+  nodes: number;
+  pods: number;
+  concurrency: number;
+  /** Give up on a phase after this many seconds (the result then says so). */
+  timeoutSeconds?: number;
+  /** Called after each phase with a human-readable line. */
+  report?: (line: string) => void;
+}
+
+export interface PhaseResult {
+  /** Seconds from the first create/delete request until the phase was done (NaN on timeout). */
+  seconds: number;
+  /** Seconds the requests themselves took. */
+  requestSeconds: number;
+  /** How many objects reached the target state (all of them unless timed out). */
+  done: number;
+}
+
+export interface LoadResult {
+  nodesReady: PhaseResult;
+  podsRunning?: PhaseResult;
+  podsDeleted?: PhaseResult;
+}
+
+async function waitUntil(done: () => boolean, start: number, timeoutSeconds: number): Promise<number> {
+  while (!done()) {
+    if ((performance.now() - start) / 1000 > timeoutSeconds) return NaN;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return (performance.now() - start) / 1000;
+}
+
+/** Runs the three phases; stops after a phase that timed out. Leaves the objects behind. */
+export async function runControllerLoad(client: HttpKubeClient, options: LoadOptions): Promise<LoadResult> {
+  const { nodes, pods, concurrency } = options;
+  const timeout = options.timeoutSeconds ?? Infinity;
+  const report = options.report ?? (() => {});
+  const abort = new AbortController();
+  try {
+    const readyNodes = new Set<string>();
+    const nodeWatch = new Reflector({
+      client,
+      ref: nodesResource,
+      logger: silentLogger,
+      onEvent: (type, node) => {
+        if (type !== 'DELETED' && isReadyNode(node)) readyNodes.add(node.metadata.name ?? '');
+      },
+    });
+    void nodeWatch.run(abort.signal);
+    await nodeWatch.waitForSync();
+    const nodeStart = performance.now();
+    await forEachLimited(nodes, concurrency, async (i) => {
+      await client.create(nodesResource, {
+        apiVersion: 'v1',
+        kind: 'Node',
+        metadata: { name: nodeName(i), labels: { type: 'kwok' }, annotations: { 'kwok.x-k8s.io/node': 'fake' } },
+        spec: { taints: [{ key: 'kwok.x-k8s.io/node', value: 'fake', effect: 'NoSchedule' }] },
+      });
+    });
+    const nodesCreated = (performance.now() - nodeStart) / 1000;
+    const nodesDone = await waitUntil(() => readyNodes.size >= nodes, nodeStart, timeout);
+    const result: LoadResult = { nodesReady: { seconds: nodesDone, requestSeconds: nodesCreated, done: readyNodes.size } };
+    report(`nodes: ${readyNodes.size}/${nodes} Ready in ${nodesDone.toFixed(1)} s (creation took ${nodesCreated.toFixed(1)} s)`);
+    if (Number.isNaN(nodesDone)) return result;
+
+    // Pods, all on one node as in kwok's benchmark.
+    const running = new Set<string>();
+    const present = new Set<string>();
+    const podWatch = new Reflector({
+      client,
+      ref: podsResource,
+      logger: silentLogger,
+      onEvent: (type, pod) => {
+        const key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+        if (type === 'DELETED') {
+          present.delete(key);
+          return;
+        }
+        present.add(key);
+        if (isRunningPod(pod)) running.add(key);
+      },
+    });
+    void podWatch.run(abort.signal);
+    await podWatch.waitForSync();
+    const podStart = performance.now();
+    await forEachLimited(pods, concurrency, async (i) => {
+      await client.create(podsResource, {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: podName(i), namespace: 'default' },
+        spec: {
+          nodeName: nodeName(0),
+          containers: [{ name: 'fake-container', image: 'fake-image' }],
+          tolerations: [{ key: 'kwok.x-k8s.io/node', operator: 'Exists', effect: 'NoSchedule' }],
+        },
+      });
+    });
+    const podsCreated = (performance.now() - podStart) / 1000;
+    const podsDone = await waitUntil(() => running.size >= pods, podStart, timeout);
+    result.podsRunning = { seconds: podsDone, requestSeconds: podsCreated, done: running.size };
+    report(`pods: ${running.size}/${pods} Running in ${podsDone.toFixed(1)} s (creation took ${podsCreated.toFixed(1)} s)`);
+    if (Number.isNaN(podsDone)) return result;
+
+    const deleteStart = performance.now();
+    await forEachLimited(pods, concurrency, async (i) => {
+      await client.delete(podsResource, { name: podName(i), namespace: 'default' });
+    });
+    const deletesSent = (performance.now() - deleteStart) / 1000;
+    const deleteDone = await waitUntil(() => present.size === 0, deleteStart, timeout);
+    result.podsDeleted = { seconds: deleteDone, requestSeconds: deletesSent, done: pods - present.size };
+    report(`pods: ${pods - present.size}/${pods} deleted in ${deleteDone.toFixed(1)} s (delete requests took ${deletesSent.toFixed(1)} s)`);
+    return result;
+  } finally {
+    abort.abort();
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300]`
+ *
+ * Our kwok controller (`node dist/src/kwok/main.js`, flags as kwokts runs it) beside Go kwok
+ * (`~/go/bin/kwok`, or KWOK=/path; skipped with a note when missing). For each, a fresh
+ * `kwokts create cluster --disable kwok-controller --disable kube-scheduler --disable-qps-limits`
+ * (deleted afterwards), the same stage YAML (templates/stages/{node-fast,node-heartbeat-with-lease,
+ * pod-fast}.yaml) via --config, then the load of ./controller-load.ts: seconds until N nodes are
+ * Ready, until M pods on one node are Running, until they are gone after a graceful delete; and
+ * the controller's CPU seconds (utime+stime) and peak RSS (VmHWM) from /proc. Needs `npm run build`.
+ */
+import { execa } from 'execa';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildConnection } from '../../src/kwok/client/connection.js';
+import { HttpKubeClient } from '../../src/kwok/client/http-client.js';
+import { loadKubeConfig } from '../../src/kwok/client/kubeconfig.js';
+import { silentLogger } from '../../src/util/log.js';
+import { cpuSeconds, peakRssMiB, runControllerLoad, type LoadResult, type PhaseResult } from './controller-load.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
+const STAGES = ['node-fast.yaml', 'node-heartbeat-with-lease.yaml', 'pod-fast.yaml'];
+const CLUSTER = 'bench-controller';
+
+interface Controller {
+  label: string;
+  command: string;
+  /** Arguments before the common flags (the script for node). */
+  entry: string[];
+  /** Flags after the common ones. */
+  extra: string[];
+}
+
+interface ClusterPaths {
+  dir: string;
+  kubeconfig: string;
+  adminCert: string;
+  adminKey: string;
+}
+
+interface Outcome {
+  label: string;
+  load?: LoadResult;
+  cpu: number;
+  rssMiB: number;
+  error?: string;
+  log: string;
+}
+
+function flag(args: string[], name: string, fallback: number): number {
+  const index = args.indexOf(`--${name}`);
+  const inline = args.find((a) => a.startsWith(`--${name}=`));
+  const value = inline ? inline.slice(name.length + 3) : index >= 0 ? args[index + 1] : undefined;
+  return value === undefined ? fallback : Number(value);
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+async function kwokts(args: string[], env: Record<string, string>): Promise<void> {
+  const result = await execa('node', [join(ROOT, 'bin', 'run.js'), '--name', CLUSTER, ...args], { env: { ...process.env, ...env }, reject: false, all: true });
+  if (result.exitCode !== 0) throw new Error(`kwokts ${args.join(' ')} failed:\n${String(result.all).slice(-2000)}`);
+}
+
+async function waitHealthy(port: number, child: ChildProcess, seconds: number): Promise<void> {
+  const deadline = Date.now() + seconds * 1000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`controller exited with ${child.exitCode} before /healthz answered`);
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`controller /healthz on port ${port} not ok after ${seconds}s`);
+}
+
+async function runOne(controller: Controller, load: { nodes: number; pods: number; concurrency: number; timeout: number }, logDir: string): Promise<Outcome> {
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-'));
+  const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1' };
+  const log = join(logDir, `${controller.label.replace(/\W+/g, '-')}.log`);
+  const outcome: Outcome = { label: controller.label, cpu: NaN, rssMiB: NaN, log };
+  let child: ChildProcess | undefined;
+  let created = false;
+  try {
+    const started = performance.now();
+    created = true;
+    await kwokts(['create', 'cluster', '--disable', 'kwok-controller', '--disable', 'kube-scheduler', '--disable-qps-limits', '--wait', '2m'], env);
+    process.stderr.write(`${controller.label}: cluster ready in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    const clusterDir = join(env.KWOK_WORKDIR, 'clusters', CLUSTER);
+    const paths: ClusterPaths = { dir: clusterDir, kubeconfig: join(clusterDir, 'kubeconfig.yaml'), adminCert: join(clusterDir, 'pki', 'admin.crt'), adminKey: join(clusterDir, 'pki', 'admin.key') };
+    const stagesFile = join(clusterDir, 'bench-stages.yaml');
+    writeFileSync(stagesFile, STAGES.map((f) => readFileSync(join(ROOT, 'templates', 'stages', f), 'utf8').trim()).join('\n---\n') + '\n');
+    const port = await freePort();
+    const args = [
+      ...controller.entry,
+      '--manage-all-nodes=true',
+      `--kubeconfig=${paths.kubeconfig}`,
+      `--config=${stagesFile}`,
+      `--tls-cert-file=${paths.adminCert}`,
+      `--tls-private-key-file=${paths.adminKey}`,
+      '--node-ip=127.0.0.1',
+      '--node-name=localhost',
+      `--node-port=${port}`,
+      `--server-address=127.0.0.1:${port}`,
+      '--node-lease-duration-seconds=40',
+      ...controller.extra,
+    ];
+    const fd = openSync(log, 'w');
+    // Go kwok reads KWOK_* variables and ~/.kwok; give both the cluster's workdir.
+    child = spawn(controller.command, args, { stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
+    await waitHealthy(port, child, 60);
+
+    const { config } = loadKubeConfig({ kubeconfig: paths.kubeconfig, logger: silentLogger });
+    const client = new HttpKubeClient(await buildConnection(config), { maxSockets: load.concurrency });
+    try {
+      outcome.load = await runControllerLoad(client, {
+        nodes: load.nodes,
+        pods: load.pods,
+        concurrency: load.concurrency,
+        timeoutSeconds: load.timeout,
+        report: (line) => process.stderr.write(`${controller.label}: ${line}\n`),
+      });
+    } finally {
+      client.close();
+    }
+  } catch (error) {
+    outcome.error = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    process.stderr.write(`${controller.label}: ${error instanceof Error ? error.message : String(error)}\n`);
+  } finally {
+    if (child?.pid && child.exitCode === null) {
+      outcome.cpu = cpuSeconds(child.pid);
+      outcome.rssMiB = peakRssMiB(child.pid);
+      child.kill('SIGTERM');
+      await new Promise((r) => setTimeout(r, 500));
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    if (created) await kwokts(['delete', 'cluster'], env).catch((e: unknown) => process.stderr.write(`${controller.label}: ${String(e)}\n`));
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return outcome;
+}
+
+function phase(p: PhaseResult | undefined, total: number): string {
+  if (!p) return '-';
+  if (Number.isNaN(p.seconds)) return `timeout (${p.done}/${total})`;
+  return `${p.seconds.toFixed(1)} s`;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
+  return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
+}
+
+export async function benchController(args: string[]): Promise<void> {
+  const load = { nodes: flag(args, 'nodes', 1000), pods: flag(args, 'pods', 2000), concurrency: flag(args, 'concurrency', 32), timeout: flag(args, 'timeout', 300) };
+  const ours = join(ROOT, 'dist', 'src', 'kwok', 'main.js');
+  if (!existsSync(ours)) throw new Error(`${ours} is missing: run npm run build`);
+  const controllers: Controller[] = [
+    // The flags src/components/kwok-controller.ts gives it (lease duration 40 = 8 × factor 5).
+    { label: 'kwokts (TS)', command: process.execPath, entry: [ours], extra: [`--id=kwok-${CLUSTER}-controller`] },
+  ];
+  const goKwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
+  const notes: string[] = [];
+  if (existsSync(goKwok)) {
+    const version = await execa(goKwok, ['--version'], { reject: false });
+    controllers.push({ label: `Go kwok ${/v\d+\.\d+\.\d+\S*/.exec(version.stdout)?.[0] ?? ''}`.trim(), command: goKwok, entry: [], extra: [] });
+  } else {
+    notes.push(`Go kwok: not found at ${goKwok} (set KWOK=/path, or go install sigs.k8s.io/kwok/cmd/kwok@latest); skipped`);
+  }
+  const logDir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-logs-'));
+  mkdirSync(logDir, { recursive: true });
+  const outcomes: Outcome[] = [];
+  for (const controller of controllers) outcomes.push(await runOne(controller, load, logDir));
+
+  const rows = [
+    ['', ...outcomes.map((o) => o.label)],
+    [`${load.nodes} nodes Ready`, ...outcomes.map((o) => phase(o.load?.nodesReady, load.nodes))],
+    [`${load.pods} pods Running`, ...outcomes.map((o) => phase(o.load?.podsRunning, load.pods))],
+    [`${load.pods} pods deleted`, ...outcomes.map((o) => phase(o.load?.podsDeleted, load.pods))],
+    ['controller CPU', ...outcomes.map((o) => (Number.isNaN(o.cpu) ? '-' : `${o.cpu.toFixed(1)} s`))],
+    ['controller peak RSS', ...outcomes.map((o) => (Number.isNaN(o.rssMiB) ? '-' : `${o.rssMiB.toFixed(0)} MiB`))],
+  ];
+  const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods on one node, ${load.concurrency} concurrent requests, load average after ${loadavg}\n`);
+  process.stdout.write(`${table(rows)}\n`);
+  for (const o of outcomes) if (o.error) notes.push(`${o.label}: ${o.error}`);
+  notes.push(`controller logs in ${logDir}`);
+  process.stdout.write(notes.map((n) => `note: ${n}\n`).join(''));
+}
