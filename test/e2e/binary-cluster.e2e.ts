@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { isAlive, isListening, processesMentioning, kwokts, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox } from './harness.js';
@@ -186,6 +186,15 @@ describe('binary runtime: bad input', () => {
       assert.equal(existsSync(join(box.workdir, 'clusters', 'kwok')), false);
     });
   }
+
+  test('an invalid Stage in -c is refused before anything is made, naming file and stage', async () => {
+    const file = join(box.workdir, '..', 'bad-stage.yaml');
+    writeFileSync(file, 'apiVersion: kwok.x-k8s.io/v1alpha1\nkind: Stage\nmetadata: {name: typo}\nspec:\n  resourceRef: {kind: Pod}\n  selector: {}\n  delay: {durationMilliseconds: soon}\n');
+    const result = await kwokts(box, ['--name', 'badstage', 'create', 'cluster', '-c', file]);
+    assert.equal(result.exitCode, 2, result.stderr);
+    assert.match(result.stderr, /^error: .*bad-stage\.yaml.*typo.*durationMilliseconds/m);
+    assert.equal(existsSync(join(box.workdir, 'clusters', 'badstage')), false);
+  });
 
   test('--dry-run prints the plan and changes nothing', async () => {
     const result = await kwokts(box, ['--name', 'dry', '--dry-run', 'create', 'cluster']);

@@ -57,8 +57,8 @@ function stderrLogger(level: number): Logger {
 
 /**
  * Stage checks from kwok's startup: Stage CRs and --config stages exclude each other, no stages at
- * all is an error, and missing Node or Pod stages are worth a warning. Invalid --config stages fail
- * startup (the CLI validated the file; an invalid one here is a mistake worth stopping for).
+ * all is an error, and missing Node or Pod stages are worth a warning. An invalid stage is logged
+ * with its file, name and problem, and the valid ones keep working.
  */
 function checkStages(options: KwokControllerOptions, documents: readonly unknown[], factory: StageCatalogFactory, logger: Logger): StageCatalog | undefined {
   for (const kind of options.enableCRDs) if (kind !== 'Stage') logger.warn(`--enable-crds=${kind}: not implemented by this controller; ignored`);
@@ -67,7 +67,7 @@ function checkStages(options: KwokControllerOptions, documents: readonly unknown
     return undefined;
   }
   const catalog = factory(documents, options.configPaths.join(', ') || 'config');
-  if (catalog.problems.length > 0) throw new UsageError(`invalid stages: ${catalog.problems.join('; ')}`, { hint: 'fix or remove the Stage documents named above' });
+  for (const problem of catalog.problems) logger.error(`invalid stage skipped: ${problem}`);
   if (catalog.stageCount === 0) {
     throw new UsageError('no stages configured', { hint: 'add Stage documents to a --config file, or pass --enable-crds=Stage and create Stage resources' });
   }
