@@ -21,7 +21,6 @@ import { Journal } from './transaction.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { ComponentExitedError, waitForComponents } from './wait.js';
 import { resolvePrograms } from './programs.js';
-import { parseStages } from '../kwok/index.js';
 import { templatePath } from '../util/package-root.js';
 import { renderYamlDocuments } from '../config/yaml.js';
 import { defaultStageDocuments } from './default-stages.js';
@@ -128,9 +127,14 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     enableCrds: checkCrdKinds(options.enableCrds),
   };
   const stageDocuments = withDefaultStages(options.config.kwokDocuments).filter((d) => d.kind === 'Stage');
-  // A broken Stage is bad input: say so before anything is made, naming file and stage.
-  const [invalidStage] = parseStages(stageDocuments, options.config.sources.join(', ') || 'config').errors;
-  if (invalidStage) throw invalidStage;
+  // A broken Stage of the user's is bad input: say so before anything is made, naming file and
+  // stage. Loaded lazily: the stage engine is heavy and the default stages are tested already.
+  const userStages = options.config.kwokDocuments.filter((d) => d.kind === 'Stage');
+  if (userStages.length > 0) {
+    const { parseStages } = await import('../kwok/api/index.js');
+    const [invalidStage] = parseStages(userStages, options.config.sources.join(', ') || 'config').errors;
+    if (invalidStage) throw invalidStage;
+  }
   const stagesAsCrs = spec.enableCrds.includes('Stage');
   const components = buildComponents(spec, options.config.componentsPatches);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
