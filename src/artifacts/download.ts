@@ -19,6 +19,7 @@ import { lock } from 'proper-lockfile';
 import { x as untar } from 'tar';
 import { ArtifactError, PreflightError, type KwoktsErrorOptions } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { parseGoDurationMs } from '../util/go-duration.js';
 import type { ProgressCallback } from './progress.js';
 import type { ChecksumSpec, DownloadCandidate, ExtractCandidate } from './sources.js';
 
@@ -46,19 +47,11 @@ export const DEFAULT_DOWNLOAD_TUNING: Readonly<DownloadTuning> = {
   lockStaleMs: 20_000,
 };
 
-/** Parses a Go-style duration (`500ms`, `10s`, `1m`) or plain seconds; undefined if unparsable. */
+/** A Go duration (`500ms`, `10s`, `1m`) or plain seconds, in milliseconds; undefined if unparsable. */
 export function parseDurationMs(value: string): number | undefined {
   const v = value.trim();
   if (/^\d+(\.\d+)?$/.test(v)) return Math.round(Number(v) * 1000);
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  for (let m = re.exec(v); m; m = re.exec(v)) {
-    const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] as 'ms' | 's' | 'm' | 'h'];
-    total += Number(m[1]) * unit;
-    matched = re.lastIndex;
-  }
-  return matched === v.length && matched > 0 ? Math.round(total) : undefined;
+  return parseGoDurationMs(v);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName } from './naming.js';
-import { listClusterNames, loadCluster } from './record.js';
+import { loadCluster } from './record.js';
 
 export interface DeleteClusterOptions {
   name: string;
@@ -43,8 +43,4 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<void
   } finally {
     await release();
   }
-}
-
-export function allClusterNames(workdir: string): string[] {
-  return listClusterNames(workdir);
 }

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { allClusterNames, deleteCluster } from '../../cluster/delete.js';
+import { deleteCluster } from '../../cluster/delete.js';
+import { listClusterNames } from '../../cluster/record.js';
 import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
 
 export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
@@ -14,7 +15,7 @@ export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
   };
 
   async run(): Promise<void> {
-    const names = this.flags.all ? allClusterNames(this.workdir) : [this.flags.name];
+    const names = this.flags.all ? listClusterNames(this.workdir) : [this.flags.name];
     const userKubeconfig = this.flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(this.flags.kubeconfig);
     const executor = this.executor();
     for (const name of names) {

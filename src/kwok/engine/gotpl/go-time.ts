@@ -7,6 +7,7 @@
  * Use of this source code is governed by a BSD-style license:
  * https://go.dev/LICENSE (BSD-3-Clause). Modifications: TypeScript port for kwokts.
  */
+import { parseGoDuration } from '../../../util/go-duration.js';
 import { typed } from './signature.js';
 import type { GoObject } from './values.js';
 
@@ -938,40 +939,7 @@ export function roundDuration(d: bigint, m: bigint): bigint {
   return d + m - r;
 }
 
-const UNITS: Record<string, bigint> = {
-  ns: 1n,
-  us: 1000n,
-  'µs': 1000n,
-  'μs': 1000n,
-  ms: 1_000_000n,
-  s: SECOND,
-  m: 60n * SECOND,
-  h: 3600n * SECOND,
-};
-
-/** time.ParseDuration; undefined on error. */
+/** time.ParseDuration; undefined on error (the project's single port of it). */
 export function parseDuration(s: string): bigint | undefined {
-  let neg = false;
-  if (s !== '' && (s[0] === '-' || s[0] === '+')) {
-    neg = s[0] === '-';
-    s = s.slice(1);
-  }
-  if (s === '0') return 0n;
-  if (s === '') return undefined;
-  let total = 0;
-  let totalBig = 0n;
-  const re = /^(\d*)(?:\.(\d*))?([^\d.]+)/;
-  while (s !== '') {
-    const m = re.exec(s);
-    if (m === null) return undefined;
-    const [all, intPart = '', fracPart, unitName = ''] = m;
-    if (intPart === '' && (fracPart === undefined || fracPart === '')) return undefined;
-    const unit = UNITS[unitName];
-    if (unit === undefined) return undefined;
-    totalBig += BigInt(intPart === '' ? '0' : intPart) * unit;
-    if (fracPart !== undefined && fracPart !== '') total += Number(`0.${fracPart}`) * Number(unit);
-    s = s.slice(all.length);
-  }
-  const result = totalBig + BigInt(Math.round(total));
-  return neg ? -result : result;
+  return parseGoDuration(s);
 }
