@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { generateClusterPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
 import { buildComponents, startGroups, COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
@@ -21,7 +20,7 @@ import { Journal } from './transaction.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { ComponentExitedError, waitForComponents } from './wait.js';
 import { resolvePrograms } from './programs.js';
-import { templatePath } from '../util/package-root.js';
+import { packageRoot, templatePath } from '../util/package-root.js';
 import { renderYamlDocuments } from '../config/yaml.js';
 import { defaultStageDocuments } from './default-stages.js';
 import { isClusterReady } from './status.js';
@@ -378,7 +377,7 @@ function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<s
   return [...docs, ...defaultStageDocuments()];
 }
 
-/** dist/src/kwok/main.js relative to this compiled file (dist/src/cluster/create.js). */
+/** The built controller entry, found from the package root (right under tsx and from dist). */
 function kwokControllerEntry(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', 'kwok', 'main.js');
+  return join(packageRoot(), 'dist', 'src', 'kwok', 'main.js');
 }
