@@ -3,7 +3,8 @@
  * booleans, 0755 octal), merge keys, but timestamps stay strings because they go through JSON.
  * Used for Stage files and for the YAML that stage templates render.
  */
-import { parse, parseAllDocuments, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
+import { parseAllDocuments, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
+import { loadYaml11 } from './yaml11-schema.js';
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions;
 
@@ -20,10 +21,14 @@ export class YamlSyntaxError extends Error {
   }
 }
 
-/** One YAML document to plain JSON values; an empty document is null. */
+/**
+ * One YAML document to plain JSON values; an empty document is null. This is the hot path (every
+ * rendered stage template goes through it), so it uses the js-yaml reader with go-yaml v2's
+ * scalar rules; multi-document config files below keep the `yaml` package's richer errors.
+ */
 export function parseK8sYaml(text: string): unknown {
   try {
-    return parse(text, OPTIONS) ?? null;
+    return loadYaml11(text) ?? null;
   } catch (error) {
     throw new YamlSyntaxError(error instanceof Error ? error.message : String(error));
   }
