@@ -25,6 +25,7 @@ export interface ObjectMeta {
   annotations?: Record<string, string>;
   finalizers?: string[];
   ownerReferences?: OwnerReference[];
+  managedFields?: unknown[];
 }
 
 /** Any Kubernetes object decoded from JSON; only metadata is typed because controllers are generic. */

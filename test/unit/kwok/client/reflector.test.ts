@@ -96,3 +96,15 @@ describe('Reflector', () => {
     assert.equal(client.listCalls.length, 1, 'no relist for ordinary errors');
   });
 });
+
+describe('Reflector managedFields', () => {
+  it('drops managedFields from listed and watched objects before caching and dispatching them', async () => {
+    const withFields = (name: string, rv: string): KubeObject => ({ ...obj(name, rv), metadata: { ...obj(name, rv).metadata, managedFields: [{ manager: 'kubectl' }] } });
+    const { store } = await runScript(
+      [{ items: [withFields('a', '1')], resourceVersion: '1' }],
+      [() => ({ events: [{ type: 'ADDED', object: withFields('b', '2') }] })],
+    );
+    assert.equal(store.size, 2);
+    for (const o of store.values()) assert.equal(o.metadata.managedFields, undefined, o.metadata.name);
+  });
+});
