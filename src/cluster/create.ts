@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateClusterPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
-import { buildComponents, startGroups, COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
+import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
 import { resolveOptionValues, type LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
@@ -18,14 +18,14 @@ import { allocatePorts, isPortInUse } from './ports.js';
 import { KWOKTS_VERSION, loadCluster, portsOfOtherClusters, renderRecord, type ClusterRecord } from './record.js';
 import { Journal } from './transaction.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
-import { ComponentExitedError, waitForComponents } from './wait.js';
+import { ComponentExitedError } from './wait.js';
+import { logTail } from './log-tail.js';
+import { startComponents } from './start-components.js';
 import { resolvePrograms } from './programs.js';
 import { packageRoot, templatePath } from '../util/package-root.js';
 import { renderYamlDocuments } from '../config/yaml.js';
 import { defaultStageDocuments } from './default-stages.js';
 import { isClusterReady } from './status.js';
-
-const DEFAULT_READY_TIMEOUT_MS = 120_000;
 
 export interface CreateClusterOptions {
   name: string;
@@ -62,7 +62,7 @@ export interface CreateClusterResult {
 
 export async function createCluster(options: CreateClusterOptions): Promise<CreateClusterResult> {
   const started = Date.now();
-  const { name, workdir, executor, logger } = options;
+  const { name, workdir, executor } = options;
   const paths = clusterPaths(workdir, name);
   const values = resolveOptionValues(options.config.fileOptions, options.env, options.flags);
   const runtimeName = values.runtime || detectRuntime();
@@ -177,27 +177,14 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     {
       title: `Start ${components.map((c) => c.name).join(', ')}`,
       run: async (update) => {
-        await journal.step('stop components', () => runtime.stop(components, ctx(), { graceMs: 0 }), async () => {
-          const waitOptions = {
-            deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
+        await journal.step('stop components', () => runtime.stop(components, ctx(), { graceMs: 0 }), () =>
+          startComponents(runtime, components, ctx(), {
+            paths,
+            waitMs: options.waitMs,
             signal,
-            isAlive: async (n: ComponentName) => (await runtime.status(components.filter((c) => c.name === n), ctx()))[0]?.state === 'running',
-            onReady: (n: ComponentName, ms: number) => update(`${n} ready in ${(ms / 1000).toFixed(1)}s`),
-          };
-          const ready = new Set<ComponentName>();
-          const waitReady = async (names: ReadonlySet<ComponentName>): Promise<void> => {
-            const todo = components.filter((c) => names.has(c.name) && !ready.has(c.name));
-            if (executor.dryRun || todo.length === 0) return;
-            await waitForComponents(todo, paths, waitOptions);
-            for (const c of todo) ready.add(c.name);
-          };
-          for (const group of startGroups(components)) {
-            signal.throwIfAborted();
-            await waitReady(new Set(group.filter((c) => !c.retriesLinks).flatMap((c) => c.links)));
-            await runtime.start(group, ctx());
-          }
-          await waitReady(new Set(components.map((c) => c.name)));
-        });
+            onReady: (n, ms) => update(`${n} ready in ${(ms / 1000).toFixed(1)}s`),
+          }),
+        );
       },
     },
   ];
@@ -310,14 +297,6 @@ async function explainFailure(error: unknown, runtime: Runtime, components: read
     });
   }
   return error;
-}
-
-async function logTail(path: string, lines = 8): Promise<string> {
-  try {
-    return (await readFile(path, 'utf8')).trimEnd().split('\n').slice(-lines).map((l) => `  ${l}`).join('\n');
-  } catch {
-    return '';
-  }
 }
 
 function checkCrdKinds(kinds: readonly string[]): string[] {

@@ -1,17 +1,29 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { listClusterNames } from '../../cluster/record.js';
+import { renderTable, summarizeCluster, type ClusterSummary } from '../../cluster/summary.js';
 
 export default class GetClusters extends BaseCommand<typeof GetClusters> {
   static override summary = 'List clusters';
-  static override examples = ['<%= config.bin %> get clusters'];
+  static override description = 'Plain output is one name per line (for scripts); -o wide adds runtime, readiness and status; -o json has everything.';
+  static override examples = ['<%= config.bin %> get clusters', '<%= config.bin %> get clusters -o wide', '<%= config.bin %> get clusters -o json'];
   static override flags = {
-    output: Flags.string({ char: 'o', description: 'output format', options: ['name', 'json'], default: 'name' }),
+    output: Flags.string({ char: 'o', description: 'output format', options: ['name', 'wide', 'json'], default: 'name' }),
   };
 
   async run(): Promise<void> {
     const names = listClusterNames(this.workdir);
-    if (this.flags.output === 'json') this.log(JSON.stringify(names.map((name) => ({ name })), null, 2));
-    else for (const name of names) this.log(name);
+    if (this.flags.output === 'name') {
+      for (const name of names) this.log(name);
+      return;
+    }
+    // Probed concurrently with short timeouts, so a stuck cluster does not stall the listing.
+    const summaries: ClusterSummary[] = await Promise.all(names.map((name) => summarizeCluster(this.workdir, name, 800)));
+    if (this.flags.output === 'json') {
+      this.log(JSON.stringify(summaries.map(({ components, ...rest }) => ({ ...rest, components: components.map((c) => ({ name: c.name, state: c.state, ready: c.ready })) })), null, 2));
+      return;
+    }
+    const rows = summaries.map((s) => [s.name, s.runtime, `${s.ready}/${s.total}`, s.status, s.apiserver]);
+    this.log(renderTable([['NAME', 'RUNTIME', 'READY', 'STATUS', 'APISERVER'], ...rows]));
   }
 }

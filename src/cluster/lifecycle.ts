@@ -1,0 +1,122 @@
+/**
+ * `stop cluster` and `start cluster`: the same cluster, its data kept, its processes gone or back.
+ * Start is also how a crashed component comes back: everything not running is started again,
+ * in dependency order, and the cluster is only reported ready once every component is.
+ */
+import type { Executor } from '../exec/executor.js';
+import { OperationError, PreflightError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { createRuntime } from '../../runtimes/registry.js';
+import type { ComponentStatus, Runtime, RuntimeContext } from '../../runtimes/runtime.js';
+import type { Component, ComponentName } from '../components/index.js';
+import { lockCluster } from './lock.js';
+import { isPortInUse } from './ports.js';
+import { loadCluster, type LoadedCluster } from './record.js';
+import { startComponents } from './start-components.js';
+import { ComponentExitedError } from './wait.js';
+import { logTail } from './log-tail.js';
+
+/** Long enough for etcd and the apiserver to shut down cleanly; then they are killed. */
+const STOP_GRACE_MS = 10_000;
+
+export interface LifecycleOptions {
+  name: string;
+  workdir: string;
+  executor: Executor;
+  logger: Logger;
+  signal?: AbortSignal;
+}
+
+export interface StopResult {
+  /** Components that were running and have been stopped. */
+  stopped: ComponentName[];
+}
+
+export async function stopCluster(options: LifecycleOptions): Promise<StopResult> {
+  return withCluster(options, async ({ record }, runtime, ctx) => {
+    const running = (await runtime.status(record.components, ctx)).filter((s) => s.state === 'running').map((s) => s.name);
+    // Crashed components leave pid files behind; stopping clears them too, so a later start is clean.
+    await runtime.stop(record.components, ctx, { graceMs: STOP_GRACE_MS });
+    return { stopped: running };
+  });
+}
+
+export interface StartOptions extends LifecycleOptions {
+  /** How long to wait for readiness; 0 means the default (2m). */
+  waitMs: number;
+  onReady?: (name: ComponentName, elapsedMs: number) => void;
+}
+
+export interface StartResult {
+  /** Components that were not running (stopped or crashed) and have been started. */
+  started: ComponentName[];
+  /** Of those, the ones that had crashed (their process had exited on its own). */
+  restarted: ComponentName[];
+}
+
+export async function startCluster(options: StartOptions): Promise<StartResult> {
+  return withCluster(options, async ({ record, paths }, runtime, ctx) => {
+    const statuses = await runtime.status(record.components, ctx);
+    const notRunning = statuses.filter((s) => s.state !== 'running');
+    const restarted = notRunning.filter((s) => s.state === 'exited').map((s) => s.name);
+    await checkPortsFree(record.components, notRunning, record.options.bindAddress);
+    // A crashed component's stale pid file must not be mistaken for a running process.
+    const crashed = record.components.filter((c) => restarted.includes(c.name));
+    if (crashed.length > 0) await runtime.stop(crashed, ctx, { graceMs: 0 });
+    try {
+      await startComponents(runtime, record.components, ctx, {
+        paths,
+        waitMs: options.waitMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onReady ? { onReady: options.onReady } : {}),
+      });
+    } catch (error) {
+      if (error instanceof ComponentExitedError) {
+        const tail = await logTail(runtime.logPath(error.component, ctx));
+        throw new OperationError(`start failed: ${error.component} exited during start-up${tail ? `; its log ends with:\n${tail}` : ''}`, {
+          hint: `look at \`kwokts --name ${options.name} logs ${error.component}\`; the cluster's data is untouched`,
+          cause: error,
+        });
+      }
+      throw error;
+    }
+    return { started: notRunning.map((s) => s.name), restarted };
+  });
+}
+
+/** A recorded port now held by something else would make a component crash-loop: say so first. */
+async function checkPortsFree(components: readonly Component[], notRunning: readonly ComponentStatus[], bindAddress: string): Promise<void> {
+  const names = new Set(notRunning.map((s) => s.name));
+  for (const component of components) {
+    if (!names.has(component.name)) continue;
+    for (const port of component.ports) {
+      if (await isPortInUse(port.port, bindAddress || '127.0.0.1')) {
+        throw new PreflightError(`port ${port.port} of ${component.name} (${port.name}) is in use by another process`, {
+          hint: 'stop whatever holds it (e.g. `ss -ltnp`), then start the cluster again',
+        });
+      }
+    }
+  }
+}
+
+async function withCluster<T>(
+  options: LifecycleOptions,
+  act: (cluster: LoadedCluster, runtime: Runtime, ctx: RuntimeContext) => Promise<T>,
+): Promise<T> {
+  const cluster = await loadCluster(options.workdir, options.name);
+  const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
+  try {
+    const runtime = createRuntime(cluster.record.runtime);
+    const ctx: RuntimeContext = {
+      cluster: options.name,
+      paths: cluster.paths,
+      executor: options.executor,
+      logger: options.logger,
+      programs: new Map(Object.entries(cluster.record.programs)),
+      ...(options.signal ? { signal: options.signal } : {}),
+    };
+    return await act(cluster, runtime, ctx);
+  } finally {
+    await release();
+  }
+}

@@ -1,0 +1,43 @@
+import { startGroups, type Component, type ComponentName } from '../components/index.js';
+import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
+import type { ClusterPaths } from './naming.js';
+import { waitForComponents } from './wait.js';
+
+export const DEFAULT_READY_TIMEOUT_MS = 120_000;
+
+export interface StartComponentsOptions {
+  paths: ClusterPaths;
+  /** How long to wait for readiness; 0 means the default (2m). */
+  waitMs: number;
+  signal?: AbortSignal;
+  onReady?: (name: ComponentName, elapsedMs: number) => void;
+}
+
+/**
+ * Start components in dependency order and wait until every one is ready: create and
+ * `start cluster` share it. Each group starts once the links it cannot retry are ready; a
+ * component whose process dies while we wait fails fast (ComponentExitedError) instead of
+ * running into the deadline. Components that already run are left alone by the runtime.
+ */
+export async function startComponents(runtime: Runtime, components: readonly Component[], ctx: RuntimeContext, options: StartComponentsOptions): Promise<void> {
+  const dryRun = ctx.executor.dryRun;
+  const waitOptions = {
+    deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
+    ...(options.signal ? { signal: options.signal } : {}),
+    isAlive: async (name: ComponentName) => (await runtime.status(components.filter((c) => c.name === name), ctx))[0]?.state === 'running',
+    ...(options.onReady ? { onReady: options.onReady } : {}),
+  };
+  const ready = new Set<ComponentName>();
+  const waitReady = async (names: ReadonlySet<ComponentName>): Promise<void> => {
+    const todo = components.filter((c) => names.has(c.name) && !ready.has(c.name));
+    if (dryRun || todo.length === 0) return;
+    await waitForComponents(todo, options.paths, waitOptions);
+    for (const c of todo) ready.add(c.name);
+  };
+  for (const group of startGroups(components)) {
+    options.signal?.throwIfAborted();
+    await waitReady(new Set(group.filter((c) => !c.retriesLinks).flatMap((c) => c.links)));
+    await runtime.start(group, ctx);
+  }
+  await waitReady(new Set(components.map((c) => c.name)));
+}

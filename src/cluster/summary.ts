@@ -1,0 +1,80 @@
+/**
+ * What `get components` and `get clusters -o wide` show: each component's process state and
+ * readiness, and a cluster-level verdict derived from them.
+ */
+import { createRuntime } from '../../runtimes/registry.js';
+import type { ComponentState } from '../../runtimes/runtime.js';
+import { RealExecutor } from '../exec/real-executor.js';
+import { silentLogger } from '../util/log.js';
+import { loadCluster } from './record.js';
+import { probeOnce } from './probe.js';
+
+export interface ComponentSummary {
+  name: string;
+  state: ComponentState;
+  ready: boolean;
+  /** Process or container id, when running or crashed. */
+  id?: string;
+  ports: number[];
+  /** Why it is not ready (probe answer), empty when ready. */
+  detail: string;
+}
+
+export type ClusterStatus = 'Running' | 'Stopped' | 'Degraded';
+
+export interface ClusterSummary {
+  name: string;
+  runtime: string;
+  status: ClusterStatus;
+  ready: number;
+  total: number;
+  apiserver: string;
+  components: ComponentSummary[];
+}
+
+/** Running when every component is ready, Stopped when none runs, Degraded in between. */
+export function clusterStatus(components: readonly Pick<ComponentSummary, 'state' | 'ready'>[]): ClusterStatus {
+  if (components.length > 0 && components.every((c) => c.ready)) return 'Running';
+  if (components.every((c) => c.state !== 'running')) return 'Stopped';
+  return 'Degraded';
+}
+
+export async function summarizeCluster(workdir: string, name: string, probeTimeoutMs = 1000): Promise<ClusterSummary> {
+  const { record, paths } = await loadCluster(workdir, name);
+  const runtime = createRuntime(record.runtime);
+  const ctx = { cluster: name, paths, executor: new RealExecutor(silentLogger), logger: silentLogger, programs: new Map(Object.entries(record.programs)) };
+  const statuses = await runtime.status(record.components, ctx);
+  const components = await Promise.all(
+    record.components.map(async (component): Promise<ComponentSummary> => {
+      const status = statuses.find((s) => s.name === component.name);
+      const state = status?.state ?? 'stopped';
+      // A component that is not running cannot be ready; don't wait for a probe to say so.
+      const probe = state === 'running' ? await probeOnce(component.probe, paths, probeTimeoutMs) : { ok: false, detail: state };
+      return {
+        name: component.name,
+        state,
+        ready: probe.ok,
+        ...(status?.id ? { id: status.id } : {}),
+        ports: component.ports.map((p) => p.port),
+        detail: probe.ok ? '' : probe.detail,
+      };
+    }),
+  );
+  const apiserver = record.components.find((c) => c.name === 'kube-apiserver');
+  return {
+    name,
+    runtime: record.runtime,
+    status: clusterStatus(components),
+    ready: components.filter((c) => c.ready).length,
+    total: components.length,
+    apiserver: apiserver ? `https://127.0.0.1:${apiserver.probe.port}` : '',
+    components,
+  };
+}
+
+/** Columns padded to their widest cell, two spaces apart, as kubectl prints tables. */
+export function renderTable(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('   ').trimEnd()).join('\n');
+}

@@ -1,0 +1,101 @@
+/**
+ * stop/start keep a cluster's data; start restarts a crashed component and only it; get
+ * components / get clusters -o wide report what is running; get kubeconfig --user signs an
+ * identity RBAC applies to.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { isAlive, isListening, kwokts, recordedPorts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+
+const NAME = 'life';
+
+function pidOf(box: Sandbox, component: string): number {
+  return Number(readFileSync(join(box.workdir, 'clusters', NAME, 'pids', `${component}.pid`), 'utf8').trim());
+}
+
+async function ok(box: Sandbox, args: string[], input?: string): Promise<string> {
+  const result = await kwokts(box, ['--name', NAME, ...args], input === undefined ? {} : { input });
+  assert.equal(result.exitCode, 0, `kwokts ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+function wideRow(text: string): string[] {
+  const line = text.split('\n').find((l) => l.startsWith(`${NAME} `));
+  assert.ok(line, `no row for ${NAME} in:\n${text}`);
+  return line.trim().split(/\s+/);
+}
+
+describe('cluster lifecycle', { timeout: 600_000 }, () => {
+  let box: Sandbox;
+  before(async () => {
+    requireBinaries();
+    box = sandbox();
+    await ok(box, ['create', 'cluster', '--wait', '2m']);
+  });
+  after(async () => {
+    await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
+    box.cleanup();
+  });
+
+  test('stop keeps the data, start brings the same cluster back', async () => {
+    await ok(box, ['kubectl', 'create', 'configmap', 'keep-me', '--from-literal=answer=42']);
+    const pids = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'].map((c) => pidOf(box, c));
+    const stop = await kwokts(box, ['--name', NAME, 'stop', 'cluster']);
+    assert.equal(stop.exitCode, 0, stop.stderr);
+    for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} still alive after stop`);
+    for (const port of recordedPorts(box.workdir, NAME)) assert.equal(await isListening(port), false, `port ${port} still open after stop`);
+    assert.ok(existsSync(join(box.workdir, 'clusters', NAME, 'etcd')), 'etcd data removed by stop');
+    assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 4), ['binary', '0/5', 'Stopped']);
+
+    const again = await kwokts(box, ['--name', NAME, 'stop', 'cluster']);
+    assert.equal(again.exitCode, 0, again.stderr);
+    assert.match(again.stderr, /already stopped/);
+
+    await ok(box, ['start', 'cluster', '--wait', '2m']);
+    assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 4), ['binary', '5/5', 'Running']);
+    assert.equal((await ok(box, ['kubectl', 'get', 'configmap', 'keep-me', '-o', 'jsonpath={.data.answer}'])).trim(), '42');
+  });
+
+  test('a crashed component is shown as exited and start restarts only it', async () => {
+    const before = Object.fromEntries(['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok-controller'].map((c) => [c, pidOf(box, c)]));
+    process.kill(pidOf(box, 'kube-controller-manager'), 'SIGKILL');
+    await waitFor('kube-controller-manager reported exited', async () => /kube-controller-manager\s+exited\s+false/.test(await ok(box, ['get', 'components'])), 20_000);
+    assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(2, 4), ['4/5', 'Degraded']);
+    const json = JSON.parse(await ok(box, ['get', 'components', '-o', 'json'])) as Array<{ name: string; state: string; ready: boolean }>;
+    assert.equal(json.find((c) => c.name === 'kube-controller-manager')?.state, 'exited');
+    assert.equal(json.filter((c) => c.ready).length, 4);
+
+    const start = await kwokts(box, ['--name', NAME, 'start', 'cluster', '--wait', '2m']);
+    assert.equal(start.exitCode, 0, start.stderr);
+    assert.match(start.stderr, /restarted crashed kube-controller-manager/);
+    for (const [component, pid] of Object.entries(before)) assert.equal(pidOf(box, component), pid, `${component} was restarted needlessly`);
+    assert.ok(isAlive(pidOf(box, 'kube-controller-manager')));
+    assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(2, 4), ['5/5', 'Running']);
+
+    const noop = await kwokts(box, ['--name', NAME, 'start', 'cluster']);
+    assert.equal(noop.exitCode, 0, noop.stderr);
+    assert.match(noop.stderr, /already running/);
+  });
+
+  test('get kubeconfig --user signs an identity that RBAC applies to', async () => {
+    const file = join(box.workdir, 'alice.kubeconfig');
+    writeFileSync(file, await ok(box, ['get', 'kubeconfig', '--user', 'alice', '--group', 'devs']), { mode: 0o600 });
+    const kubectl = (args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> => kwokts(box, ['--name', NAME, 'kubectl', '--kubeconfig', file, ...args]);
+    const who = await kubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.groups}']);
+    assert.equal(who.exitCode, 0, who.stderr);
+    assert.match(who.stdout, /^alice \[.*"devs".*\]/);
+    const secrets = await kubectl(['get', 'secrets', '-A']);
+    assert.notEqual(secrets.exitCode, 0);
+    assert.match(secrets.stderr, /Forbidden|forbidden/);
+  });
+
+  test('start and stop of a cluster that does not exist', async () => {
+    for (const verb of ['start', 'stop']) {
+      const result = await kwokts(box, ['--name', 'nope', verb, 'cluster']);
+      assert.equal(result.exitCode, 4, `${verb}: ${result.stderr}`);
+      assert.match(result.stderr, /cluster nope does not exist/);
+    }
+  });
+});
