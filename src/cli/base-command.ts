@@ -29,6 +29,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected logLevel: number = LogLevel.INFO;
   protected workdir!: string;
   protected readonly abort = new AbortController();
+  /** Commands for which Ctrl-C is the normal way to end (logs -f) turn the warning off. */
+  protected announceInterrupt = true;
 
   override async init(): Promise<void> {
     await super.init();
@@ -49,7 +51,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const onSignal = (signal: 'SIGINT' | 'SIGTERM') => () => {
       // First signal: abort and let rollback run. A second one kills immediately.
       if (this.abort.signal.aborted) process.exit(signal === 'SIGINT' ? 130 : 143);
-      this.logger.warn(`${signal} received, rolling back ...`);
+      if (this.announceInterrupt) this.logger.warn(`${signal} received, rolling back ...`);
       this.abort.abort(new InterruptedError(signal));
     };
     process.once('SIGINT', onSignal('SIGINT'));

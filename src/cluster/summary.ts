@@ -20,7 +20,8 @@ export interface ComponentSummary {
   detail: string;
 }
 
-export type ClusterStatus = 'Running' | 'Stopped' | 'Degraded';
+/** kwokctl's words, so scripts that parse `get clusters -o wide` keep working. */
+export type ClusterStatus = 'Ready' | 'NotReady' | 'Stopped';
 
 export interface ClusterSummary {
   name: string;
@@ -32,11 +33,11 @@ export interface ClusterSummary {
   components: ComponentSummary[];
 }
 
-/** Running when every component is ready, Stopped when none runs, Degraded in between. */
+/** Ready when every component is ready, Stopped when none runs, NotReady in between. */
 export function clusterStatus(components: readonly Pick<ComponentSummary, 'state' | 'ready'>[]): ClusterStatus {
-  if (components.length > 0 && components.every((c) => c.ready)) return 'Running';
+  if (components.length > 0 && components.every((c) => c.ready)) return 'Ready';
   if (components.every((c) => c.state !== 'running')) return 'Stopped';
-  return 'Degraded';
+  return 'NotReady';
 }
 
 export async function summarizeCluster(workdir: string, name: string, probeTimeoutMs = 1000): Promise<ClusterSummary> {

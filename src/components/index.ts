@@ -29,7 +29,7 @@ export function buildComponents(spec: ClusterSpec, patches: readonly ComponentPa
   });
   for (const patch of patches) {
     const target = components.find((c) => c.name === patch.name);
-    if (!target) throw new UsageError(`componentsPatches names unknown component ${patch.name}`, { hint: `components of this cluster: ${spec.components.join(', ')}` });
+    if (!target) throw new UsageError(`component ${patch.name} is patched (componentsPatches or --extra-args) but is not part of this cluster`, { hint: `components of this cluster: ${spec.components.join(', ')}` });
     target.args = applyExtraArgs(target.args, patch.extraArgs);
     for (const { name, value } of patch.extraEnvs) target.env[name] = value;
   }

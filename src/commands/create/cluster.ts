@@ -6,6 +6,7 @@ import { createCluster } from '../../cluster/create.js';
 import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
 import { parseGoDuration } from '../../util/duration.js';
 import { UsageError } from '../../util/errors.js';
+import { parseExtraArgs } from '../../config/extra-args.js';
 
 export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
   static override summary = 'Create a cluster';
@@ -16,6 +17,7 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
     ...optionFlags(),
     enable: Flags.string({ description: 'enable a component (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
     disable: Flags.string({ description: 'disable a component (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
+    'extra-args': Flags.string({ description: 'extra argument for a component, COMPONENT=KEY=VALUE (repeatable), e.g. kube-apiserver=v=4', multiple: true, default: [] }),
     'enable-crds': Flags.string({ description: 'serve these kinds as custom resources in the cluster instead of config (Stage)', multiple: true, delimiter: ',', default: [] }),
     kubeconfig: Flags.string({ description: 'kubeconfig to add the context to (default $KUBECONFIG or ~/.kube/config; "" to skip)' }),
     wait: Flags.string({ description: 'how long to wait for the cluster to be ready (e.g. 30s, 2m); exits non-zero when it is not', default: '0s' }),
@@ -33,11 +35,14 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
     const disable = [...flags.disable];
     if (flags['disable-kube-scheduler']) disable.push('kube-scheduler');
     if (flags['disable-kube-controller-manager']) disable.push('kube-controller-manager');
+    const config = await this.loadConfig();
+    // Flags come after config files, so their arguments land last and win.
+    config.componentsPatches = [...config.componentsPatches, ...parseExtraArgs(flags['extra-args'])];
     const executor = this.executor();
     const result = await createCluster({
       name: flags.name,
       workdir: this.workdir,
-      config: await this.loadConfig(),
+      config,
       flags: givenOptionValues(flags as Record<string, unknown>),
       env: process.env,
       enable: flags.enable,

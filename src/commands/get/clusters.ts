@@ -23,7 +23,8 @@ export default class GetClusters extends BaseCommand<typeof GetClusters> {
       this.log(JSON.stringify(summaries.map(({ components, ...rest }) => ({ ...rest, components: components.map((c) => ({ name: c.name, state: c.state, ready: c.ready })) })), null, 2));
       return;
     }
-    const rows = summaries.map((s) => [s.name, s.runtime, `${s.ready}/${s.total}`, s.status, s.apiserver]);
-    this.log(renderTable([['NAME', 'RUNTIME', 'READY', 'STATUS', 'APISERVER'], ...rows]));
+    // kwokctl's columns first (NAME READY STATUS), ours after them.
+    const rows = summaries.map((s) => [s.name, `${s.ready}/${s.total}`, s.status, s.runtime, s.apiserver]);
+    this.log(renderTable([['NAME', 'READY', 'STATUS', 'RUNTIME', 'APISERVER'], ...rows]));
   }
 }

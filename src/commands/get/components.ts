@@ -6,7 +6,7 @@ export default class GetComponents extends BaseCommand<typeof GetComponents> {
   static override summary = "List the cluster's components with their state and readiness";
   static override examples = ['<%= config.bin %> get components', '<%= config.bin %> get components -o wide', '<%= config.bin %> get components -o json'];
   static override flags = {
-    output: Flags.string({ char: 'o', description: 'output format', options: ['table', 'wide', 'json'], default: 'table' }),
+    output: Flags.string({ char: 'o', description: 'output format', options: ['name', 'wide', 'json'], default: 'name' }),
   };
 
   async run(): Promise<void> {
@@ -15,9 +15,12 @@ export default class GetComponents extends BaseCommand<typeof GetComponents> {
       this.log(JSON.stringify(summary.components, null, 2));
       return;
     }
-    const wide = this.flags.output === 'wide';
-    const head = ['NAME', 'STATE', 'READY', ...(wide ? ['PID', 'PORTS', 'DETAIL'] : [])];
-    const rows = summary.components.map((c) => [c.name, c.state, String(c.ready), ...(wide ? [c.id ?? '-', c.ports.join(',') || '-', c.detail || '-'] : [])]);
-    this.log(renderTable([head, ...rows]));
+    if (this.flags.output === 'name') {
+      for (const c of summary.components) this.log(c.name);
+      return;
+    }
+    // kwokctl's NAME STATUS first, then what we know beyond it.
+    const rows = summary.components.map((c) => [c.name, c.state, String(c.ready), c.id ?? '-', c.ports.join(',') || '-', c.detail || '-']);
+    this.log(renderTable([['NAME', 'STATUS', 'READY', 'PID', 'PORTS', 'DETAIL'], ...rows]));
   }
 }

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { clusterStatus, renderTable } from '../../../src/cluster/summary.js';
 
 test('cluster status from component states', () => {
-  assert.equal(clusterStatus([{ state: 'running', ready: true }, { state: 'running', ready: true }]), 'Running');
+  assert.equal(clusterStatus([{ state: 'running', ready: true }, { state: 'running', ready: true }]), 'Ready');
   assert.equal(clusterStatus([{ state: 'stopped', ready: false }, { state: 'exited', ready: false }]), 'Stopped');
-  assert.equal(clusterStatus([{ state: 'running', ready: true }, { state: 'exited', ready: false }]), 'Degraded');
-  // Running but not answering yet is not Running.
-  assert.equal(clusterStatus([{ state: 'running', ready: false }]), 'Degraded');
+  assert.equal(clusterStatus([{ state: 'running', ready: true }, { state: 'exited', ready: false }]), 'NotReady');
+  // Running but not answering yet is not Ready.
+  assert.equal(clusterStatus([{ state: 'running', ready: false }]), 'NotReady');
   assert.equal(clusterStatus([]), 'Stopped');
 });
 

@@ -1,0 +1,54 @@
+/**
+ * `export logs`: everything someone needs to debug a cluster, in one directory to attach to an
+ * issue: the cluster's kwok.yaml, every component log (and the audit log), the runtime info and
+ * the components' state. Never key material: the record holds paths to keys, not keys.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
+import { arch, platform } from 'node:os';
+import { basename, join } from 'node:path';
+import { UsageError } from '../util/errors.js';
+import { loadCluster } from './record.js';
+import { componentLogPath, AUDIT_LOG } from './logs.js';
+import { renderTable, summarizeCluster } from './summary.js';
+
+/** kwokctl's default target, inside the cluster directory. */
+export function defaultExportDir(clusterRoot: string): string {
+  return join(clusterRoot, 'export', 'logs');
+}
+
+export interface ExportLogsResult {
+  dir: string;
+  files: string[];
+}
+
+export async function exportLogs(workdir: string, name: string, target?: string): Promise<ExportLogsResult> {
+  const cluster = await loadCluster(workdir, name);
+  const dir = target ?? defaultExportDir(cluster.paths.root);
+  if (target !== undefined && existsSync(dir) && readdirSync(dir).length > 0) {
+    throw new UsageError(`${dir} is not empty`, { hint: 'give an empty or new directory, so nothing of yours is overwritten' });
+  }
+  // The default directory is ours: a previous export there is replaced.
+  if (target === undefined) await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const files: string[] = [];
+  const copy = async (from: string, as: string): Promise<void> => {
+    if (!existsSync(from)) return;
+    await copyFile(from, join(dir, as));
+    files.push(as);
+  };
+  await copy(cluster.paths.config, 'kwok.yaml');
+  await mkdir(join(dir, 'components'), { recursive: true });
+  for (const component of cluster.record.components) {
+    const path = componentLogPath(cluster, component.name);
+    await copy(path, join('components', basename(path)));
+  }
+  if (cluster.record.options.kubeAuditPolicy) await copy(componentLogPath(cluster, AUDIT_LOG), join('components', 'audit.log'));
+  await writeFile(join(dir, `${cluster.record.runtime}-info.txt`), `${platform()}/${arch()}\n`);
+  files.push(`${cluster.record.runtime}-info.txt`);
+  const summary = await summarizeCluster(workdir, name);
+  const rows = summary.components.map((c) => [c.name, c.state, String(c.ready), c.detail || '-']);
+  await writeFile(join(dir, 'components.txt'), `${renderTable([['NAME', 'STATUS', 'READY', 'DETAIL'], ...rows])}\n`);
+  files.push('components.txt');
+  return { dir, files };
+}

@@ -1,0 +1,13 @@
+import { BaseCommand } from '../../cli/base-command.js';
+import { effectiveConfigYaml, writeDefaultConfig } from '../../config/view.js';
+
+export default class ConfigTidy extends BaseCommand<typeof ConfigTidy> {
+  static override summary = 'Save the effective configuration as the default config file';
+  static override description = 'Writes what `config view` prints to $KWOK_WORKDIR/kwok.yaml (default ~/.kwok/kwok.yaml), which every later command reads first.';
+  static override examples = ['<%= config.bin %> -c my.yaml config tidy'];
+
+  async run(): Promise<void> {
+    const file = await writeDefaultConfig(this.workdir, effectiveConfigYaml(await this.loadConfig(), process.env));
+    this.logger.info(`Wrote ${file}`);
+  }
+}

@@ -1,0 +1,17 @@
+import { Args } from '@oclif/core';
+import { BaseCommand } from '../../cli/base-command.js';
+import { exportLogs } from '../../cluster/export-logs.js';
+
+export default class ExportLogs extends BaseCommand<typeof ExportLogs> {
+  static override summary = "Collect the cluster's config, component logs and state into a directory";
+  static override description = 'Default directory: export/logs inside the cluster directory (replaced on each export). A directory you name must be empty or new.';
+  static override examples = ['<%= config.bin %> export logs', '<%= config.bin %> export logs ./kwok-logs'];
+  static override args = {
+    dir: Args.string({ description: 'output directory' }),
+  };
+
+  async run(): Promise<void> {
+    const { dir, files } = await exportLogs(this.workdir, this.flags.name, this.args.dir);
+    this.logger.info(`Exported ${files.length} files to ${dir}`);
+  }
+}

@@ -1,0 +1,23 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../cli/base-command.js';
+import { componentLogPath, printLog } from '../cluster/logs.js';
+import { loadCluster } from '../cluster/record.js';
+
+export default class Logs extends BaseCommand<typeof Logs> {
+  static override summary = "Print a component's log (`audit` for the apiserver's audit log)";
+  static override examples = ['<%= config.bin %> logs kube-apiserver', '<%= config.bin %> logs -f kwok-controller', '<%= config.bin %> logs audit'];
+  static override args = {
+    component: Args.string({ description: 'component name, or audit', required: true }),
+  };
+  static override flags = {
+    follow: Flags.boolean({ char: 'f', description: 'keep printing new lines until interrupted', default: false }),
+  };
+
+  protected override announceInterrupt = false;
+
+  async run(): Promise<void> {
+    const cluster = await loadCluster(this.workdir, this.flags.name);
+    const path = componentLogPath(cluster, this.args.component);
+    await printLog(path, process.stdout, { follow: this.flags.follow, signal: this.abort.signal });
+  }
+}

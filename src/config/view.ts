@@ -1,0 +1,42 @@
+/**
+ * `config view|tidy|reset`: the configuration kwokts would use, as one multi-document YAML, and
+ * the default config file ($KWOK_WORKDIR/kwok.yaml) it can be saved to or removed from.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { resolveOptionValues, type LoadedConfig } from './load.js';
+import { renderYamlDocuments } from './yaml.js';
+
+export function defaultConfigFile(workdir: string): string {
+  return join(workdir, 'kwok.yaml');
+}
+
+/** Defaults, then config files, then KWOK_* variables: what `create cluster` starts from before its flags. */
+export function effectiveConfigYaml(config: LoadedConfig, env: NodeJS.ProcessEnv): string {
+  const head = {
+    kind: 'KwokctlConfiguration',
+    apiVersion: 'config.kwok.x-k8s.io/v1alpha1',
+    options: resolveOptionValues(config.fileOptions, env, {}),
+    ...(config.componentsPatches.length > 0 ? { componentsPatches: config.componentsPatches } : {}),
+  };
+  return renderYamlDocuments([head, ...config.kwokDocuments]);
+}
+
+/** Write atomically, so an interrupted tidy never leaves a half file where the config was. */
+export async function writeDefaultConfig(workdir: string, text: string): Promise<string> {
+  const file = defaultConfigFile(workdir);
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, text, { mode: 0o600 });
+  await rename(temp, file);
+  return file;
+}
+
+/** Returns whether there was a file to remove. */
+export async function resetDefaultConfig(workdir: string): Promise<boolean> {
+  const file = defaultConfigFile(workdir);
+  const existed = existsSync(file);
+  await rm(file, { force: true });
+  return existed;
+}

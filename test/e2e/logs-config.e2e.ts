@@ -1,0 +1,114 @@
+/**
+ * logs (-f, audit), export logs, config view/tidy/reset and --extra-args, on one real cluster.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+
+const NAME = 'logs';
+const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
+kind: Policy
+rules:
+- level: Metadata
+`;
+
+async function ok(box: Sandbox, args: string[], input?: string): Promise<string> {
+  const result = await kwokts(box, ['--name', NAME, ...args], input === undefined ? {} : { input });
+  assert.equal(result.exitCode, 0, `kwokts ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+describe('logs, export logs, config and --extra-args', { timeout: 600_000 }, () => {
+  let box: Sandbox;
+  before(async () => {
+    requireBinaries();
+    box = sandbox();
+    const policy = join(box.workdir, '..', 'audit-policy.yaml');
+    writeFileSync(policy, AUDIT_POLICY);
+    await ok(box, ['create', 'cluster', '--wait', '2m', '--extra-args', 'kube-apiserver=v=3', '--kube-audit-policy', policy]);
+  });
+  after(async () => {
+    await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
+    box.cleanup();
+  });
+
+  test('--extra-args reaches the component command line', () => {
+    const pid = readFileSync(join(box.workdir, 'clusters', NAME, 'pids', 'kube-apiserver.pid'), 'utf8').trim();
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    assert.ok(args.includes('--v=3'), `no --v=3 in ${args.join(' ')}`);
+  });
+
+  test('logs prints a component log, and the audit log', async () => {
+    assert.match(await ok(box, ['logs', 'kube-apiserver']), /Serving securely|apiserver|I\d{4}/);
+    await ok(box, ['kubectl', 'get', 'ns']);
+    await waitFor('audit entries', async () => /"kind":"Event"/.test(await ok(box, ['logs', 'audit'])), 20_000);
+  });
+
+  test('logs -f follows new lines until Ctrl-C, then exits 0', async () => {
+    const child = spawnKwokts(box, ['--name', NAME, 'logs', '-f', 'kube-apiserver']);
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    await waitFor('initial log', () => out.length > 0, 20_000);
+    const before = out.length;
+    await ok(box, ['kubectl', 'create', 'namespace', 'follow-me']);
+    // The apiserver logs each request at -v=3.
+    await waitFor('new lines after the namespace was created', () => out.length > before && /follow-me|namespaces/.test(out.slice(before)), 20_000);
+    child.kill('SIGINT');
+    const result = await child;
+    assert.equal(result.exitCode, 0, String(result.stderr));
+    assert.doesNotMatch(String(result.stderr), /error|rolling back/);
+  });
+
+  test('export logs collects the config and every log, and no key', async () => {
+    const dir = join(box.workdir, '..', 'exported');
+    await ok(box, ['export', 'logs', dir]);
+    const files = listFiles(dir).map((f) => f.slice(dir.length + 1)).sort();
+    for (const want of ['kwok.yaml', 'components.txt', 'binary-info.txt', 'components/etcd.log', 'components/kube-apiserver.log', 'components/kwok-controller.log', 'components/audit.log']) {
+      assert.ok(files.includes(want), `${want} missing from ${files.join(', ')}`);
+    }
+    for (const file of listFiles(dir)) assert.doesNotMatch(readFileSync(file, 'utf8'), /PRIVATE KEY/, file);
+    const again = await kwokts(box, ['--name', NAME, 'export', 'logs', dir]);
+    assert.equal(again.exitCode, 2);
+    assert.match(again.stderr, /is not empty/);
+  });
+
+  test('config view merges files and KWOK_* variables; tidy saves it; reset removes it', async () => {
+    const file = join(box.workdir, '..', 'my-config.yaml');
+    writeFileSync(file, 'kind: KwokctlConfiguration\napiVersion: config.kwok.x-k8s.io/v1alpha1\noptions:\n  heartbeatFactor: 3\n  kubeApiserverPort: 31000\n');
+    const env = { ...box, env: { ...box.env, KWOK_KUBE_APISERVER_PORT: '32000' } };
+    const view = await kwokts(env, ['-c', file, 'config', 'view']);
+    assert.equal(view.exitCode, 0, view.stderr);
+    assert.match(view.stdout, /heartbeatFactor: 3/);
+    assert.match(view.stdout, /kubeApiserverPort: 32000/, 'env overrides the file');
+    const tidy = await kwokts(box, ['-c', file, 'config', 'tidy']);
+    assert.equal(tidy.exitCode, 0, tidy.stderr);
+    const saved = join(box.workdir, 'kwok.yaml');
+    assert.match(readFileSync(saved, 'utf8'), /heartbeatFactor: 3/);
+    // The saved file is read back by every command.
+    assert.match((await kwokts(box, ['config', 'view'])).stdout, /kubeApiserverPort: 31000/);
+    assert.equal((await kwokts(box, ['config', 'reset'])).exitCode, 0);
+    assert.equal(existsSync(saved), false);
+    assert.match((await kwokts(box, ['config', 'view'])).stdout, /heartbeatFactor: 5/);
+  });
+
+  test('bad input: one line, non-zero, nothing made', async () => {
+    const rows: Array<[string[], RegExp]> = [
+      [['logs', 'kube-nothing'], /has no component "kube-nothing"/],
+      [['--name', 'other', 'create', 'cluster', '--extra-args', 'kube-apiserver=v'], /invalid --extra-args/],
+      [['--name', 'other', 'create', 'cluster', '--extra-args', 'kube-foo=v=1'], /unknown component "kube-foo"/],
+    ];
+    for (const [args, message] of rows) {
+      const result = await kwokts(box, args[0] === '--name' ? args : ['--name', NAME, ...args]);
+      assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, message);
+      assert.equal(result.stderr.trim().split('\n').filter((l) => l.startsWith('error:')).length, 1);
+    }
+    assert.equal(existsSync(join(box.workdir, 'clusters', 'other')), false);
+  });
+});
