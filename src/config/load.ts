@@ -18,6 +18,8 @@ export interface LoadedConfig {
   componentsPatches: ComponentPatch[];
   /** Documents handed to the kwok controller as they are (KwokConfiguration, Stage, ...). */
   kwokDocuments: Array<Record<string, unknown>>;
+  /** KwokctlResource documents: user templates for `scale`, by metadata.name. */
+  resources: Array<Record<string, unknown>>;
   /** Which files were read, in order. */
   sources: string[];
 }
@@ -43,7 +45,7 @@ const TOLERATED_OPTION_FIELDS = new Set([
 ]);
 
 export async function loadConfigFiles(paths: readonly string[], logger: Logger, readStdin: () => Promise<string> = readAllStdin): Promise<LoadedConfig> {
-  const result: LoadedConfig = { fileOptions: {}, componentsPatches: [], kwokDocuments: [], sources: [] };
+  const result: LoadedConfig = { fileOptions: {}, componentsPatches: [], kwokDocuments: [], resources: [], sources: [] };
   for (const path of paths) {
     let text: string;
     if (path === '-') text = await readStdin();
@@ -74,7 +76,11 @@ function applyDocument(result: LoadedConfig, doc: unknown, source: string, logge
     throw new UsageError(`config file ${source}: a document has no kind`, { hint: 'every document needs a kind, e.g. kind: KwokctlConfiguration' });
   }
   if (!KNOWN_KINDS.has(kind)) {
-    logger.warn(`config file ${source}: unknown kind ${kind}, skipped`);
+    // A typo in a kind would otherwise silently drop the whole document.
+    throw new UsageError(`config file ${source}: unknown kind ${JSON.stringify(kind)}`, { hint: `supported kinds: ${[...KNOWN_KINDS].join(', ')}` });
+  }
+  if (kind === 'KwokctlResource') {
+    result.resources.push(record);
     return;
   }
   if (kind === 'KwokctlConfiguration') {

@@ -43,7 +43,7 @@ async function run(label: string, create: (env: Record<string, string>) => Promi
 }
 
 /** Binaries built from Go modules by `kwokts artifacts build`, so both tools run the same ones. */
-function cachedBinaries(): Record<string, string> {
+export function cachedBinaries(): Record<string, string> {
   const kube = join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1');
   const etcd = join(CACHE, 'gobuild', 'etcd', 'v3.6.10');
   return {

@@ -5,11 +5,13 @@
  *   controller  our kwok controller vs Go kwok (KWOK=/path or ~/go/bin/kwok) on a fresh cluster
  *            each: N nodes Ready, M pods Running, M pods deleted, CPU and peak RSS
  *            (`--nodes 1000 --pods 2000 --concurrency 32 --timeout 300`; needs `npm run build`).
+ *   scale    `kwokts scale` of nodes and pods (`--nodes 10 --pods 10000`), kwokctl's beside it when found.
  */
 import { benchController } from './controller.js';
 import { benchCreate } from './create.js';
+import { benchScale } from './scale.js';
 
-const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate, controller: benchController };
+const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate, controller: benchController, scale: benchScale };
 const [name = 'create', ...rest] = process.argv.slice(2);
 const bench = benches[name];
 if (!bench) {

@@ -1,0 +1,23 @@
+/** What a scale to N replicas does, given the objects that carry our label. */
+export interface ExistingObject {
+  name: string;
+  creationTimestamp?: string;
+}
+
+export interface ScalePlan {
+  /** Indices to create: the lowest ones not taken. */
+  create: number[];
+  /** Names to delete: the newest first (by creation time, then name), as kwokctl. */
+  delete: string[];
+}
+
+export function planScale(existing: readonly ExistingObject[], replicas: number, nameOf: (index: number) => string): ScalePlan {
+  if (existing.length > replicas) {
+    const newestFirst = [...existing].sort((a, b) => (b.creationTimestamp ?? '').localeCompare(a.creationTimestamp ?? '') || b.name.localeCompare(a.name));
+    return { create: [], delete: newestFirst.slice(0, existing.length - replicas).map((o) => o.name) };
+  }
+  const taken = new Set(existing.map((o) => o.name));
+  const create: number[] = [];
+  for (let i = 0; create.length < replicas - existing.length; i++) if (!taken.has(nameOf(i))) create.push(i);
+  return { create, delete: [] };
+}

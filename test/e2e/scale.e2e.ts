@@ -1,0 +1,77 @@
+/**
+ * `scale node|pod` on a real cluster: numbered copies our controller brings to Ready/Running,
+ * scale-down removes the newest, --param reaches the objects, bad input changes nothing.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+
+const NAME = 'scale';
+
+async function ok(box: Sandbox, args: string[]): Promise<string> {
+  const result = await kwokts(box, ['--name', NAME, ...args]);
+  assert.equal(result.exitCode, 0, `kwokts ${args.join(' ')} failed:\n${result.stderr}`);
+  return result.stdout;
+}
+
+async function lines(box: Sandbox, args: string[]): Promise<string[]> {
+  return (await ok(box, args)).split('\n').map((l) => l.trim()).filter(Boolean);
+}
+
+describe('scale', { timeout: 600_000 }, () => {
+  let box: Sandbox;
+  before(async () => {
+    requireBinaries();
+    box = sandbox();
+    await ok(box, ['create', 'cluster', '--wait', '2m']);
+  });
+  after(async () => {
+    await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
+    box.cleanup();
+  });
+
+  test('nodes: numbered, Ready under the controller', async () => {
+    await ok(box, ['scale', 'node', '--replicas', '3']);
+    assert.deepEqual(await lines(box, ['kubectl', 'get', 'nodes', '-l', 'kwok.x-k8s.io/kwokctl-scale=node', '-o', 'name']), ['node/node-000000', 'node/node-000001', 'node/node-000002']);
+    await waitFor('3 nodes Ready', async () => {
+      const status = await ok(box, ['kubectl', 'get', 'nodes', '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}']);
+      return status.split('\n').filter((s) => s === 'True').length === 3;
+    }, 60_000);
+  });
+
+  test('pods: scheduled onto the fake nodes and Running with IPs; scale down keeps the lowest numbers', async () => {
+    await ok(box, ['scale', 'pod', '--replicas', '6']);
+    await waitFor('6 pods Running with IPs', async () => {
+      const rows = await lines(box, ['kubectl', 'get', 'pods', '-l', 'kwok.x-k8s.io/kwokctl-scale=pod', '-o', 'jsonpath={range .items[*]}{.status.phase} {.status.podIP} {.spec.nodeName}{"\\n"}{end}']);
+      return rows.length === 6 && rows.every((r) => /^Running \d+\.\d+\.\d+\.\d+ node-00000\d$/.test(r));
+    }, 90_000);
+    await ok(box, ['scale', 'pod', '--replicas', '2']);
+    await waitFor('only pod-000000 and pod-000001 left', async () => {
+      const names = await lines(box, ['kubectl', 'get', 'pods', '-l', 'kwok.x-k8s.io/kwokctl-scale=pod', '-o', 'name']);
+      return names.join(',') === 'pod/pod-000000,pod/pod-000001';
+    }, 60_000);
+  });
+
+  test('--param reaches the object; another name is another set', async () => {
+    await ok(box, ['scale', 'node', 'big', '--replicas', '1', '--param', '.labels.size="big"', '--param', '.allocatable.cpu="128"']);
+    const out = await ok(box, ['kubectl', 'get', 'node', 'big-000000', '-o', 'jsonpath={.metadata.labels.size} {.status.capacity.cpu}']);
+    assert.equal(out.trim(), 'big 128');
+    assert.equal((await lines(box, ['kubectl', 'get', 'nodes', '-l', 'kwok.x-k8s.io/kwokctl-scale=node', '-o', 'name'])).length, 3);
+  });
+
+  test('bad input: one line, non-zero, nothing created', async () => {
+    const before = (await lines(box, ['kubectl', 'get', 'nodes', '-o', 'name'])).length;
+    const rows: Array<[string[], RegExp]> = [
+      [['scale', 'gpu', '--replicas', '1'], /no resource template for "gpu"/],
+      [['scale', 'node', '--replicas', '1', '--param', '.labels.x = ='], /invalid --param/],
+      [['scale', 'node', '--replicas', '-1'], /--replicas must be/],
+      [['scale', 'node', '--replicas', '2', '--serial-length', '0'], /at most one replica/],
+    ];
+    for (const [args, message] of rows) {
+      const result = await kwokts(box, ['--name', NAME, ...args]);
+      assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.match(result.stderr, message);
+    }
+    assert.equal((await lines(box, ['kubectl', 'get', 'nodes', '-o', 'name'])).length, before);
+  });
+});
