@@ -1,3 +1,4 @@
+import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
 import { join } from 'node:path';
 import { planArtifacts, resolveArtifacts, type ArtifactProgressEvent, type ArtifactRequest, type BinaryName, type OfflineBuildMode } from '../artifacts/index.js';
 import type { Component } from '../components/index.js';
@@ -76,12 +77,18 @@ export async function resolvePrograms(components: readonly Component[], options:
   return new Map(resolved.map((r) => [r.name, r.path]));
 }
 
-/** kubectl/etcdctl for passthrough: the cluster's own version, resolved (and cached) on first use. */
-export async function resolveTool(name: 'kubectl' | 'etcdctl', record: ClusterRecord, options: { workdir: string; logger: Logger; signal: AbortSignal }): Promise<string> {
-  const known = record.programs[name];
-  if (known) return known;
-  const values = record.options;
-  const request = artifactRequest(name, values, values.kubeVersion, values.etcdVersion);
+/** kubectl/etcdctl/etcdutl for passthrough and snapshots: the cluster's own version, resolved (and cached) on first use. */
+export async function resolveTool(name: ToolName, record: ClusterRecord, options: { workdir: string; logger: Logger; signal: AbortSignal }): Promise<string> {
+  return record.programs[name] ?? resolveToolFor(name, record.options, options);
+}
+
+export type ToolName = 'kubectl' | 'etcdctl' | 'etcdutl';
+
+/** A tool for option values without a cluster (e.g. `snapshot export` of someone else's cluster). */
+export async function resolveToolFor(name: ToolName, values: ClusterOptionValues, options: { workdir: string; logger: Logger; signal: AbortSignal }): Promise<string> {
+  const kubeVersion = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
+  const etcdVersion = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kubeVersion);
+  const request = artifactRequest(name, values, kubeVersion, etcdVersion);
   const [resolved] = await resolveArtifacts([request], {
     cacheDir: cacheDirOf(values, options.workdir),
     offlineBuild: offlineMode(values),

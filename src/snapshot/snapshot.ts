@@ -1,0 +1,229 @@
+/**
+ * `snapshot save|restore|export`. etcd format: etcdctl's snapshot of the cluster's etcd, restored
+ * with etcdutl into a new data directory that replaces the old one only once it is complete.
+ * k8s format: the API objects as YAML (see k8s-format.ts), restored through the API.
+ */
+import { existsSync } from 'node:fs';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import pLimit from 'p-limit';
+import { execa } from 'execa';
+import type { Executor } from '../exec/executor.js';
+import { isAlreadyExists } from '../kwok/client/api-error.js';
+import type { KubeClient, KubeObject, ResourceRef } from '../kwok/client/types.js';
+import { parseYamlDocuments, renderYamlDocuments } from '../config/yaml.js';
+import { NotFoundError, OperationError, UsageError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { createRuntime } from '../../runtimes/registry.js';
+import type { RuntimeContext } from '../../runtimes/runtime.js';
+import type { Component } from '../components/index.js';
+import { lockCluster } from '../cluster/lock.js';
+import { resolveTool } from '../cluster/programs.js';
+import { loadCluster, type LoadedCluster } from '../cluster/record.js';
+import { startComponents } from '../cluster/start-components.js';
+import { summarizeCluster } from '../cluster/summary.js';
+import { clientForKubeconfig } from '../scale/scale.js';
+import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
+
+export type SnapshotFormat = 'etcd' | 'k8s';
+
+export interface SnapshotOptions {
+  name: string;
+  workdir: string;
+  path: string;
+  format: SnapshotFormat;
+  filter: readonly string[];
+  executor: Executor;
+  logger: Logger;
+  signal: AbortSignal;
+}
+
+export function checkSavePath(path: string): void {
+  if (existsSync(path)) throw new UsageError(`${path} already exists`, { hint: 'snapshots never overwrite: choose a new path or remove the old file' });
+  if (!existsSync(dirname(path))) throw new UsageError(`directory ${dirname(path)} does not exist`, { hint: 'create it first' });
+}
+
+function checkRestorePath(path: string): void {
+  if (!existsSync(path)) throw new NotFoundError(`snapshot ${path} does not exist`, { hint: 'give the --path of a snapshot made by `kwokts snapshot save`' });
+}
+
+async function requireReady(workdir: string, name: string): Promise<void> {
+  const summary = await summarizeCluster(workdir, name);
+  const notReady = summary.components.filter((c) => !c.ready).map((c) => c.name);
+  if (notReady.length > 0) {
+    throw new OperationError(`cluster ${name} is not ready (${notReady.join(', ')} not ready)`, { hint: `start it with \`kwokts --name ${name} start cluster\`` });
+  }
+}
+
+function ctxOf(cluster: LoadedCluster, options: SnapshotOptions): RuntimeContext {
+  return { cluster: options.name, paths: cluster.paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(cluster.record.programs)), signal: options.signal };
+}
+
+function etcdEndpoint(cluster: LoadedCluster): string {
+  const port = cluster.record.components.find((c) => c.name === 'etcd')?.ports.find((p) => p.name === 'http')?.port;
+  if (!port) throw new OperationError(`cluster ${cluster.record.name} has no etcd endpoint`);
+  return `http://127.0.0.1:${port}`;
+}
+
+export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
+  checkSavePath(options.path);
+  const cluster = await loadCluster(options.workdir, options.name);
+  await requireReady(options.workdir, options.name);
+  // Written beside the target and renamed: a failed save leaves no partial snapshot behind.
+  const temp = `${options.path}.${process.pid}.part`;
+  try {
+    if (options.format === 'etcd') {
+      const etcdctl = await resolveTool('etcdctl', cluster.record, options);
+      await options.executor.run({ command: etcdctl, args: [`--endpoints=${etcdEndpoint(cluster)}`, 'snapshot', 'save', temp] });
+    } else {
+      const kubectl = await resolveTool('kubectl', cluster.record, options);
+      await writeFile(temp, await exportObjects(kubectl, ['--kubeconfig', cluster.paths.kubeconfig], options.filter), { mode: 0o600 });
+    }
+    if (options.executor.dryRun) return options.path;
+    await rename(temp, options.path);
+  } finally {
+    await rm(temp, { force: true });
+    await rm(`${temp}.part`, { force: true });
+  }
+  return options.path;
+}
+
+/** The objects of `filter`, listed by kubectl in pages, as a YAML stream. */
+export async function exportObjects(kubectl: string, kubeconfigArgs: readonly string[], filter: readonly string[]): Promise<string> {
+  const result = await execa(kubectl, [...kubeconfigArgs, 'get', filter.join(','), '--all-namespaces', '--chunk-size=500', '-o', 'json'], { reject: false, maxBuffer: 1 << 30 });
+  if (result.exitCode !== 0) throw new OperationError(`listing objects failed: ${String(result.stderr).trim().split('\n')[0]}`, { hint: 'check --filter names the resources of this cluster (name, name.group or name.version.group)' });
+  const list = JSON.parse(String(result.stdout)) as { items: KubeObject[] };
+  return renderYamlDocuments(list.items.map(cleanForSnapshot));
+}
+
+export async function exportSnapshot(options: { kubeconfig: string; path: string; filter: readonly string[]; kubectl: string }): Promise<number> {
+  checkSavePath(options.path);
+  if (!existsSync(options.kubeconfig)) throw new NotFoundError(`kubeconfig ${options.kubeconfig} does not exist`);
+  const temp = `${options.path}.${process.pid}.part`;
+  try {
+    const text = await exportObjects(options.kubectl, ['--kubeconfig', options.kubeconfig], options.filter);
+    await writeFile(temp, text, { mode: 0o600 });
+    await rename(temp, options.path);
+    return parseYamlDocuments(text).length;
+  } finally {
+    await rm(temp, { force: true });
+  }
+}
+
+export interface RestoreResult {
+  created: number;
+  existed: number;
+}
+
+export async function restoreSnapshot(options: SnapshotOptions): Promise<RestoreResult> {
+  checkRestorePath(options.path);
+  const cluster = await loadCluster(options.workdir, options.name);
+  const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
+  try {
+    return options.format === 'etcd' ? await restoreEtcd(cluster, options) : await restoreK8s(cluster, options);
+  } finally {
+    await release();
+  }
+}
+
+/** The member flags of the running etcd, so the restored data belongs to the same member. */
+function memberArgs(etcd: Component): string[] {
+  return etcd.args.filter((a) => /^--(name|initial-cluster|initial-advertise-peer-urls|initial-cluster-token)=/.test(a));
+}
+
+async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Promise<RestoreResult> {
+  const { record, paths } = cluster;
+  const etcd = record.components.find((c) => c.name === 'etcd');
+  if (!etcd) throw new OperationError(`cluster ${record.name} has no etcd`);
+  const etcdutl = await resolveTool('etcdutl', record, options);
+  const restored = join(paths.root, 'etcd-restore');
+  const previous = join(paths.root, 'etcd-previous');
+  await options.executor.remove(restored);
+  // Into a new directory first: if the snapshot is bad, the cluster's data is untouched.
+  await options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${restored}`, ...memberArgs(etcd)] });
+  const runtime = createRuntime(record.runtime);
+  const ctx = ctxOf(cluster, options);
+  await runtime.stop(record.components, ctx, { graceMs: 10_000 });
+  if (!options.executor.dryRun) {
+    await rm(previous, { recursive: true, force: true });
+    await rename(paths.etcdData, previous);
+    await rename(restored, paths.etcdData);
+  }
+  try {
+    await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
+  } catch (error) {
+    options.logger.warn(`the restored cluster did not become ready (${(error as Error).message}); putting the previous data back`);
+    await runtime.stop(record.components, ctx, { graceMs: 0 });
+    if (!options.executor.dryRun) {
+      await rm(paths.etcdData, { recursive: true, force: true });
+      await rename(previous, paths.etcdData);
+    }
+    await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
+    throw new OperationError(`restore failed: the cluster did not start on the snapshot's data; it runs on its previous data again`, { cause: error });
+  }
+  await options.executor.remove(previous);
+  return { created: 0, existed: 0 };
+}
+
+/** Components that would act on objects while they are restored: stopped, then started again. */
+const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
+
+async function restoreK8s(cluster: LoadedCluster, options: SnapshotOptions): Promise<RestoreResult> {
+  const objects = parseYamlDocuments(await readFile(options.path, 'utf8')) as KubeObject[];
+  for (const [i, o] of objects.entries()) {
+    if (typeof o?.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') {
+      throw new UsageError(`${options.path}: document ${i + 1} is not a Kubernetes object`, { hint: 'k8s snapshots are YAML streams written by `kwokts snapshot save --format k8s`' });
+    }
+  }
+  await requireReady(options.workdir, options.name);
+  const { record, paths } = cluster;
+  const runtime = createRuntime(record.runtime);
+  const ctx = ctxOf(cluster, options);
+  const paused = record.components.filter((c) => PAUSED.has(c.name));
+  const client = await clientForKubeconfig(paths.kubeconfig, 16);
+  const result: RestoreResult = { created: 0, existed: 0 };
+  await runtime.stop(paused, ctx, { graceMs: 10_000 });
+  try {
+    await createAll(client, objects, result, options);
+  } finally {
+    await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
+  }
+  return result;
+}
+
+async function createAll(client: KubeClient, objects: readonly KubeObject[], result: RestoreResult, options: SnapshotOptions): Promise<void> {
+  const uidMap = new Map<string, string>();
+  const refs = new Map<string, Promise<ResourceRef>>();
+  const refOf = (o: KubeObject): Promise<ResourceRef> => {
+    const key = `${o.apiVersion}/${o.kind}`;
+    let ref = refs.get(key);
+    if (!ref) refs.set(key, (ref = client.resolve(o.apiVersion!, o.kind!)));
+    return ref;
+  };
+  const limit = pLimit(16);
+  const createOne = async (o: KubeObject): Promise<void> => {
+    options.signal.throwIfAborted();
+    const ref = await refOf(o);
+    const body = cleanForCreate(o, uidMap);
+    try {
+      const created = await client.create(ref, body, ref.namespaced && o.metadata.namespace ? { namespace: o.metadata.namespace } : {});
+      if (o.metadata.uid && created.metadata.uid) uidMap.set(o.metadata.uid, created.metadata.uid);
+      result.created++;
+    } catch (error) {
+      // Already there (the default namespace, the kubernetes service, ...): link owners to it. The
+      // apiserver does not always say AlreadyExists (a Service whose IP is taken is "Invalid"), so ask.
+      const existing = await client.get(ref, { name: o.metadata.name!, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) });
+      if (!existing) throw new OperationError(`restoring ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name} failed: ${(error as Error).message}`, { cause: error });
+      if (!isAlreadyExists(error)) options.logger.debug(`${o.kind} ${o.metadata.name} exists already (${(error as Error).message})`);
+      if (o.metadata.uid && existing.metadata.uid) uidMap.set(o.metadata.uid, existing.metadata.uid);
+      result.existed++;
+    }
+  };
+  for (const wave of restoreWaves(objects)) {
+    // Namespaces before what lives in them.
+    await Promise.all(wave.filter((o) => o.kind === 'Namespace').map((o) => limit(() => createOne(o))));
+    await Promise.all(wave.filter((o) => o.kind !== 'Namespace').map((o) => limit(() => createOne(o))));
+  }
+}
+
+export { DEFAULT_FILTER };
