@@ -1,12 +1,27 @@
 #!/usr/bin/env bash
 # What the e2e tests need on a fresh machine, installed idempotently:
 # - Go (to build the control-plane binaries from their modules: there is no other source here)
+# - Prometheus from Debian's package (its release archives cannot be downloaded here, and it
+#   cannot reasonably be built from its module); its service is kept from starting
 # - the binaries themselves, built by kwokts's own `artifacts build` into the shared cache.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KWOK_CACHE_DIR="${KWOK_CACHE_DIR:-$HOME/.kwok/cache}"
+apt_updated=""
+apt_install() {
+  if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
 if ! command -v go >/dev/null 2>&1; then
   echo "installing Go from Debian packages"
-  apt-get update -qq && apt-get install -y -qq golang-go >/dev/null
+  apt_install golang-go
+fi
+if ! command -v prometheus >/dev/null 2>&1; then
+  echo "installing Prometheus from Debian packages"
+  # policy-rc.d exit 101: packages may not start services (we run our own Prometheus per cluster).
+  created_policy=""
+  if [ ! -e /usr/sbin/policy-rc.d ]; then printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d; chmod +x /usr/sbin/policy-rc.d; created_policy=1; fi
+  apt_install prometheus
+  if [ -n "$created_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 node bin/run.js artifacts build

@@ -94,6 +94,7 @@ async function tryCandidates(request: ArtifactRequest, candidates: ArtifactCandi
             continue;
           }
           await checkLocalBinary(c.path);
+          if (c.source === 'system') logger.info(`${name}: could not download it; using ${c.path} installed on this machine`);
           return done(c.source, c.path, c.origin);
         case 'extract': {
           await ensureExtracted(c, { ...ctx, name });
@@ -135,6 +136,7 @@ function hintFor(pending: Array<Extract<Outcome, { kind: 'pending' }>>, goStatus
     else if (goStatus === 'missing') parts.push('install Go (https://go.dev/dl/) to build from source');
     else if (goStatus === 'failed') parts.push('fix the go build error (the Go module proxy must be reachable)');
   }
+  if (pending.some((p) => p.name === 'prometheus')) parts.push('install Prometheus (e.g. apt-get install prometheus)');
   const flags = pending.map((p) => BINARY_OVERRIDES[p.name]).map((o) => `${o.flag ?? o.env}=/path`);
   parts.push(`pass ${[...new Set(flags)].join(' ')}`);
   const prefixes = [...new Set(pending.map((p) => BINARY_OVERRIDES[p.name].prefixEnv).filter((e): e is string => !!e))];

@@ -12,7 +12,8 @@
  *  4. the upstream URL kwokctl uses (dl.k8s.io for Kubernetes, GitHub releases for etcd/prometheus).
  *  5. building from Go modules (only when downloads failed and `go` is present, see gobuild.ts).
  */
-import path from 'node:path';
+import path, { delimiter, join } from 'node:path';
+import { accessSync, constants, statSync } from 'node:fs';
 import { DEFAULT_KUBE_VERSION, DEFAULT_PROMETHEUS_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
 
 export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'] as const;
@@ -37,7 +38,8 @@ export type OfflineBuildMode = 'auto' | 'never' | 'always';
  * - `download`: downloaded from upstream;
  * - `gobuild`: compiled from Go modules.
  */
-export type ArtifactSource = 'explicit' | 'prefix' | 'cache' | 'download' | 'gobuild' | 'path';
+/** `system`: a copy installed on the machine (PATH), the last resort for what cannot be built here. */
+export type ArtifactSource = 'explicit' | 'prefix' | 'cache' | 'download' | 'gobuild' | 'path' | 'system';
 
 export interface Platform {
   /** Go's GOOS spelling: linux, darwin, windows. */
@@ -395,7 +397,26 @@ export function buildArtifactCandidates(request: ArtifactRequest, options: Candi
   if (built && kind && offline !== 'never') {
     candidates.push({ type: 'gobuild', source: 'gobuild', kind, version, path: built, origin: goBuildOrigin(kind, version, req.name) });
   }
+  // Prometheus cannot reasonably be built from its module (web assets), so offline machines
+  // fall back to a distribution's package (Debian's /usr/bin/prometheus).
+  const installed = native && req.name === 'prometheus' ? findOnPath('prometheus') : undefined;
+  if (installed) candidates.push({ type: 'file', source: 'system', path: installed, origin: `${installed} (installed on this machine)` });
   return candidates;
+}
+
+/** The first executable `name` on PATH, like `command -v`. */
+export function findOnPath(name: string, path: string = process.env.PATH ?? ''): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    const file = join(dir, name);
+    try {
+      accessSync(file, constants.X_OK);
+      if (statSync(file).isFile()) return file;
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
 }
 
 /** A human-readable origin for a Go-built binary: the package and version it was built from. */

@@ -67,7 +67,8 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const values = resolveOptionValues(options.config.fileOptions, options.env, options.flags);
   const runtimeName = values.runtime || detectRuntime();
   const runtime = createRuntime(runtimeName);
-  const components = chooseComponents(options.enable, options.disable);
+  // kwokctl: a non-zero --prometheus-port also enables Prometheus.
+  const components = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable);
 
   if (existsSync(paths.config)) return existing(options, paths, started);
 
@@ -158,6 +159,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
         });
         await writePki(executor, paths);
         await copyUserFiles(executor, values, paths);
+        for (const component of components) for (const file of component.files ?? []) await executor.writeFile(file.path, file.content);
         const kubeconfig = buildClusterKubeconfig({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
         await executor.writeFile(paths.kubeconfig, renderKubeconfig(kubeconfig), { mode: 0o600 });
         const record: ClusterRecord = {
@@ -255,6 +257,7 @@ async function checkExplicitPorts(values: ClusterOptionValues, enabled: Readonly
     ['--kube-controller-manager-port', values.kubeControllerManagerPort, enabled.has('kube-controller-manager')],
     ['--kube-scheduler-port', values.kubeSchedulerPort, enabled.has('kube-scheduler')],
     ['--controller-port', values.kwokControllerPort, enabled.has('kwok-controller')],
+    ['--prometheus-port', values.prometheusPort, enabled.has('prometheus')],
   ];
   for (const [flag, port, used] of explicit) {
     if (!used || port <= 0) continue;

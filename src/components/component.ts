@@ -46,6 +46,13 @@ export interface Component {
   retriesLinks?: boolean;
   ports: ComponentPort[];
   probe: ReadinessProbe;
+  /** Files the component reads that the cluster generates for it (e.g. prometheus.yaml). */
+  files?: ComponentFile[];
+}
+
+export interface ComponentFile {
+  path: string;
+  content: string;
 }
 
 export interface ClusterPorts {

@@ -7,8 +7,9 @@ import { buildKubeApiserver } from './kube-apiserver.js';
 import { buildKubeControllerManager } from './kube-controller-manager.js';
 import { buildKubeScheduler } from './kube-scheduler.js';
 import { buildKwokController } from './kwok-controller.js';
+import { buildPrometheus } from './prometheus.js';
 
-export type { ArtifactName, ClusterPorts, ClusterSpec, Component, ComponentName, ComponentPort, Program, ReadinessProbe } from './component.js';
+export type { ArtifactName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentName, ComponentPort, Program, ReadinessProbe } from './component.js';
 export { COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS } from './component.js';
 export { formatGoDuration, quantityToBytes } from './args.js';
 
@@ -18,6 +19,7 @@ const BUILDERS: Partial<Record<ComponentName, (spec: ClusterSpec) => Component>>
   'kube-controller-manager': buildKubeControllerManager,
   'kube-scheduler': buildKubeScheduler,
   'kwok-controller': buildKwokController,
+  prometheus: buildPrometheus,
 };
 
 /** Pure: the components of a cluster, in a valid start order, with user patches applied. */

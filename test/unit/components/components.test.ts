@@ -67,3 +67,20 @@ test('duration and quantity formatting', () => {
   assert.equal(quantityToBytes('8Gi'), 8589934592);
   assert.equal(quantityToBytes('1M'), 1_000_000);
 });
+
+test('prometheus scrapes every enabled component, https ones with the admin client cert', async () => {
+  const { parseYamlDocuments } = await import('../../../src/config/yaml.js');
+  const s = { ...spec(), ports: { ...spec().ports, prometheus: 2007 }, components: ['etcd', 'kube-apiserver', 'kwok-controller', 'prometheus'] as ClusterSpec['components'] };
+  const prom = buildComponents(s).find((c) => c.name === 'prometheus')!;
+  assert.ok(prom.args.includes('--web.listen-address=127.0.0.1:2007'));
+  assert.deepEqual(prom.probe, { scheme: 'http', port: 2007, path: '/-/ready', clientCert: false });
+  const [config] = parseYamlDocuments(prom.files![0]!.content) as Array<{ scrape_configs: Array<{ job_name: string; scheme: string; tls_config?: { cert_file: string }; static_configs: Array<{ targets: string[] }> }> }>;
+  assert.deepEqual(config!.scrape_configs.map((j) => `${j.job_name} ${j.scheme} ${j.static_configs[0]!.targets[0]}`), [
+    'etcd http 127.0.0.1:2001',
+    'kube-apiserver https 127.0.0.1:2003',
+    'kwok-controller http 127.0.0.1:2006',
+    'prometheus http 127.0.0.1:2007',
+  ]);
+  assert.equal(config!.scrape_configs[1]!.tls_config?.cert_file, s.paths.adminCert);
+  assert.equal(config!.scrape_configs[0]!.tls_config, undefined);
+});

@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { renderYamlDocuments } from '../config/yaml.js';
+import type { ClusterSpec, Component, ComponentName } from './component.js';
+
+interface ScrapeTarget {
+  component: ComponentName;
+  scheme: 'http' | 'https';
+  port: number;
+}
+
+/**
+ * Prometheus scraping every component of the cluster, like kwokctl's: one job per component,
+ * https ones with the cluster's admin client certificate. The kube components serve
+ * self-signed certificates on their secure ports, so server verification is off for those
+ * (as kwokctl does); everything is on loopback.
+ */
+export function buildPrometheus(spec: ClusterSpec): Component {
+  const { ports, options, paths } = spec;
+  const enabled = new Set(spec.components);
+  const candidates: ScrapeTarget[] = [
+    { component: 'etcd', scheme: 'http', port: ports.etcd },
+    { component: 'kube-apiserver', scheme: 'https', port: ports.kubeApiserver },
+    { component: 'kube-controller-manager', scheme: 'https', port: ports.kubeControllerManager },
+    { component: 'kube-scheduler', scheme: 'https', port: ports.kubeScheduler },
+    { component: 'kwok-controller', scheme: 'http', port: ports.kwokController },
+    { component: 'prometheus', scheme: 'http', port: ports.prometheus },
+  ];
+  const targets = candidates.filter((t) => enabled.has(t.component) && t.port > 0);
+  const configFile = join(paths.root, 'prometheus.yaml');
+  const config = {
+    global: { scrape_interval: '15s', scrape_timeout: '10s', evaluation_interval: '15s' },
+    scrape_configs: targets.map((t) => ({
+      job_name: t.component,
+      scheme: t.scheme,
+      metrics_path: '/metrics',
+      honor_timestamps: true,
+      follow_redirects: true,
+      ...(t.scheme === 'https' ? { tls_config: { cert_file: paths.adminCert, key_file: paths.adminKey, insecure_skip_verify: true } } : {}),
+      static_configs: [{ targets: [`127.0.0.1:${t.port}`] }],
+    })),
+  };
+  const logLevel = spec.logLevel < 0 ? 'debug' : spec.logLevel < 4 ? 'info' : spec.logLevel < 8 ? 'warn' : 'error';
+  return {
+    name: 'prometheus',
+    program: { artifact: 'prometheus' },
+    args: [
+      `--config.file=${configFile}`,
+      `--web.listen-address=${options.bindAddress}:${ports.prometheus}`,
+      `--storage.tsdb.path=${join(paths.root, 'prometheus')}`,
+      `--log.level=${logLevel}`,
+    ],
+    env: {},
+    links: targets.map((t) => t.component).filter((c) => c !== 'prometheus'),
+    // Targets that are not up yet are simply scraped again later.
+    retriesLinks: true,
+    ports: [{ name: 'http', port: ports.prometheus }],
+    probe: { scheme: 'http', port: ports.prometheus, path: '/-/ready', clientCert: false },
+    files: [{ path: configFile, content: renderYamlDocuments([config]) }],
+  };
+}
