@@ -122,6 +122,8 @@ export interface CandidateOptions {
   offlineBuild?: OfflineBuildMode;
   /** Host platform, used when the request has none. */
   platform?: Platform;
+  /** Where to look for installed programs (default $PATH). */
+  searchPath?: string;
 }
 
 /** The request with every default filled in. */
@@ -399,7 +401,7 @@ export function buildArtifactCandidates(request: ArtifactRequest, options: Candi
   }
   // Prometheus cannot reasonably be built from its module (web assets), so offline machines
   // fall back to a distribution's package (Debian's /usr/bin/prometheus).
-  const installed = native && req.name === 'prometheus' ? findOnPath('prometheus') : undefined;
+  const installed = native && req.name === 'prometheus' ? findOnPath('prometheus', options.searchPath) : undefined;
   if (installed) candidates.push({ type: 'file', source: 'system', path: installed, origin: `${installed} (installed on this machine)` });
   return candidates;
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
+import path, { join } from 'node:path';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { describe, it } from 'node:test';
 import {
   buildArtifactCandidates,
@@ -181,9 +183,18 @@ describe('candidate order', () => {
   });
 
   it('no Go build for prometheus or for a foreign platform', () => {
-    const prom = buildArtifactCandidates({ name: 'prometheus', platform: linux }, { cacheDir, platform: linux });
+    const prom = buildArtifactCandidates({ name: 'prometheus', platform: linux }, { cacheDir, platform: linux, searchPath: '' });
     assert.deepEqual(prom.map((c) => c.type), ['file', 'download']);
     const foreign = buildArtifactCandidates({ name: 'kubectl', platform: { os: 'linux', arch: 'arm64' } }, { cacheDir, platform: linux });
     assert.ok(!foreign.some((c) => c.type === 'gobuild'));
+  });
+
+  it('an installed prometheus is the last resort', () => {
+    const bin = mkdtempSync(join(tmpdir(), 'kwokts-path-'));
+    writeFileSync(join(bin, 'prometheus'), '#!/bin/sh\n', { mode: 0o755 });
+    const prom = buildArtifactCandidates({ name: 'prometheus', platform: linux }, { cacheDir, platform: linux, searchPath: `/nonexistent:${bin}` });
+    assert.deepEqual(prom.map((c) => c.source), ['cache', 'download', 'system']);
+    assert.equal(prom.at(-1)!.path, join(bin, 'prometheus'));
+    rmSync(bin, { recursive: true, force: true });
   });
 });

@@ -57,7 +57,7 @@ test('componentsPatches append or override flags, and unknown components are ref
   assert.equal(api.args.at(-1), '--v=5');
   assert.ok(api.args.includes('--secure-port=9') && !api.args.includes('--secure-port=2003'));
   assert.equal(api.env.A, 'b');
-  assert.throws(() => buildComponents(spec(), [{ name: 'nope' as never, extraArgs: [], extraEnvs: [] }]), /unknown component nope/);
+  assert.throws(() => buildComponents(spec(), [{ name: 'nope' as never, extraArgs: [], extraEnvs: [] }]), /component nope is patched .* but is not part of this cluster/);
 });
 
 test('duration and quantity formatting', () => {
