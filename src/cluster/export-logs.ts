@@ -24,7 +24,8 @@ export interface ExportLogsResult {
 
 export async function exportLogs(workdir: string, name: string, target?: string): Promise<ExportLogsResult> {
   const cluster = await loadCluster(workdir, name);
-  const dir = target ?? defaultExportDir(cluster.paths.root);
+  // kwokctl's layout: a directory you name gets a subdirectory per cluster.
+  const dir = target === undefined ? defaultExportDir(cluster.paths.root) : join(target, name);
   if (target !== undefined && existsSync(dir) && readdirSync(dir).length > 0) {
     throw new UsageError(`${dir} is not empty`, { hint: 'give an empty or new directory, so nothing of yours is overwritten' });
   }

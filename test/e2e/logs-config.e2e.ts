@@ -66,14 +66,15 @@ describe('logs, export logs, config and --extra-args', { timeout: 600_000 }, () 
   });
 
   test('export logs collects the config and every log, and no key', async () => {
-    const dir = join(box.workdir, '..', 'exported');
-    await ok(box, ['export', 'logs', dir]);
+    // kwokctl's layout: DIR/<cluster name>.
+    const dir = join(box.workdir, '..', 'exported', NAME);
+    await ok(box, ['export', 'logs', join(dir, '..')]);
     const files = listFiles(dir).map((f) => f.slice(dir.length + 1)).sort();
     for (const want of ['kwok.yaml', 'components.txt', 'binary-info.txt', 'components/etcd.log', 'components/kube-apiserver.log', 'components/kwok-controller.log', 'components/audit.log']) {
       assert.ok(files.includes(want), `${want} missing from ${files.join(', ')}`);
     }
     for (const file of listFiles(dir)) assert.doesNotMatch(readFileSync(file, 'utf8'), /PRIVATE KEY/, file);
-    const again = await kwokts(box, ['--name', NAME, 'export', 'logs', dir]);
+    const again = await kwokts(box, ['--name', NAME, 'export', 'logs', join(dir, '..')]);
     assert.equal(again.exitCode, 2);
     assert.match(again.stderr, /is not empty/);
   });
