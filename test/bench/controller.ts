@@ -113,7 +113,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
       '--node-name=localhost',
       `--node-port=${port}`,
       `--server-address=127.0.0.1:${port}`,
-      '--node-lease-duration-seconds=40',
+      '--node-lease-duration-seconds=200',
       ...controller.extra,
     ];
     const fd = openSync(log, 'w');
@@ -167,7 +167,7 @@ export async function benchController(args: string[]): Promise<void> {
   const ours = join(ROOT, 'dist', 'src', 'kwok', 'main.js');
   if (!existsSync(ours)) throw new Error(`${ours} is missing: run npm run build`);
   const controllers: Controller[] = [
-    // The flags src/components/kwok-controller.ts gives it (lease duration 40 = 8 × factor 5).
+    // The flags src/components/kwok-controller.ts gives it (lease duration 200 = kwokctl's 40 × heartbeat factor 5).
     // KWOKTS_BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles our controller.
     { label: 'kwokts (TS)', command: process.execPath, entry: [...(process.env.KWOKTS_BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []), ours], extra: [`--id=kwok-${CLUSTER}-controller`] },
   ];

@@ -3,12 +3,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
-import { isAlive, isListening, processesMentioning, kwokts, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox } from './harness.js';
+import { isAlive, isListening, isListeningFor, processesMentioning, kwokts, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox } from './harness.js';
 
 /** After a delete or a rollback: no process, no port, no file, no kubeconfig entry of ours. */
 async function assertNothingLeft(box: Sandbox, cluster: string, pids: number[], ports: number[]): Promise<void> {
   for (const pid of pids) await waitFor(`pid ${pid} to exit`, () => !isAlive(pid), 15_000);
-  for (const port of ports) assert.equal(await isListening(port), false, `port ${port} still listening`);
+  for (const port of ports) assert.equal(await isListeningFor(port, box.workdir), false, `port ${port} still listening`);
   assert.equal(existsSync(join(box.workdir, 'clusters', cluster)), false, 'cluster directory left behind');
   const kubeconfig = readFileSync(box.kubeconfig, 'utf8');
   assert.ok(!kubeconfig.includes(`kwok-${cluster}`), 'kubeconfig entry left behind');

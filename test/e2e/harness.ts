@@ -158,3 +158,23 @@ export function processesMentioning(path: string): number[] {
   }
   return out;
 }
+
+/**
+ * Whether `port` is listening by a process whose command line mentions `marker` (a sandbox
+ * path). Freed ports are soon reused by unrelated processes on a busy machine (other tests'
+ * clusters pick free ports too), so "still listening" alone would blame us for them. A
+ * listener whose owner cannot be read counts as ours, to stay strict.
+ */
+export async function isListeningFor(port: number, marker: string): Promise<boolean> {
+  if (!(await isListening(port))) return false;
+  const result = await execa('ss', ['-ltnpH', `sport = :${port}`], { reject: false });
+  const pids = [...String(result.stdout).matchAll(/pid=(\d+)/g)].map((m) => Number(m[1]));
+  if (result.exitCode !== 0 || pids.length === 0) return true;
+  return pids.some((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
+    } catch {
+      return false;
+    }
+  });
+}

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive, isListening, kwokts, recordedPorts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { isAlive, isListeningFor, kwokts, recordedPorts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'life';
 
@@ -45,7 +45,7 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
     const stop = await kwokts(box, ['--name', NAME, 'stop', 'cluster']);
     assert.equal(stop.exitCode, 0, stop.stderr);
     for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} still alive after stop`);
-    for (const port of recordedPorts(box.workdir, NAME)) assert.equal(await isListening(port), false, `port ${port} still open after stop`);
+    for (const port of recordedPorts(box.workdir, NAME)) assert.equal(await isListeningFor(port, box.workdir), false, `port ${port} still open after stop`);
     assert.ok(existsSync(join(box.workdir, 'clusters', NAME, 'etcd')), 'etcd data removed by stop');
     assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 4), ['0/5', 'Stopped', 'binary']);
 

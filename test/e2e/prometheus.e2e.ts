@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive, isListening, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { isAlive, isListening, isListeningFor, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'prom';
 
@@ -60,7 +60,7 @@ describe('prometheus', { timeout: 600_000 }, () => {
     const pid = Number(readFileSync(join(box.workdir, 'clusters', NAME, 'pids', 'prometheus.pid'), 'utf8'));
     assert.equal((await kwokts(box, ['--name', NAME, 'delete', 'cluster'])).exitCode, 0);
     assert.equal(isAlive(pid), false);
-    assert.equal(await isListening(port), false);
+    assert.equal(await isListeningFor(port, box.workdir), false);
   });
 
   test('a prometheus binary that does not exist: one error, nothing left', async () => {
