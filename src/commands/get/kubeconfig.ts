@@ -13,7 +13,7 @@ export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {
   static override examples = ['<%= config.bin %> get kubeconfig > kwok.kubeconfig', '<%= config.bin %> get kubeconfig --user alice --group devs > alice.kubeconfig'];
   static override flags = {
     user: Flags.string({ description: 'user name (certificate CN) of a new client certificate' }),
-    group: Flags.string({ description: 'group (certificate O) of the new client certificate; repeatable', multiple: true, default: [] }),
+    group: Flags.string({ description: 'group (certificate O) of the new client certificate; repeatable (default system:masters, as kwokctl: an admin)', multiple: true, default: [] }),
   };
 
   async run(): Promise<void> {
@@ -24,7 +24,9 @@ export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {
       return;
     }
     const [caCert, caKey] = await Promise.all([readFile(paths.caCert, 'utf8'), readFile(paths.caKey, 'utf8')]);
-    const signed = await signClientCertificate({ cert: caCert, key: caKey }, { user: this.flags.user, groups: this.flags.group });
+    // kwokctl's default group is system:masters, so `--user x` alone is an admin named x.
+    const groups = this.flags.group.length > 0 ? this.flags.group : ['system:masters'];
+    const signed = await signClientCertificate({ cert: caCert, key: caKey }, { user: this.flags.user, groups });
     const apiserver = record.components.find((c) => c.name === 'kube-apiserver');
     const config = buildClusterKubeconfig({
       name: contextName(this.flags.name),
