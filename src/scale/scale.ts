@@ -56,7 +56,8 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
   let token: string | undefined;
   do {
     const page = await client.list(ref, { labelSelector: `${SCALE_LABEL}=${options.name}`, limit: 500, ...(namespace ? { namespace } : {}), ...(token ? { continue: token } : {}) }, options.signal);
-    for (const item of page.items) existing.push({ name: item.metadata.name ?? '', ...(item.metadata.creationTimestamp ? { creationTimestamp: item.metadata.creationTimestamp } : {}) });
+    // Copies already being deleted (graceful pod deletion) are gone as far as the count goes.
+    for (const item of page.items) if (!item.metadata.deletionTimestamp) existing.push({ name: item.metadata.name ?? '', ...(item.metadata.creationTimestamp ? { creationTimestamp: item.metadata.creationTimestamp } : {}) });
     token = page.continue;
   } while (token);
   const plan = planScale(existing, options.replicas, (i) => serialName(options.name, i, options.serialLength));
