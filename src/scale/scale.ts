@@ -53,14 +53,18 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
   const ref = await client.resolve(sample.apiVersion!, sample.kind!);
   const namespace = ref.namespaced ? (sample.metadata.namespace ?? options.namespace) : undefined;
   const existing: Array<{ name: string; creationTimestamp?: string }> = [];
+  const terminating = new Set<string>();
   let token: string | undefined;
   do {
     const page = await client.list(ref, { labelSelector: `${SCALE_LABEL}=${options.name}`, limit: 500, ...(namespace ? { namespace } : {}), ...(token ? { continue: token } : {}) }, options.signal);
-    // Copies already being deleted (graceful pod deletion) are gone as far as the count goes.
-    for (const item of page.items) if (!item.metadata.deletionTimestamp) existing.push({ name: item.metadata.name ?? '', ...(item.metadata.creationTimestamp ? { creationTimestamp: item.metadata.creationTimestamp } : {}) });
+    for (const item of page.items) {
+      // Copies being deleted (graceful pod deletion) do not count, but their names are not free yet.
+      if (item.metadata.deletionTimestamp) terminating.add(item.metadata.name ?? '');
+      else existing.push({ name: item.metadata.name ?? '', ...(item.metadata.creationTimestamp ? { creationTimestamp: item.metadata.creationTimestamp } : {}) });
+    }
     token = page.continue;
   } while (token);
-  const plan = planScale(existing, options.replicas, (i) => serialName(options.name, i, options.serialLength));
+  const plan = planScale(existing, options.replicas, (i) => serialName(options.name, i, options.serialLength), terminating);
   const result: ScaleResult = { ref, before: existing.length, created: [], deleted: [] };
   if (options.dryRun) {
     result.created = plan.create.map((i) => serialName(options.name, i, options.serialLength));

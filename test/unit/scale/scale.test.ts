@@ -22,6 +22,8 @@ test('scaling up fills the lowest free numbers; down deletes the newest', () => 
   const older = [{ name: 'node-000009', creationTimestamp: '2026-01-01T00:00:00Z' }, { name: 'node-000000', creationTimestamp: '2026-01-02T00:00:00Z' }];
   assert.deepEqual(planScale(older, 1, name).delete, ['node-000000']);
   assert.deepEqual(planScale(existing, 4, name), { create: [], delete: [] });
+  // A copy still terminating neither counts nor gives up its name.
+  assert.deepEqual(planScale([{ name: 'node-000000' }], 2, name, new Set(['node-000001'])), { create: [2], delete: [] });
 });
 
 test('AddIP and AddCIDR', () => {
