@@ -18,10 +18,14 @@ export class BinaryRuntime implements Runtime {
       const pidPath = pidFile(ctx.paths, component.name);
       const existing = await readPid(pidPath);
       if (existing !== undefined && (await isProcessAlive(existing, command))) continue;
+      for (const v of component.volumes ?? []) {
+        // A host process sees the host's files: only a volume at its own path means the same here.
+        if (v.hostPath !== v.mountPath) ctx.logger.warn(`${component.name}: volume ${v.hostPath} → ${v.mountPath} is not mounted by the binary runtime; refer to ${v.hostPath} directly`);
+      }
       await ctx.executor.spawnDetached({
         command,
         args: component.args,
-        cwd: ctx.paths.root,
+        cwd: component.workDir ?? ctx.paths.root,
         env: component.env,
         logFile: logFile(ctx.paths, component.name),
         pidFile: pidPath,

@@ -136,7 +136,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     if (invalidStage) throw invalidStage;
   }
   const stagesAsCrs = spec.enableCrds.includes('Stage');
-  const components = buildComponents(spec, options.config.componentsPatches);
+  const components = buildComponents(spec, options.config.componentsPatches, options.config.components);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
   let programs: Map<string, string> = new Map();
   const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal });
@@ -279,7 +279,7 @@ async function existing(options: CreateClusterOptions, paths: ClusterPaths, star
   return {
     name: options.name,
     alreadyExisted: true,
-    apiserver: `https://127.0.0.1:${apiserver?.probe.port ?? 0}`,
+    apiserver: `https://127.0.0.1:${apiserver?.probe?.port ?? 0}`,
     kubeconfig: paths.kubeconfig,
     context: contextName(options.name),
     elapsedMs: Date.now() - started,

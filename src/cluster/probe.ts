@@ -9,8 +9,13 @@ export interface ProbeResult {
   detail: string;
 }
 
-/** One readiness check: HTTP 200 within a short timeout. The apiserver needs our client cert. */
-export async function probeOnce(probe: ReadinessProbe, paths: ClusterPaths, timeoutMs = 2000): Promise<ProbeResult> {
+/**
+ * One readiness check: HTTP 200 within a short timeout. The apiserver needs our client cert.
+ * A component without a probe (a user's extra component) counts as ready: callers check that
+ * it runs.
+ */
+export async function probeOnce(probe: ReadinessProbe | undefined, paths: ClusterPaths, timeoutMs = 2000): Promise<ProbeResult> {
+  if (!probe) return { ok: true, detail: 'no readiness probe' };
   return new Promise((resolve) => {
     const options = {
       host: '127.0.0.1',

@@ -68,7 +68,7 @@ export async function summarizeCluster(workdir: string, name: string, probeTimeo
     status: clusterStatus(components),
     ready: components.filter((c) => c.ready).length,
     total: components.length,
-    apiserver: apiserver ? `https://127.0.0.1:${apiserver.probe.port}` : '',
+    apiserver: apiserver ? `https://127.0.0.1:${apiserver.probe?.port ?? 0}` : '',
     components,
   };
 }

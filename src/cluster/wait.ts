@@ -18,6 +18,17 @@ export class ComponentExitedError extends Error {
   }
 }
 
+/**
+ * Without a probe, running is all we can know: a component counts as ready once it has kept
+ * running for a second, so one that dies during start-up fails the wait instead of passing it.
+ */
+const UNPROBED_SETTLE_MS = 1000;
+
+async function stillRunning(name: ComponentName, started: number, options: WaitOptions): Promise<{ ok: boolean; detail: string }> {
+  if (options.isAlive && !(await options.isAlive(name))) return { ok: false, detail: 'not running' };
+  return Date.now() - started >= UNPROBED_SETTLE_MS ? { ok: true, detail: 'running' } : { ok: false, detail: 'starting' };
+}
+
 /** Poll every component's readiness endpoint until all answer 200, or the deadline passes. */
 export async function waitForComponents(components: readonly Component[], paths: ClusterPaths, options: WaitOptions): Promise<void> {
   const started = Date.now();
@@ -28,7 +39,7 @@ export async function waitForComponents(components: readonly Component[], paths:
     options.signal?.throwIfAborted();
     await Promise.all(
       [...pending.values()].map(async (c) => {
-        const result = await probeOnce(c.probe, paths, 1000);
+        const result = c.probe ? await probeOnce(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
         last.set(c.name, result.detail);
         if (result.ok) {
           pending.delete(c.name);

@@ -5,7 +5,9 @@ import type { ClusterOptionValues } from '../config/options.js';
 export type ArtifactName = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubectl' | 'prometheus';
 
 export const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus'] as const;
-export type ComponentName = (typeof COMPONENT_NAMES)[number];
+export type BuiltinComponentName = (typeof COMPONENT_NAMES)[number];
+/** A built-in component, or one the user added in KwokctlConfiguration.components. */
+export type ComponentName = BuiltinComponentName | (string & {});
 
 /** Components a cluster runs unless told otherwise; kwokctl's default set. */
 export const DEFAULT_COMPONENTS: readonly ComponentName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
@@ -45,9 +47,26 @@ export interface Component {
    */
   retriesLinks?: boolean;
   ports: ComponentPort[];
-  probe: ReadinessProbe;
+  /** Absent for user components: they are ready while they run. */
+  probe?: ReadinessProbe;
+  /**
+   * Host paths the component sees at mountPath. Container runtimes mount them; binary processes
+   * see the host's files directly, so only identical paths mean the same there.
+   */
+  volumes?: ComponentVolume[];
+  /** Image of a user component, and its entrypoint, for container runtimes (binary runs `program`). */
+  image?: string;
+  command?: string[];
+  /** Working directory of a user component. */
+  workDir?: string;
   /** Files the component reads that the cluster generates for it (e.g. prometheus.yaml). */
   files?: ComponentFile[];
+}
+
+export interface ComponentVolume {
+  hostPath: string;
+  mountPath: string;
+  readOnly: boolean;
 }
 
 export interface ComponentFile {

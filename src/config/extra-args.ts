@@ -22,7 +22,7 @@ export function parseExtraArgs(entries: readonly string[]): ComponentPatch[] {
       throw new UsageError(`--extra-args names unknown component ${JSON.stringify(component)}`, { hint: `one of: ${COMPONENT_NAMES.join(', ')}` });
     }
     if (key === '') throw new UsageError(`invalid --extra-args ${JSON.stringify(entry)}: the key is empty`, { hint: 'use --extra-args COMPONENT=KEY=VALUE' });
-    const patch = patches.get(component) ?? { name: component, extraArgs: [], extraEnvs: [] };
+    const patch: ComponentPatch = patches.get(component) ?? { name: component, extraArgs: [], extraEnvs: [], extraVolumes: [] };
     patch.extraArgs.push({ key, value });
     patches.set(component, patch);
   }

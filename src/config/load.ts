@@ -4,18 +4,27 @@ import { UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { defaultOptionValues, OPTION_SPECS, type ClusterOptionValues, type OptionSpec } from './options.js';
 import { parseYamlDocuments } from './yaml.js';
+import { parseEnvs, parseUserComponents, parseVolumes, type UserComponentSpec, type VolumeSpec } from './component-specs.js';
+import { COMPONENT_NAMES } from '../components/component.js';
 
 /** Extra arguments for a built-in component, as KwokctlConfiguration.componentsPatches. */
 export interface ComponentPatch {
   name: string;
   extraArgs: Array<{ key: string; value: string | null; override?: boolean }>;
   extraEnvs: Array<{ name: string; value: string }>;
+  extraVolumes: VolumeSpec[];
 }
 
 export interface LoadedConfig {
   /** Values set by config files only (not defaults). */
   fileOptions: Partial<ClusterOptionValues>;
   componentsPatches: ComponentPatch[];
+  /** Extra components started with the built-in ones (KwokctlConfiguration.components). */
+  components: UserComponentSpec[];
+  /** options.enable / options.disable / options.enableCRDs, added to the flags' lists. */
+  enable: string[];
+  disable: string[];
+  enableCrds: string[];
   /** Documents handed to the kwok controller as they are (KwokConfiguration, Stage, ...). */
   kwokDocuments: Array<Record<string, unknown>>;
   /** KwokctlResource documents: user templates for `scale`, by metadata.name. */
@@ -38,14 +47,21 @@ const specByKey = new Map<string, OptionSpec>(OPTION_SPECS.map((s) => [s.key, s]
 /** Option fields kwokctl has that we accept but do not act on yet; warned, never fatal. */
 const TOLERATED_OPTION_FIELDS = new Set([
   'kwokVersion', 'kindVersion', 'securePort', 'kubeApiserverInsecurePort', 'kubeApiserverCertSANs', 'insecureKubeconfig',
-  'kwokBinaryPrefix', 'kwokControllerBinary', 'kubeImagePrefix', 'etcdImagePrefix', 'kwokImagePrefix', 'enableCRDs',
-  'components', 'disable', 'enable', 'kubeApiserverImage', 'etcdImage', 'kwokControllerImage', 'runtimes',
+  'kwokBinaryPrefix', 'kwokControllerBinary', 'kubeImagePrefix', 'etcdImagePrefix', 'kwokImagePrefix',
+  'components', 'kubeApiserverImage', 'etcdImage', 'kwokControllerImage', 'runtimes',
   'kubeControllerManagerImage', 'kubeSchedulerImage', 'prometheusImage', 'prometheusImagePrefix', 'jaegerPort',
   'jaegerVersion', 'metricsServerPort', 'kindNodeImage', 'kindBinary', 'etcdctlBinaryTar', 'etcdBinaryTar',
 ]);
 
+/** List-valued options that name components or kinds; they add up across files. */
+const LIST_OPTIONS = { enable: 'enable', disable: 'disable', enableCRDs: 'enableCrds' } as const;
+
+export function emptyConfig(): LoadedConfig {
+  return { fileOptions: {}, componentsPatches: [], components: [], enable: [], disable: [], enableCrds: [], kwokDocuments: [], resources: [], sources: [] };
+}
+
 export async function loadConfigFiles(paths: readonly string[], logger: Logger, readStdin: () => Promise<string> = readAllStdin): Promise<LoadedConfig> {
-  const result: LoadedConfig = { fileOptions: {}, componentsPatches: [], kwokDocuments: [], resources: [], sources: [] };
+  const result: LoadedConfig = emptyConfig();
   for (const path of paths) {
     let text: string;
     if (path === '-') text = await readStdin();
@@ -96,6 +112,10 @@ function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unk
     throw new UsageError(`config file ${source}: KwokctlConfiguration.options must be a mapping`);
   }
   for (const [field, value] of Object.entries(options)) {
+    if (field in LIST_OPTIONS) {
+      result[LIST_OPTIONS[field as keyof typeof LIST_OPTIONS]].push(...nameList(value, `config file ${source}: options.${field}`));
+      continue;
+    }
     const spec = specByKey.get(field);
     if (!spec) {
       if (TOLERATED_OPTION_FIELDS.has(field)) {
@@ -112,9 +132,9 @@ function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unk
   if (!Array.isArray(patches)) throw new UsageError(`config file ${source}: componentsPatches must be a list`);
   for (const [i, raw] of patches.entries()) {
     const p = raw as Record<string, unknown>;
-    if (typeof p?.name !== 'string') throw new UsageError(`config file ${source}: componentsPatches[${i}].name is required`);
+    const where = `config file ${source}: componentsPatches[${i}]`;
+    if (typeof p?.name !== 'string') throw new UsageError(`${where}.name is required`);
     const extraArgs = Array.isArray(p.extraArgs) ? p.extraArgs : [];
-    const extraEnvs = Array.isArray(p.extraEnvs) ? p.extraEnvs : [];
     result.componentsPatches.push({
       name: p.name,
       extraArgs: extraArgs.map((a: Record<string, unknown>) => ({
@@ -122,9 +142,19 @@ function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unk
         value: a.value === null || a.value === undefined ? null : String(a.value),
         override: a.override === true,
       })),
-      extraEnvs: extraEnvs.map((e: Record<string, unknown>) => ({ name: String(e.name), value: String(e.value ?? '') })),
+      extraEnvs: parseEnvs(p.extraEnvs, `${where}.extraEnvs`),
+      extraVolumes: parseVolumes(p.extraVolumes, `${where}.extraVolumes`),
     });
   }
+  const taken = [...COMPONENT_NAMES, ...result.components.map((c) => c.name)];
+  result.components.push(...parseUserComponents(doc.components, `config file ${source}: components`, taken));
+}
+
+function nameList(value: unknown, where: string): string[] {
+  // kwokctl writes these as lists; a comma-separated string is what the flags accept, so take both.
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
+  throw new UsageError(`${where} must be a list of names`);
 }
 
 /** Turn a flag, env or YAML value into the option's type, or a UsageError naming where it came from. */

@@ -17,10 +17,17 @@ export function effectiveConfigYaml(config: LoadedConfig, env: NodeJS.ProcessEnv
   const head = {
     kind: 'KwokctlConfiguration',
     apiVersion: 'config.kwok.x-k8s.io/v1alpha1',
-    options: resolveOptionValues(config.fileOptions, env, {}),
+    options: {
+      ...resolveOptionValues(config.fileOptions, env, {}),
+      ...(config.enable.length > 0 ? { enable: config.enable } : {}),
+      ...(config.disable.length > 0 ? { disable: config.disable } : {}),
+      ...(config.enableCrds.length > 0 ? { enableCRDs: config.enableCrds } : {}),
+    },
+    ...(config.components.length > 0 ? { components: config.components } : {}),
     ...(config.componentsPatches.length > 0 ? { componentsPatches: config.componentsPatches } : {}),
   };
-  return renderYamlDocuments([head, ...config.kwokDocuments]);
+  // Everything read is written back, so `config tidy` never drops a document the user had.
+  return renderYamlDocuments([head, ...config.resources, ...config.kwokDocuments]);
 }
 
 /** Write atomically, so an interrupted tidy never leaves a half file where the config was. */

@@ -1,10 +1,12 @@
 /**
- * logs (-f, audit), export logs, config view/tidy/reset and --extra-args, on one real cluster.
+ * logs (-f, audit), export logs, config view/tidy/reset, --extra-args, extra components and
+ * extraVolumes, on one real cluster.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:net';
 import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'logs';
@@ -24,14 +26,55 @@ function listFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
 }
 
-describe('logs, export logs, config and --extra-args', { timeout: 600_000 }, () => {
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as { port: number };
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** An extra component: a tiny HTTP server that answers with an env var and an argument. */
+function echoComponent(name: string, port: number, script: string): string {
+  return `kind: KwokctlConfiguration
+apiVersion: config.kwok.x-k8s.io/v1alpha1
+components:
+- name: ${name}
+  binary: ${process.execPath}
+  args: ["-e", ${JSON.stringify(script)}, "${port}"]
+  links: [kube-apiserver]
+  ports:
+  - name: http
+    port: ${port}
+  envs:
+  - name: GREETING
+    value: hello-from-env
+componentsPatches:
+- name: kube-apiserver
+  extraVolumes:
+  - hostPath: /tmp
+    mountPath: /var/tmp-elsewhere
+    readOnly: true
+`;
+}
+
+const ECHO_SERVER = "require('http').createServer((q, r) => r.end(process.env.GREETING + ' ' + process.argv[1])).listen(Number(process.argv[1]), '127.0.0.1')";
+
+describe('logs, export logs, config, --extra-args and extra components', { timeout: 600_000 }, () => {
   let box: Sandbox;
+  let echoPort = 0;
+  let createStderr = '';
   before(async () => {
     requireBinaries();
     box = sandbox();
     const policy = join(box.workdir, '..', 'audit-policy.yaml');
     writeFileSync(policy, AUDIT_POLICY);
-    await ok(box, ['create', 'cluster', '--wait', '2m', '--extra-args', 'kube-apiserver=v=3', '--kube-audit-policy', policy]);
+    echoPort = await freePort();
+    const extra = join(box.workdir, '..', 'extra-components.yaml');
+    writeFileSync(extra, echoComponent('echo', echoPort, ECHO_SERVER));
+    const result = await kwokts(box, ['--name', NAME, '-c', extra, 'create', 'cluster', '--wait', '2m', '--extra-args', 'kube-apiserver=v=3', '--kube-audit-policy', policy]);
+    assert.equal(result.exitCode, 0, `create failed:\n${result.stderr}`);
+    createStderr = result.stderr;
   });
   after(async () => {
     await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
@@ -42,6 +85,26 @@ describe('logs, export logs, config and --extra-args', { timeout: 600_000 }, () 
     const pid = readFileSync(join(box.workdir, 'clusters', NAME, 'pids', 'kube-apiserver.pid'), 'utf8').trim();
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     assert.ok(args.includes('--v=3'), `no --v=3 in ${args.join(' ')}`);
+  });
+
+  test('an extra component runs with its args and env, and is listed with the others', async () => {
+    const response = await fetch(`http://127.0.0.1:${echoPort}/`);
+    assert.equal(await response.text(), `hello-from-env ${echoPort}`);
+    const wide = await ok(box, ['get', 'components', '-o', 'wide']);
+    assert.match(wide, new RegExp(`^echo\\s+running\\s+true\\s+\\d+\\s+${echoPort}`, 'm'));
+  });
+
+  test('an extraVolume the binary runtime cannot mount is a warning naming it', () => {
+    assert.match(createStderr, /kube-apiserver: volume \/tmp → \/var\/tmp-elsewhere is not mounted by the binary runtime/);
+  });
+
+  test('an extra component that exits at once fails the create, which rolls back', async () => {
+    const config = join(box.workdir, '..', 'crashing-component.yaml');
+    writeFileSync(config, echoComponent('crasher', await freePort(), 'process.exit(3)'));
+    const result = await kwokts(box, ['--name', 'crash', '-c', config, 'create', 'cluster', '--wait', '1m']);
+    assert.notEqual(result.exitCode, 0);
+    assert.match(result.stderr, /crasher/);
+    assert.equal(existsSync(join(box.workdir, 'clusters', 'crash')), false);
   });
 
   test('logs prints a component log, and the audit log', async () => {

@@ -45,9 +45,10 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
       config,
       flags: givenOptionValues(flags as Record<string, unknown>),
       env: process.env,
-      enable: flags.enable,
-      disable,
-      enableCrds: flags['enable-crds'],
+      // Lists from config files and flags add up, as kwokctl's do.
+      enable: [...config.enable, ...flags.enable],
+      disable: [...config.disable, ...disable],
+      enableCrds: [...config.enableCrds, ...flags['enable-crds']],
       userKubeconfig: flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(flags.kubeconfig),
       waitMs,
       retain: flags.retain,

@@ -30,7 +30,7 @@ export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {
     const apiserver = record.components.find((c) => c.name === 'kube-apiserver');
     const config = buildClusterKubeconfig({
       name: contextName(this.flags.name),
-      server: `https://127.0.0.1:${apiserver?.probe.port ?? 0}`,
+      server: `https://127.0.0.1:${apiserver?.probe?.port ?? 0}`,
       // Self-contained: the file is meant to be handed to someone or somewhere else.
       caData: caCert,
       certData: signed.cert,

@@ -51,13 +51,13 @@ test('heartbeat factor scales the node monitor periods and the lease, as kwokctl
 
 test('componentsPatches append or override flags, and unknown components are refused', () => {
   const cs = buildComponents(spec(), [
-    { name: 'kube-apiserver', extraArgs: [{ key: 'v', value: '5' }, { key: 'secure-port', value: '9', override: true }], extraEnvs: [{ name: 'A', value: 'b' }] },
+    { name: 'kube-apiserver', extraArgs: [{ key: 'v', value: '5' }, { key: 'secure-port', value: '9', override: true }], extraEnvs: [{ name: 'A', value: 'b' }], extraVolumes: [] },
   ]);
   const api = cs.find((c) => c.name === 'kube-apiserver')!;
   assert.equal(api.args.at(-1), '--v=5');
   assert.ok(api.args.includes('--secure-port=9') && !api.args.includes('--secure-port=2003'));
   assert.equal(api.env.A, 'b');
-  assert.throws(() => buildComponents(spec(), [{ name: 'nope' as never, extraArgs: [], extraEnvs: [] }]), /component nope is patched .* but is not part of this cluster/);
+  assert.throws(() => buildComponents(spec(), [{ name: 'nope', extraArgs: [], extraEnvs: [], extraVolumes: [] }]), /component nope is patched .* but is not part of this cluster/);
 });
 
 test('duration and quantity formatting', () => {
@@ -83,4 +83,41 @@ test('prometheus scrapes every enabled component, https ones with the admin clie
   ]);
   assert.equal(config!.scrape_configs[1]!.tls_config?.cert_file, s.paths.adminCert);
   assert.equal(config!.scrape_configs[0]!.tls_config, undefined);
+});
+
+const userComponent = {
+  name: 'echo',
+  binary: '/usr/bin/echo-server',
+  command: ['/entry'],
+  args: ['--port=8080'],
+  links: ['kube-apiserver'],
+  ports: [{ name: 'http', port: 8080, hostPort: 0, protocol: 'TCP' as const }],
+  envs: [{ name: 'MODE', value: 'x' }],
+  volumes: [{ hostPath: '/data', mountPath: '/data', readOnly: true }],
+};
+
+test('extra components start after their links, with their program, args, env and volumes; patches reach them', () => {
+  const cs = buildComponents(spec(), [{ name: 'echo', extraArgs: [{ key: 'v', value: '2' }], extraEnvs: [], extraVolumes: [] }], [userComponent]);
+  const groups = startGroups(cs).map((g) => g.map((c) => c.name));
+  assert.deepEqual(groups.at(-1), ['kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'echo']);
+  const echo = cs.find((c) => c.name === 'echo')!;
+  assert.deepEqual(echo.program, { path: '/usr/bin/echo-server' });
+  // The container entrypoint is kept apart: the binary runtime runs the binary with args only.
+  assert.deepEqual(echo.args, ['--port=8080', '--v=2']);
+  assert.deepEqual(echo.command, ['/entry']);
+  assert.deepEqual(echo.env, { MODE: 'x' });
+  assert.deepEqual(echo.ports, [{ name: 'http', port: 8080 }]);
+  assert.equal(echo.probe, undefined);
+  assert.deepEqual(echo.volumes, [{ hostPath: '/data', mountPath: '/data', readOnly: true }]);
+});
+
+test('extra components: no binary on the binary runtime, or a link to nothing, is refused', () => {
+  const { binary: _binary, ...imageOnly } = userComponent;
+  assert.throws(() => buildComponents(spec({ runtime: 'binary' }), [], [{ ...imageOnly, image: 'x:1' }]), /component echo has no binary/);
+  assert.throws(() => buildComponents(spec(), [], [{ ...userComponent, links: ['nothing'] }]), /echo links to nothing, which is not a component/);
+});
+
+test('componentsPatches extraVolumes are added to the component', () => {
+  const cs = buildComponents(spec(), [{ name: 'kube-apiserver', extraArgs: [], extraEnvs: [], extraVolumes: [{ hostPath: '/h', mountPath: '/m', readOnly: false }] }]);
+  assert.deepEqual(cs.find((c) => c.name === 'kube-apiserver')!.volumes, [{ hostPath: '/h', mountPath: '/m', readOnly: false }]);
 });

@@ -75,3 +75,53 @@ test('stdin is read for -', async () => {
   assert.equal(loaded.fileOptions.etcdPort, 7);
   assert.deepEqual(loaded.sources, ['<stdin>']);
 });
+
+test('extra components and extraVolumes are parsed strictly; relative paths become absolute', async () => {
+  const p = file('components.yaml', `kind: KwokctlConfiguration
+options:
+  enable: [prometheus]
+  disable: kube-scheduler
+  enableCRDs: [Stage]
+componentsPatches:
+- name: kube-apiserver
+  extraVolumes:
+  - hostPath: ./audit
+    mountPath: /etc/audit
+    readOnly: true
+  extraEnvs:
+  - name: MODE
+    value: 1
+components:
+- name: echo
+  binary: ./bin/echo
+  args: ["--port", 8080]
+  links: [kube-apiserver]
+  ports:
+  - name: http
+    port: 8080
+`);
+  const loaded = await loadConfigFiles([p], silentLogger);
+  assert.deepEqual(loaded.enable, ['prometheus']);
+  assert.deepEqual(loaded.disable, ['kube-scheduler']);
+  assert.deepEqual(loaded.enableCrds, ['Stage']);
+  assert.deepEqual(loaded.componentsPatches[0]?.extraVolumes, [{ hostPath: join(process.cwd(), 'audit'), mountPath: '/etc/audit', readOnly: true }]);
+  assert.deepEqual(loaded.componentsPatches[0]?.extraEnvs, [{ name: 'MODE', value: '1' }]);
+  const [echo] = loaded.components;
+  assert.equal(echo?.binary, join(process.cwd(), 'bin', 'echo'));
+  assert.deepEqual(echo?.args, ['--port', '8080']);
+  assert.deepEqual(echo?.ports, [{ name: 'http', port: 8080, hostPort: 0, protocol: 'TCP' }]);
+});
+
+for (const [what, body, message] of [
+  ['a misspelt field', 'components:\n- name: a\n  binary: /x\n  arg: [1]\n', /components\[0\]: unknown field "arg"/],
+  ['a built-in name', 'components:\n- name: etcd\n  binary: /x\n', /"etcd" is a built-in component/],
+  ['no program', 'components:\n- name: a\n', /has neither binary nor image/],
+  ['a bad port', 'components:\n- name: a\n  binary: /x\n  ports: [{port: 70000}]\n', /ports\[0\]\.port must be a port number/],
+  ['a relative mountPath', 'componentsPatches:\n- name: etcd\n  extraVolumes: [{hostPath: /a, mountPath: b}]\n', /mountPath must be an absolute path/],
+  ['a URL binary', 'components:\n- name: a\n  binary: https://example.invalid/a\n', /downloading extra components is not supported/],
+] as const) {
+  test(`KwokctlConfiguration with ${what} is refused, naming the file and field`, async () => {
+    const p = file(`bad-${what.replace(/ /g, '-')}.yaml`, `kind: KwokctlConfiguration\n${body}`);
+    await assert.rejects(loadConfigFiles([p], silentLogger), (error: unknown) => error instanceof UsageError && error.message.includes(p) && message.test(error.message));
+  });
+}
