@@ -1,16 +1,13 @@
 /**
- * What the HTTP client needs from a KubeConfig: the server URL, TLS material for a keep-alive agent
- * and the auth headers. Headers are cached for a minute because exec plugins and token files can be
- * slow, and dropped at once after a 401 so rotated credentials are picked up.
+ * What the HTTP client needs to reach a cluster: the server URL, TLS material for a keep-alive
+ * agent and the auth headers. Headers are cached for a minute (token files rotate, exec plugins
+ * are slow) or until an exec credential expires, and dropped at once after a 401 so rotated
+ * credentials are picked up.
  */
-import { KubeConfig } from '@kubernetes/client-node';
-import type { RequestOptions } from 'node:https';
-import type { SecureContextOptions } from 'node:tls';
+import { readCredentials, type CredentialAnswer } from './credentials.js';
+import type { RestConfig, TlsMaterial } from './rest-config.js';
 
-export interface TlsMaterial extends Pick<SecureContextOptions, 'ca' | 'cert' | 'key' | 'pfx' | 'passphrase'> {
-  rejectUnauthorized?: boolean;
-  servername?: string;
-}
+export type { TlsMaterial } from './rest-config.js';
 
 export interface Connection {
   readonly server: URL;
@@ -22,54 +19,24 @@ export interface Connection {
 
 const headerTtlMs = 60_000;
 
-async function readOptions(config: KubeConfig, server: URL): Promise<RequestOptions> {
-  const options: RequestOptions = {};
-  const cluster = config.getCurrentCluster();
-  if (server.protocol === 'http:' && cluster && !cluster.skipTLSVerify) {
-    // client-node refuses plain HTTP unless skipTLSVerify is set; TLS settings are irrelevant there.
-    const copy = new KubeConfig();
-    copy.loadFromClusterAndUser({ ...cluster, skipTLSVerify: true }, config.getCurrentUser() ?? { name: 'kwok' });
-    await copy.applyToHTTPSOptions(options);
-  } else {
-    await config.applyToHTTPSOptions(options);
-  }
-  return options;
+function expiry(answer: CredentialAnswer): number {
+  return Math.min(Date.now() + headerTtlMs, answer.expiresAt ?? Infinity);
 }
 
-function toHeaders(options: RequestOptions): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(options.headers ?? {})) {
-    if (typeof value === 'string' || typeof value === 'number') headers[name] = String(value);
-    else if (Array.isArray(value)) headers[name] = value.join(', ');
-  }
-  if (options.auth) headers['Authorization'] = `Basic ${Buffer.from(options.auth).toString('base64')}`;
-  return headers;
-}
-
-export async function buildConnection(config: KubeConfig): Promise<Connection> {
-  const cluster = config.getCurrentCluster();
-  if (!cluster?.server) throw new Error('kubeconfig has no current cluster with a server URL');
-  const server = new URL(cluster.server);
-  const first = await readOptions(config, server);
-  const tls: TlsMaterial = {};
-  if (first.ca !== undefined) tls.ca = first.ca;
-  if (first.cert !== undefined) tls.cert = first.cert;
-  if (first.key !== undefined) tls.key = first.key;
-  if (first.pfx !== undefined) tls.pfx = first.pfx;
-  if (first.passphrase !== undefined) tls.passphrase = first.passphrase;
-  if (first.rejectUnauthorized !== undefined) tls.rejectUnauthorized = first.rejectUnauthorized;
-  if (first.servername !== undefined) tls.servername = first.servername;
-
-  let cached: { headers: Record<string, string>; at: number } | undefined = { headers: toHeaders(first), at: Date.now() };
+export async function buildConnection(config: RestConfig): Promise<Connection> {
+  const first = await readCredentials(config.credentials);
+  // An exec plugin may answer with a client certificate instead of a token; the agent needs it.
+  const tls: TlsMaterial = { ...config.tls, ...(first.cert ? { cert: first.cert } : {}), ...(first.key ? { key: first.key } : {}) };
+  let cached: { headers: Record<string, string>; until: number } | undefined = { headers: first.headers, until: expiry(first) };
   let refreshing: Promise<Record<string, string>> | undefined;
   return {
-    server,
+    server: config.server,
     tls,
     async headers() {
-      if (cached && Date.now() - cached.at < headerTtlMs) return cached.headers;
-      refreshing ??= readOptions(config, server)
-        .then((options) => {
-          cached = { headers: toHeaders(options), at: Date.now() };
+      if (cached && Date.now() < cached.until) return cached.headers;
+      refreshing ??= readCredentials(config.credentials)
+        .then((answer) => {
+          cached = { headers: answer.headers, until: expiry(answer) };
           return cached.headers;
         })
         .finally(() => {

@@ -5,7 +5,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { execa } from 'execa';
 import type { Credentials, ExecPlugin } from './rest-config.js';
 
 export interface CredentialAnswer {
@@ -39,6 +38,8 @@ async function runExecPlugin(plugin: ExecPlugin): Promise<CredentialAnswer> {
   // A command with a slash is a path (relative to the kubeconfig); a bare name is looked up on PATH.
   const command = plugin.command.includes('/') && !isAbsolute(plugin.command) ? resolve(plugin.dir, plugin.command) : plugin.command;
   const request = { apiVersion: plugin.apiVersion, kind: 'ExecCredential', spec: { interactive: false } };
+  // Loaded on use: most kubeconfigs have no exec plugin, and the controller starts faster without it.
+  const { execa } = await import('execa');
   const result = await execa(command, plugin.args, {
     env: { ...Object.fromEntries(plugin.env.map((e) => [e.name, e.value])), KUBERNETES_EXEC_INFO: JSON.stringify(request) },
     reject: false,

@@ -1,15 +1,13 @@
 /**
  * Finds the cluster to talk to, in kwok's order: an explicit --kubeconfig (ignored with a warning if
  * it is missing or a directory), then the in-cluster service account, then ~/.kube/config.
- * --master overrides the server URL of whatever was loaded. Loading, token files and exec plugins
- * are left to @kubernetes/client-node's KubeConfig.
+ * --master overrides the server URL of whatever was loaded.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
-import type { Cluster, User } from '@kubernetes/client-node';
 import type { Logger } from '../../util/log.js';
+import { readRestConfig, type RestConfig } from './rest-config.js';
 
 export const serviceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
 
@@ -31,61 +29,40 @@ function isFile(path: string): boolean {
   }
 }
 
-function inClusterAvailable(env: NodeJS.ProcessEnv, root: string): boolean {
-  return Boolean(env['KUBERNETES_SERVICE_HOST'] && env['KUBERNETES_SERVICE_PORT']) && isFile(join(root, serviceAccountDir, 'token'));
+/** client-go's InClusterConfig: the service's address, the mounted CA, and the (rotating) token file. */
+function inClusterConfig(env: NodeJS.ProcessEnv, root: string): RestConfig | undefined {
+  const host = env['KUBERNETES_SERVICE_HOST'];
+  const port = env['KUBERNETES_SERVICE_PORT'];
+  const dir = join(root, serviceAccountDir);
+  if (!host || !port || !isFile(join(dir, 'token'))) return undefined;
+  const ca = join(dir, 'ca.crt');
+  return {
+    server: new URL(`https://${host.includes(':') ? `[${host}]` : host}:${port}`),
+    tls: isFile(ca) ? { ca: readFileSync(ca) } : {},
+    credentials: { kind: 'token-file', path: join(dir, 'token') },
+  };
 }
 
-/** Returns the KubeConfig and a short description of where it came from (for the startup log). */
-export function loadKubeConfig(source: KubeConfigSource): { config: KubeConfig; origin: string } {
+/** Returns the RestConfig and a short description of where it came from (for the startup log). */
+export function loadKubeConfig(source: KubeConfigSource): { config: RestConfig; origin: string } {
   const env = source.env ?? process.env;
-  const root = source.serviceAccountRoot ?? '';
-  const config = new KubeConfig();
-  let origin: string | undefined;
-
+  let loaded: { config: RestConfig; origin: string } | undefined;
   if (source.kubeconfig) {
-    if (isFile(source.kubeconfig)) {
-      config.loadFromFile(source.kubeconfig);
-      origin = source.kubeconfig;
-    } else {
-      source.logger.warn(`kubeconfig ${source.kubeconfig} is missing or not a file; ignoring it`);
-    }
+    if (isFile(source.kubeconfig)) loaded = { config: readRestConfig(source.kubeconfig), origin: source.kubeconfig };
+    else source.logger.warn(`kubeconfig ${source.kubeconfig} is missing or not a file; ignoring it`);
   }
-  if (!origin && inClusterAvailable(env, root)) {
-    // KubeConfig.loadFromCluster reads KUBERNETES_SERVICE_HOST/PORT from process.env only.
-    const saved = { host: process.env['KUBERNETES_SERVICE_HOST'], port: process.env['KUBERNETES_SERVICE_PORT'] };
-    process.env['KUBERNETES_SERVICE_HOST'] = env['KUBERNETES_SERVICE_HOST'];
-    process.env['KUBERNETES_SERVICE_PORT'] = env['KUBERNETES_SERVICE_PORT'];
-    try {
-      config.loadFromCluster(root);
-    } finally {
-      restoreEnv('KUBERNETES_SERVICE_HOST', saved.host);
-      restoreEnv('KUBERNETES_SERVICE_PORT', saved.port);
-    }
-    origin = 'in-cluster service account';
+  if (!loaded) {
+    const inCluster = inClusterConfig(env, source.serviceAccountRoot ?? '');
+    if (inCluster) loaded = { config: inCluster, origin: 'in-cluster service account' };
   }
-  if (!origin) {
+  if (!loaded) {
     const fallback = join(source.home ?? homedir(), '.kube', 'config');
-    if (existsSync(fallback) && isFile(fallback)) {
-      config.loadFromFile(fallback);
-      origin = fallback;
-    }
+    if (existsSync(fallback) && isFile(fallback)) loaded = { config: readRestConfig(fallback), origin: fallback };
   }
-  if (source.master) return { config: withServer(config, source.master, origin !== undefined), origin: `${origin ?? 'no kubeconfig'}, server ${source.master}` };
-  if (!origin) throw new Error('no kubeconfig: pass --kubeconfig or --master, or run in a cluster');
-  return { config, origin };
-}
-
-function restoreEnv(name: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
-}
-
-/** Copy of `config` whose current cluster points at `server` (a bare config when nothing was loaded). */
-function withServer(config: KubeConfig, server: string, loaded: boolean): KubeConfig {
-  const next = new KubeConfig();
-  const cluster = loaded ? config.getCurrentCluster() : null;
-  const user: User = (loaded ? config.getCurrentUser() : null) ?? { name: 'kwok' };
-  const patched: Cluster = { ...(cluster ?? { name: 'kwok', skipTLSVerify: false }), server };
-  next.loadFromClusterAndUser(patched, user);
-  return next;
+  if (source.master) {
+    const config: RestConfig = loaded ? { ...loaded.config, server: new URL(source.master) } : { server: new URL(source.master), tls: {}, credentials: { kind: 'none' } };
+    return { config, origin: `${loaded?.origin ?? 'no kubeconfig'}, server ${source.master}` };
+  }
+  if (!loaded) throw new Error('no kubeconfig: pass --kubeconfig or --master, or run in a cluster');
+  return loaded;
 }

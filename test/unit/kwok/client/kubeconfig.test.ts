@@ -61,24 +61,25 @@ describe('loadKubeConfig', () => {
     const { config, origin } = loadKubeConfig({ kubeconfig: join(root, 'missing'), logger, env: inCluster, home, serviceAccountRoot: saRoot });
     assert.equal(origin, 'in-cluster service account');
     assert.ok(lines.some((l) => l.includes('missing or not a file')));
-    assert.equal(config.getCurrentCluster()?.server, 'https://10.96.0.1:443');
+    assert.equal(config.server.href, 'https://10.96.0.1/');
+    assert.equal(config.server.port, '');
     const connection = await buildConnection(config);
     assert.deepEqual(await connection.headers(), { Authorization: 'Bearer sa-token' });
   });
 
   it('falls back to ~/.kube/config outside a cluster, and --master overrides the server', () => {
     const { logger } = logs();
-    assert.equal(loadKubeConfig({ logger, env: {}, home, serviceAccountRoot: saRoot }).config.getCurrentCluster()?.server, 'https://home.example:6443');
+    assert.equal(loadKubeConfig({ logger, env: {}, home, serviceAccountRoot: saRoot }).config.server.href, 'https://home.example:6443/');
     const withMaster = loadKubeConfig({ logger, env: {}, home, master: 'http://127.0.0.1:8080' }).config;
-    assert.equal(withMaster.getCurrentCluster()?.server, 'http://127.0.0.1:8080');
-    assert.equal(withMaster.getCurrentUser()?.token, 'home-token');
+    assert.equal(withMaster.server.href, 'http://127.0.0.1:8080/');
+    assert.deepEqual(withMaster.credentials, { kind: 'token', token: 'home-token' });
   });
 
   it('fails when there is nothing to connect to', () => {
     const { logger } = logs();
     assert.throws(() => loadKubeConfig({ logger, env: {}, home: join(root, 'empty-home') }), /no kubeconfig/);
     const bare = loadKubeConfig({ logger, env: {}, home: join(root, 'empty-home'), master: 'http://127.0.0.1:8080' });
-    assert.equal(bare.config.getCurrentCluster()?.server, 'http://127.0.0.1:8080');
+    assert.equal(bare.config.server.href, 'http://127.0.0.1:8080/');
   });
 });
 
