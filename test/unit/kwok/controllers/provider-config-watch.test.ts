@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { configMapsResource, eventsResource } from '../../../../src/kwok/client/resources.js';
+import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import { EventRecorder } from '../../../../src/kwok/controllers/event-recorder.js';
+import { ProviderConfigWatch, providerWarningReason } from '../../../../src/kwok/controllers/provider-config-watch.js';
+import { FakeKubeClient } from './fake-kube-client.js';
+import { captureLogger, eventually, settle } from './harness.js';
+
+const config = (namespace: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'kwok-provider-config', namespace },
+  data: { config: 'readNodesFrom: configmap\nnodegroups:\n  fromNodeLabelKey: pool\nconfigmap:\n  name: kwok-provider-templates\n' },
+});
+const templates = (namespace: string, labels: Record<string, string>): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name: 'kwok-provider-templates', namespace },
+  data: { templates: `apiVersion: v1\nkind: Node\nmetadata:\n  name: tpl\n  labels: ${JSON.stringify(labels)}\n` },
+});
+
+function start(client: FakeKubeClient) {
+  const logs: string[] = [];
+  const logger = captureLogger(logs);
+  const watch = new ProviderConfigWatch({ client, logger, events: new EventRecorder(client, logger, 'test'), nodes: () => [], settleMs: 10 });
+  const abort = new AbortController();
+  const running = watch.run(abort.signal);
+  return { logs, stop: async () => (abort.abort(), await running) };
+}
+
+const warnings = (client: FakeKubeClient): KubeObject[] => client.all(eventsResource).filter((e) => e['reason'] === providerWarningReason);
+
+describe('ProviderConfigWatch', () => {
+  it('warns once, in the log and as an Event on the templates ConfigMap, when templates lack the nodegroup label', async () => {
+    const client = new FakeKubeClient();
+    client.seed(configMapsResource, config('autoscaling'));
+    client.seed(configMapsResource, templates('autoscaling', { other: 'x' }));
+    const w = start(client);
+    try {
+      await eventually(() => warnings(client).length === 1, 'a warning event');
+      const event = warnings(client)[0]!;
+      assert.equal(event['type'], 'Warning');
+      assert.deepEqual((event['involvedObject'] as Record<string, unknown>)['name'], 'kwok-provider-templates');
+      assert.equal(event.metadata.namespace, 'autoscaling');
+      assert.match(String(event['message']), /no template node has the label "pool"/);
+      assert.ok(w.logs.some((l) => /warning: cluster-autoscaler kwok provider \(autoscaling\): .*no template node has the label "pool"/.test(l)), w.logs.join('\n'));
+      // An unrelated change to the ConfigMap does not repeat the same warning.
+      client.modify(configMapsResource, 'autoscaling/kwok-provider-templates', (o) => (o.metadata.labels = { touched: 'yes' }));
+      await settle(100);
+      assert.equal(warnings(client).length, 1);
+      // Fixing the templates is noticed.
+      client.modify(configMapsResource, 'autoscaling/kwok-provider-templates', (o) => (o['data'] = templates('autoscaling', { pool: 'a' })['data']));
+      await eventually(() => w.logs.some((l) => /problems fixed/.test(l)), 'the fix to be logged');
+      assert.equal(warnings(client).length, 1);
+    } finally {
+      await w.stop();
+    }
+  });
+
+  it('says nothing about a correct setup, or about namespaces without a provider config', async () => {
+    const client = new FakeKubeClient();
+    client.seed(configMapsResource, config('ok'));
+    client.seed(configMapsResource, templates('ok', { pool: 'a' }));
+    client.seed(configMapsResource, templates('orphan', {}));
+    const w = start(client);
+    try {
+      await settle(200);
+      assert.deepEqual(warnings(client), []);
+      assert.ok(!w.logs.some((l) => /^warning/.test(l)), w.logs.join('\n'));
+    } finally {
+      await w.stop();
+    }
+  });
+});
