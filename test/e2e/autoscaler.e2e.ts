@@ -148,6 +148,7 @@ describe('cluster-autoscaler kwok provider', () => {
       node['status'] = { ...node['status'], nodeInfo: { kubeletVersion: 'fake' } };
       await ok(['create', '-f', '-'], JSON.stringify(node));
     }
+    const created = Date.now();
     await waitFor('both nodes Ready', async () => {
       const out = await ok(['get', 'nodes', ...names, '-o', 'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{"\\n"}{end}']);
       return out.trim().split('\n').filter((s) => s === 'True').length === 2;
@@ -156,6 +157,7 @@ describe('cluster-autoscaler kwok provider', () => {
       const p = await pods();
       return p.length === 3 && p.every((x) => x.phase === 'Running' && names.includes(x.node) && x.ip !== '');
     }, 60_000, 500);
+    process.stdout.write(`measured: provider-shaped nodes created -> Ready with 3 pods Running in ${((Date.now() - created) / 1000).toFixed(1)}s\n`);
     const running = await pods();
     assert.equal(new Set(running.map((p) => p.ip)).size, 3, `pod IPs are unique: ${running.map((p) => p.ip).join(' ')}`);
     // The provider's taint and providerID survive our controller's stages.
@@ -169,11 +171,13 @@ describe('cluster-autoscaler kwok provider', () => {
     const victim = [...counts].sort((a, b) => b[1] - a[1])[0]![0];
     const survivor = names.find((n) => n !== victim)!;
     await ok(['delete', 'node', victim]);
+    const deleted = Date.now();
     // 2 CPUs left for 3 pods of 1 CPU: one stays Pending, unschedulable (what cluster-autoscaler scales up on).
     await waitFor('the orphaned pods to be replaced and one to be Pending', async () => {
       const p = await pods();
       return p.length === 3 && p.filter((x) => x.phase === 'Running' && x.node === survivor).length === 2 && p.filter((x) => x.phase === 'Pending' && x.unschedulable && x.node === '').length === 1;
     }, 150_000, 1000);
+    process.stdout.write(`measured: node deleted -> its pods replaced, one Pending (Unschedulable), in ${((Date.now() - deleted) / 1000).toFixed(1)}s\n`);
     assert.ok(!(await pods()).some((p) => p.node === victim), 'no pod is left bound to the deleted node');
 
     await ok(['scale', 'deployment', '-n', NS, 'autoscale-demo', '--replicas', '0']);
@@ -210,7 +214,8 @@ describe('cluster-autoscaler kwok provider', () => {
         '--logtostderr=true',
         '--v=2',
       ],
-      { env: { ...process.env, KWOK_PROVIDER_MODE: 'local', POD_NAMESPACE: NS }, stdio: ['ignore', log, log] },
+      // In local mode the provider builds its own client from KUBECONFIG, ignoring --kubeconfig (which CA's core uses): both are needed.
+      { env: { ...process.env, KUBECONFIG: box.kubeconfig, KWOK_PROVIDER_MODE: 'local', POD_NAMESPACE: NS }, stdio: ['ignore', log, log] },
     );
     closeSync(log);
     const tail = (): string => readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
