@@ -15,6 +15,7 @@ import {
   PROVIDER_TEMPLATES_KEY,
   PROVIDER_TEMPLATES_NAME,
 } from '../autoscaler/provider-check.js';
+import { KubeApiError } from '../client/api-error.js';
 import { Reflector } from '../client/reflector.js';
 import { configMapsResource } from '../client/resources.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
@@ -56,6 +57,17 @@ export class ProviderConfigWatch {
   }
 
   async run(signal: AbortSignal): Promise<void> {
+    // Without RBAC for ConfigMaps (a controller deployed with narrow permissions), say so once and
+    // stay out of the way instead of retrying a forbidden watch forever.
+    try {
+      await this.options.client.list(configMapsResource, { fieldSelector: `metadata.name=${PROVIDER_CONFIG_NAME}`, limit: 1 }, signal);
+    } catch (error) {
+      if (error instanceof KubeApiError && (error.status === 401 || error.status === 403)) {
+        this.options.logger.warn(`cannot list ConfigMaps (${error.message}); the cluster-autoscaler kwok-provider check is off`);
+        return;
+      }
+      // Anything else (apiserver restarting) is retried by the reflectors below.
+    }
     signal.addEventListener(
       'abort',
       () => {

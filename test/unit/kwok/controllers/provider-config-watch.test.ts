@@ -73,3 +73,15 @@ describe('ProviderConfigWatch', () => {
     }
   });
 });
+
+describe('ProviderConfigWatch without RBAC for ConfigMaps', () => {
+  it('warns once that the check is off and does not watch', async () => {
+    const { KubeApiError } = await import('../../../../src/kwok/client/api-error.js');
+    const client = new FakeKubeClient();
+    client.failNext('list', new KubeApiError('GET /api/v1/configmaps: 403 Forbidden', 403, 'Forbidden'), 'configmaps');
+    const w = start(client);
+    await w.stop();
+    assert.equal(w.logs.filter((l) => /the cluster-autoscaler kwok-provider check is off/.test(l)).length, 1, w.logs.join('\n'));
+    assert.equal(client.callsOf('watch', 'configmaps').length, 0);
+  });
+});
