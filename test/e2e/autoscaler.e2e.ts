@@ -220,19 +220,22 @@ describe('cluster-autoscaler kwok provider', () => {
     closeSync(log);
     const tail = (): string => readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n');
     try {
+      // Self-contained: the shipped ConfigMaps and the workload at its 3 replicas.
+      await ok(['apply', '-n', NS, '-f', CONFIGMAPS]);
+      await ok(['apply', '-n', NS, '-f', WORKLOAD]);
       await ok(['scale', 'deployment', '-n', NS, 'autoscale-demo', '--replicas', '3']);
       await waitFor('cluster-autoscaler to add Ready nodes that run the 3 pods', async () => {
         assert.equal(child.exitCode, null, `cluster-autoscaler exited:\n${tail()}`);
         const nodes = await provisioned();
         const p = await pods();
         return nodes.length > 0 && nodes.every((n) => n.ready) && p.length === 3 && p.every((x) => x.phase === 'Running' && nodes.some((n) => n.name === x.node));
-      }, 180_000, 2000).catch((error: Error) => assert.fail(`${error.message}\n${tail()}`));
+      }, 180_000, 2000).catch((error: Error) => assert.fail(error.message.includes('cluster-autoscaler exited') ? error.message : `${error.message}\n${tail()}`));
 
       await ok(['scale', 'deployment', '-n', NS, 'autoscale-demo', '--replicas', '0']);
       await waitFor('cluster-autoscaler to remove its nodes', async () => {
         assert.equal(child.exitCode, null, `cluster-autoscaler exited:\n${tail()}`);
         return (await provisioned()).length === 0;
-      }, 180_000, 2000).catch((error: Error) => assert.fail(`${error.message}\n${tail()}`));
+      }, 180_000, 2000).catch((error: Error) => assert.fail(error.message.includes('cluster-autoscaler exited') ? error.message : `${error.message}\n${tail()}`));
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 2000));
