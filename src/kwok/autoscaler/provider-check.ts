@@ -158,3 +158,37 @@ export function checkProviderSetup(setup: ProviderSetup): ProviderCheckResult {
   if (templates.problems.length > 0) return { config, problems: templates.problems };
   return { config, problems: checkTemplateNodes(templates.nodes, config.grouping, source) };
 }
+
+export interface ConfigMapsCheck {
+  namespace: string;
+  problems: string[];
+  /** The nodegroup values the templates define (the provider suffixes each with a timestamp). */
+  nodegroups: string[];
+}
+
+/**
+ * Checks ConfigMaps as a user would apply them (e.g. `kubectl apply -f`): for each namespace that
+ * has a kwok-provider-config, its setup with the templates ConfigMap found among `objects`.
+ * Objects other than ConfigMaps are ignored; `namespace` stands for those without one.
+ */
+export function checkProviderConfigMaps(objects: readonly unknown[], namespace: string): ConfigMapsCheck[] {
+  const configMaps = objects.filter((o): o is KubeObject => isRecord(o) && o['kind'] === 'ConfigMap' && isRecord(o['metadata']));
+  const nsOf = (o: KubeObject): string => o.metadata.namespace || namespace;
+  const dataOf = (o: KubeObject | undefined, key: string): string | undefined => {
+    const data = o?.['data'];
+    return isRecord(data) && typeof data[key] === 'string' ? data[key] : undefined;
+  };
+  return configMaps
+    .filter((o) => o.metadata.name === PROVIDER_CONFIG_NAME)
+    .map((config) => {
+      const ns = nsOf(config);
+      const configData = dataOf(config, PROVIDER_CONFIG_KEY);
+      const wanted = parseProviderConfig(configData).config?.templatesConfigMap;
+      const templates = wanted === undefined ? undefined : configMaps.find((o) => o.metadata.name === wanted && nsOf(o) === ns);
+      const templatesData = dataOf(templates, PROVIDER_TEMPLATES_KEY);
+      const result = checkProviderSetup({ namespace: ns, configData, templatesData });
+      const grouping = result.config?.grouping;
+      const nodegroups = grouping ? [...new Set(parseTemplateNodes(templatesData).nodes.map((n) => nodegroupOf(n, grouping)).filter((g) => g !== ''))] : [];
+      return { namespace: ns, problems: result.problems, nodegroups };
+    });
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseK8sYamlDocuments } from '../../../../src/kwok/api/k8s-yaml.js';
-import { checkProviderSetup, parseProviderConfig, parseTemplateNodes } from '../../../../src/kwok/autoscaler/provider-check.js';
+import { checkProviderConfigMaps, checkProviderSetup, parseProviderConfig, parseTemplateNodes } from '../../../../src/kwok/autoscaler/provider-check.js';
 import type { KubeObject } from '../../../../src/kwok/client/types.js';
 
 const labelConfig = `apiVersion: v1alpha1
@@ -99,5 +99,29 @@ describe('checkProviderSetup', () => {
     assert.deepEqual(r.problems, []);
     assert.ok(r.config);
     assert.equal(parseTemplateNodes(data('kwok-provider-templates')['templates']).nodes.length, 2);
+  });
+});
+
+describe('checkProviderConfigMaps (what `kwokts autoscaler check` reads)', () => {
+  const cm = (name: string, namespace: string | undefined, data: Record<string, string>): KubeObject => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...(namespace ? { namespace } : {}) }, data });
+  it('pairs each config with the templates ConfigMap of its namespace and lists the nodegroups', () => {
+    const objects = [
+      cm('kwok-provider-config', undefined, { config: labelConfig }),
+      cm('kwok-provider-templates', undefined, { templates: `${node('a', { 'kwok-nodegroup': 'g1' })}---\n${node('b', { 'kwok-nodegroup': 'g1' })}` }),
+      cm('kwok-provider-config', 'other', { config: labelConfig }),
+      cm('kwok-provider-templates', 'other', { templates: node('c') }),
+      { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'x' } },
+    ];
+    const checks = checkProviderConfigMaps(objects, 'ns1');
+    assert.deepEqual(checks.map((c) => [c.namespace, c.nodegroups, c.problems.length]), [
+      ['ns1', ['g1'], 0],
+      ['other', [], 1],
+    ]);
+    assert.match(checks[1]!.problems[0]!, /^other\/kwok-provider-templates: no template node has the label/);
+  });
+
+  it('says the templates ConfigMap is missing when only the config is given', () => {
+    const [check] = checkProviderConfigMaps([cm('kwok-provider-config', 'ns', { config: labelConfig })], 'default');
+    assert.match(check!.problems[0]!, /ConfigMap ns\/kwok-provider-templates .* does not exist/);
   });
 });
