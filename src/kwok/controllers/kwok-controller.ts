@@ -104,8 +104,7 @@ export class KwokController {
     this.pods = pods;
     this.stages = new StagesManager({ ...common, logger, catalogFactory: config.catalogFactory, node: this.nodes.controller, pod: pods.controller });
     if (config.stages && !config.watchStageCrds) this.stages.apply(config.stages);
-    const nodeStore = this.nodes.controller.reflector.store;
-    this.providerWatch = config.checkAutoscalerProvider === false ? undefined : new ProviderConfigWatch({ client, logger, events, nodes: () => nodeStore.values() });
+    this.providerWatch = config.checkAutoscalerProvider === false ? undefined : new ProviderConfigWatch({ client, logger, events });
   }
 
   /** Runs until `signal` aborts. */

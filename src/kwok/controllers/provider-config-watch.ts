@@ -10,14 +10,17 @@
 import type { Logger } from '../../util/log.js';
 import {
   checkProviderSetup,
+  nodegroupOf,
+  parseProviderConfig,
   PROVIDER_CONFIG_KEY,
   PROVIDER_CONFIG_NAME,
   PROVIDER_TEMPLATES_KEY,
   PROVIDER_TEMPLATES_NAME,
+  type ProviderGrouping,
 } from '../autoscaler/provider-check.js';
 import { KubeApiError } from '../client/api-error.js';
 import { Reflector } from '../client/reflector.js';
-import { configMapsResource } from '../client/resources.js';
+import { configMapsResource, nodesResource } from '../client/resources.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 import type { EventRecorder } from './event-recorder.js';
 
@@ -27,8 +30,6 @@ export interface ProviderConfigWatchOptions {
   client: KubeClient;
   logger: Logger;
   events: EventRecorder;
-  /** The cluster's nodes, for `readNodesFrom: cluster`. */
-  nodes: () => Iterable<KubeObject>;
   /** Wait this long after a change before checking, so config and templates applied together are seen together. */
   settleMs?: number;
 }
@@ -91,6 +92,22 @@ export class ProviderConfigWatch {
     this.pending.set(namespace, timer);
   }
 
+  /**
+   * Nodes of the whole cluster carrying the grouping key (at most one is needed). Read from the API,
+   * not the controller's node cache, which holds only the nodes this controller manages.
+   */
+  private async nodesWithKey(grouping: ProviderGrouping): Promise<KubeObject[]> {
+    if (grouping.by === 'label') return (await this.options.client.list(nodesResource, { labelSelector: grouping.key, limit: 1 })).items;
+    let token: string | undefined;
+    do {
+      const page = await this.options.client.list(nodesResource, { limit: 500, ...(token ? { continue: token } : {}) });
+      const found = page.items.find((n) => nodegroupOf(n, grouping) !== '');
+      if (found) return [found];
+      token = page.continue;
+    } while (token);
+    return [];
+  }
+
   /** Checks one namespace's provider setup now; returns the problems found. */
   async check(namespace: string): Promise<string[]> {
     const { logger } = this.options;
@@ -99,18 +116,23 @@ export class ProviderConfigWatch {
       this.reported.delete(namespace);
       return [];
     }
-    const result = checkProviderSetup({ namespace, configData: dataOf(config, PROVIDER_CONFIG_KEY), clusterNodes: [...this.options.nodes()] });
+    const configData = dataOf(config, PROVIDER_CONFIG_KEY);
+    const parsed = parseProviderConfig(configData).config;
     let templates: KubeObject | undefined;
-    let problems = result.problems;
-    if (result.config?.templatesConfigMap !== undefined) {
-      const name = result.config.templatesConfigMap;
+    let clusterNodes: KubeObject[] | undefined;
+    if (parsed?.templatesConfigMap !== undefined) {
+      const name = parsed.templatesConfigMap;
       // The default name is watched; a custom one is read when the config changes.
-      templates =
-        name === PROVIDER_TEMPLATES_NAME
-          ? this.templates.store.get(`${namespace}/${name}`)
-          : await this.options.client.get(configMapsResource, { namespace, name });
-      problems = checkProviderSetup({ namespace, configData: dataOf(config, PROVIDER_CONFIG_KEY), templatesData: dataOf(templates, PROVIDER_TEMPLATES_KEY) }).problems;
+      templates = name === PROVIDER_TEMPLATES_NAME ? this.templates.store.get(`${namespace}/${name}`) : await this.options.client.get(configMapsResource, { namespace, name });
+    } else if (parsed?.readNodesFrom === 'cluster') {
+      clusterNodes = await this.nodesWithKey(parsed.grouping);
     }
+    const problems = checkProviderSetup({
+      namespace,
+      configData,
+      ...(templates !== undefined || parsed?.templatesConfigMap !== undefined ? { templatesData: dataOf(templates, PROVIDER_TEMPLATES_KEY) } : {}),
+      ...(clusterNodes ? { clusterNodes } : {}),
+    }).problems;
     const signature = problems.join('\n');
     if (this.reported.get(namespace) === signature) return problems;
     const hadProblems = (this.reported.get(namespace) ?? '') !== '';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configMapsResource, eventsResource } from '../../../../src/kwok/client/resources.js';
+import { configMapsResource, eventsResource, nodesResource } from '../../../../src/kwok/client/resources.js';
 import type { KubeObject } from '../../../../src/kwok/client/types.js';
 import { EventRecorder } from '../../../../src/kwok/controllers/event-recorder.js';
 import { ProviderConfigWatch, providerWarningReason } from '../../../../src/kwok/controllers/provider-config-watch.js';
@@ -23,7 +23,7 @@ const templates = (namespace: string, labels: Record<string, string>): KubeObjec
 function start(client: FakeKubeClient) {
   const logs: string[] = [];
   const logger = captureLogger(logs);
-  const watch = new ProviderConfigWatch({ client, logger, events: new EventRecorder(client, logger, 'test'), nodes: () => [], settleMs: 10 });
+  const watch = new ProviderConfigWatch({ client, logger, events: new EventRecorder(client, logger, 'test'), settleMs: 10 });
   const abort = new AbortController();
   const running = watch.run(abort.signal);
   return { logs, stop: async () => (abort.abort(), await running) };
@@ -83,5 +83,24 @@ describe('ProviderConfigWatch without RBAC for ConfigMaps', () => {
     await w.stop();
     assert.equal(w.logs.filter((l) => /the cluster-autoscaler kwok-provider check is off/.test(l)).length, 1, w.logs.join('\n'));
     assert.equal(client.callsOf('watch', 'configmaps').length, 0);
+  });
+});
+
+describe('ProviderConfigWatch with readNodesFrom: cluster', () => {
+  it('looks for the key on the cluster nodes (all of them, not only managed ones)', async () => {
+    const client = new FakeKubeClient();
+    const clusterConfig = (key: string): KubeObject => ({ ...config('ca'), data: { config: `readNodesFrom: cluster\nnodegroups:\n  fromNodeAnnotation: ${key}\n` } });
+    client.seed(nodesResource, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', annotations: { 'eks.amazonaws.com/nodegroup': 'ng' } } });
+    client.seed(configMapsResource, clusterConfig('eks.amazonaws.com/nodegroup'));
+    const w = start(client);
+    try {
+      await settle(200);
+      assert.deepEqual(warnings(client), []);
+      client.modify(configMapsResource, 'ca/kwok-provider-config', (o) => (o['data'] = clusterConfig('other/nodegroup')['data']));
+      await eventually(() => warnings(client).length === 1, 'a warning event');
+      assert.match(String(warnings(client)[0]!['message']), /readNodesFrom is "cluster" but no node in the cluster has the annotation "other\/nodegroup"/);
+    } finally {
+      await w.stop();
+    }
   });
 });
