@@ -76,9 +76,11 @@ export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
       this.logger.info(result.built ? `built cluster-autoscaler ${version} in ${(result.durationMs / 1000).toFixed(0)}s` : `cluster-autoscaler ${version} is already in the cache`);
       process.stdout.write(`${result.binaries['cluster-autoscaler']}\n`);
     } catch (error) {
-      // The usual failure is a proxy that does not serve the module; say what to do instead.
-      if (error instanceof ExternalCommandError && /not available|not found|unknown revision|403|404|410/i.test(error.output)) {
-        throw new ExternalCommandError(`the Go module proxy does not serve sigs.k8s.io/cluster-autoscaler@${version}`, error.command, error.output, {
+      // The usual failure: the module proxy does not serve the module (or that version). Name it
+      // with go's own reason and say what to do instead.
+      if (error instanceof ExternalCommandError && error.command[1] === 'mod' && error.command[2] === 'download') {
+        const reason = goReason(error.output);
+        throw new ExternalCommandError(`cannot download sigs.k8s.io/cluster-autoscaler@${version}${reason ? `: ${reason}` : ''}`, error.command, error.output, {
           hint: 'set KWOK_CLUSTER_AUTOSCALER_VERSION to a published version, or clone kubernetes-sigs/cluster-autoscaler and run `kwokts artifacts build cluster-autoscaler --source DIR`',
           cause: error,
         });
@@ -86,4 +88,12 @@ export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
       throw error;
     }
   }
+}
+
+/** The line of go's output that says why (`go mod download -json` puts it in an "Error" field). */
+function goReason(output: string): string {
+  const fromJson = /"Error":\s*"((?:[^"\\]|\\.)*)"/.exec(output)?.[1];
+  const text = fromJson !== undefined ? (JSON.parse(`"${fromJson}"`) as string) : output;
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /not available|not found|no such file|forbidden|unknown revision|disabled/i.test(l)) ?? lines[lines.length - 1] ?? '';
 }
