@@ -1,11 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
-import { buildClusterAutoscalerFromSource, buildFromGoModules, detectGo } from '../../artifacts/index.js';
+import { buildClusterAutoscalerFromModule, buildClusterAutoscalerFromSource, buildFromGoModules, detectGo } from '../../artifacts/index.js';
 import { cacheDirOf, describeProgress } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
 import { clusterAutoscalerVersionForKube, DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../../config/versions.js';
-import { ExternalCommandError, PreflightError, UsageError } from '../../util/errors.js';
+import { PreflightError, UsageError } from '../../util/errors.js';
 
 const TARGETS = ['kubernetes', 'etcd', 'cluster-autoscaler'] as const;
 
@@ -71,29 +71,9 @@ export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
       return;
     }
     const version = normalizeVersion(process.env['KWOK_CLUSTER_AUTOSCALER_VERSION'] || clusterAutoscalerVersionForKube(kube));
-    try {
-      const result = await buildFromGoModules('cluster-autoscaler', version, { ...common, force: this.flags.force, onProgress: (e) => this.logger.debug(describeProgress(e)) });
-      this.logger.info(result.built ? `built cluster-autoscaler ${version} in ${(result.durationMs / 1000).toFixed(0)}s` : `cluster-autoscaler ${version} is already in the cache`);
-      process.stdout.write(`${result.binaries['cluster-autoscaler']}\n`);
-    } catch (error) {
-      // The usual failure: the module proxy does not serve the module (or that version). Name it
-      // with go's own reason and say what to do instead.
-      if (error instanceof ExternalCommandError && error.command[1] === 'mod' && error.command[2] === 'download') {
-        const reason = goReason(error.output);
-        throw new ExternalCommandError(`cannot download sigs.k8s.io/cluster-autoscaler@${version}${reason ? `: ${reason}` : ''}`, error.command, error.output, {
-          hint: 'set KWOK_CLUSTER_AUTOSCALER_VERSION to a published version, or clone kubernetes-sigs/cluster-autoscaler and run `kwokts artifacts build cluster-autoscaler --source DIR`',
-          cause: error,
-        });
-      }
-      throw error;
-    }
+    const result = await buildClusterAutoscalerFromModule(version, { ...common, force: this.flags.force, onProgress: (e) => this.logger.debug(describeProgress(e)) });
+    this.logger.info(result.built ? `built cluster-autoscaler ${version} in ${(result.durationMs / 1000).toFixed(0)}s` : `cluster-autoscaler ${version} is already in the cache`);
+    process.stdout.write(`${result.binaries['cluster-autoscaler']}\n`);
   }
 }
 
-/** The line of go's output that says why (`go mod download -json` puts it in an "Error" field). */
-function goReason(output: string): string {
-  const fromJson = /"Error":\s*"((?:[^"\\]|\\.)*)"/.exec(output)?.[1];
-  const text = fromJson !== undefined ? (JSON.parse(`"${fromJson}"`) as string) : output;
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  return lines.find((l) => /not available|not found|no such file|forbidden|unknown revision|disabled/i.test(l)) ?? lines[lines.length - 1] ?? '';
-}

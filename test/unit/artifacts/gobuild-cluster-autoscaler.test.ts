@@ -4,7 +4,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildClusterAutoscalerGoMod, buildFromGoModules, detectGo, planGoBuild } from '../../../src/artifacts/gobuild.js';
-import { buildClusterAutoscalerFromSource, planClusterAutoscalerSourceBuild } from '../../../src/artifacts/gobuild-source.js';
+import { buildClusterAutoscalerFromSource, planClusterAutoscalerSourceBuild } from '../../../src/artifacts/cluster-autoscaler.js';
 import { clusterAutoscalerVersionForKube } from '../../../src/config/versions.js';
 import { UsageError } from '../../../src/util/errors.js';
 import { makeFakeGo, tempDir } from './helpers.js';

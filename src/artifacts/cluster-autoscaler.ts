@@ -1,13 +1,16 @@
 /**
- * cluster-autoscaler's kwok build from a local checkout, for when its module is not reachable
- * through the Go module proxy (or to test a change to the provider). Inside the checkout its own
- * go.mod and replace directives apply, so a plain `go build` works; only the entry point differs
- * by layout:
- * - sigs.k8s.io/cluster-autoscaler: the kwok-only main package in `kwok/`;
- * - k8s.io/autoscaler/cluster-autoscaler (the `cluster-autoscaler/` folder of kubernetes/autoscaler,
- *   also accepted at the repository root): the main package, with `-tags kwok` so the builder
- *   links only the kwok provider.
- * The binary goes to `<cache>/gobuild/cluster-autoscaler/source/cluster-autoscaler`.
+ * cluster-autoscaler with only its kwok cloud provider, the tool for autoscaling kwokts clusters.
+ * Two ways to get it, both into the Go build cache directory:
+ * - from its module, `sigs.k8s.io/cluster-autoscaler/kwok@<version>`, through the generic wrapper
+ *   module build (gobuild.ts), into `<cache>/gobuild/cluster-autoscaler/<version>/`;
+ * - from a local checkout (when the module proxy does not serve it, or to test a change to the
+ *   provider). Inside the checkout its own go.mod and replace directives apply, so a plain
+ *   `go build` works; only the entry point differs by layout:
+ *   - sigs.k8s.io/cluster-autoscaler: the kwok-only main package in `kwok/`;
+ *   - k8s.io/autoscaler/cluster-autoscaler (the `cluster-autoscaler/` folder of kubernetes/autoscaler,
+ *     also accepted at the repository root): the main package, with `-tags kwok` so the builder
+ *     links only the kwok provider.
+ *   The binary goes to `<cache>/gobuild/cluster-autoscaler/source/cluster-autoscaler`.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -17,7 +20,7 @@ import { execa } from 'execa';
 import { ExternalCommandError, PreflightError, UsageError } from '../util/errors.js';
 import { silentLogger } from '../util/log.js';
 import { withFileLock } from './download.js';
-import { CLUSTER_AUTOSCALER_MODULE, detectGo, parseGoMod, runGo, type GoBuildOptions } from './gobuild.js';
+import { buildFromGoModules, CLUSTER_AUTOSCALER_MODULE, detectGo, parseGoMod, runGo, type GoBuildOptions, type GoBuildResult } from './gobuild.js';
 
 export const LEGACY_CLUSTER_AUTOSCALER_MODULE = 'k8s.io/autoscaler/cluster-autoscaler';
 
@@ -87,4 +90,31 @@ export async function buildClusterAutoscalerFromSource(dir: string, options: GoB
     }
     return { binary: plan.binary, durationMs: Date.now() - started };
   });
+}
+
+/** The line of go's output that says why (`go mod download -json` puts it in an "Error" field). */
+function goReason(output: string): string {
+  const fromJson = /"Error":\s*"((?:[^"\\]|\\.)*)"/.exec(output)?.[1];
+  const text = fromJson !== undefined ? (JSON.parse(`"${fromJson}"`) as string) : output;
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  return lines.find((l) => /not available|not found|no such file|forbidden|unknown revision|disabled/i.test(l)) ?? lines[lines.length - 1] ?? '';
+}
+
+/**
+ * Builds `sigs.k8s.io/cluster-autoscaler/kwok@version` (cached). The usual failure, a module proxy
+ * that does not serve the module or that version, is named with go's own reason and what to do.
+ */
+export async function buildClusterAutoscalerFromModule(version: string, options: GoBuildOptions): Promise<GoBuildResult> {
+  try {
+    return await buildFromGoModules('cluster-autoscaler', version, options);
+  } catch (error) {
+    if (error instanceof ExternalCommandError && error.command[1] === 'mod' && error.command[2] === 'download') {
+      const reason = goReason(error.output);
+      throw new ExternalCommandError(`cannot download ${CLUSTER_AUTOSCALER_MODULE}@${version}${reason ? `: ${reason}` : ''}`, error.command, error.output, {
+        hint: 'set KWOK_CLUSTER_AUTOSCALER_VERSION to a published version, or clone kubernetes-sigs/cluster-autoscaler and run `kwokts artifacts build cluster-autoscaler --source DIR`',
+        cause: error,
+      });
+    }
+    throw error;
+  }
 }
