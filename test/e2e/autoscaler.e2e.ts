@@ -23,6 +23,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
+import { clusterAutoscalerVersionForKube, DEFAULT_KUBE_VERSION, normalizeVersion } from '../../src/config/versions.js';
 import { kwokts, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'ca';
@@ -35,7 +36,7 @@ function findClusterAutoscaler(): { binary: string } | { skip: string } {
   const explicit = process.env['KWOK_CLUSTER_AUTOSCALER_BINARY'];
   if (explicit) return existsSync(explicit) ? { binary: explicit } : { skip: `KWOK_CLUSTER_AUTOSCALER_BINARY=${explicit} does not exist` };
   const cache = process.env['KWOK_CACHE_DIR'] ?? join(homedir(), '.kwok', 'cache');
-  const version = process.env['KWOK_CLUSTER_AUTOSCALER_VERSION'] ?? 'v1.36.0';
+  const version = normalizeVersion(process.env['KWOK_CLUSTER_AUTOSCALER_VERSION'] || clusterAutoscalerVersionForKube(process.env['KWOK_KUBE_VERSION'] || DEFAULT_KUBE_VERSION));
   for (const candidate of [join(cache, 'gobuild', 'cluster-autoscaler', version, 'cluster-autoscaler'), join(cache, 'gobuild', 'cluster-autoscaler', 'source', 'cluster-autoscaler')]) {
     if (existsSync(candidate)) return { binary: candidate };
   }
