@@ -21,7 +21,7 @@ import { ExternalCommandError, PreflightError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { removeStaleTemps, withFileLock, type DownloadTuning } from './download.js';
 import type { GoBuildPhase, ProgressCallback } from './progress.js';
-import { binariesOfKind, goBuildDir, type BinaryName, type GoBuildKind } from './sources.js';
+import { binariesOfKind, goBuildDir, type BuildableName, type GoBuildKind } from './sources.js';
 
 // ---------------------------------------------------------------------------------------------
 // go.mod parsing and rendering (pure)
@@ -169,7 +169,14 @@ export function renderWrapperGoMod(spec: WrapperGoModSpec): string {
 
 export const KUBERNETES_MODULE = 'k8s.io/kubernetes';
 export const ETCD_MODULES = ['go.etcd.io/etcd/server/v3', 'go.etcd.io/etcd/etcdctl/v3', 'go.etcd.io/etcd/etcdutl/v3'] as const;
-const WRAPPER_MODULE: Record<GoBuildKind, string> = { kubernetes: 'kwokts.local/kubebuild', etcd: 'kwokts.local/etcdbuild' };
+export const CLUSTER_AUTOSCALER_MODULE = 'sigs.k8s.io/cluster-autoscaler';
+/** The main package of cluster-autoscaler's kwok-only build (it imports just the kwok cloud provider). */
+export const CLUSTER_AUTOSCALER_KWOK_PACKAGE = `${CLUSTER_AUTOSCALER_MODULE}/kwok`;
+const WRAPPER_MODULE: Record<GoBuildKind, string> = {
+  kubernetes: 'kwokts.local/kubebuild',
+  etcd: 'kwokts.local/etcdbuild',
+  'cluster-autoscaler': 'kwokts.local/cabuild',
+};
 
 /** The wrapper go.mod for a Kubernetes release, from upstream's go.mod text. */
 export function buildKubernetesGoMod(upstreamGoMod: string, kubeVersion: string): string {
@@ -195,6 +202,31 @@ export function buildEtcdGoMod(upstreamGoMods: readonly string[], etcdVersion: s
     ...(goVersion ? { go: goVersion } : {}),
     requires: [...ETCD_MODULES].sort().map((p) => ({ path: p, version })),
     pins: siblings.map((p) => ({ path: p, version })),
+  });
+}
+
+/**
+ * The wrapper go.mod for cluster-autoscaler. Its go.mod pins every Kubernetes staging module with
+ * `k8s.io/X => k8s.io/X v0.N.M` (k8s.io/kubernetes requires them at v0.0.0), and replace
+ * directives of a dependency are ignored, so they are carried over. A sibling it replaces with a
+ * local directory is pinned to the version upstream requires, when that is a real version.
+ */
+export function buildClusterAutoscalerGoMod(upstreamGoMod: string, version: string): string {
+  const upstream = parseGoMod(upstreamGoMod);
+  const pins = new Map<string, string>();
+  for (const r of upstream.replaces) {
+    if (r.oldVersion !== undefined) continue;
+    if (r.newVersion !== undefined && r.newPath === r.oldPath) pins.set(r.oldPath, r.newVersion);
+  }
+  for (const sibling of localSiblings(upstream, '')) {
+    const required = upstream.requires.find((q) => q.path === sibling)?.version;
+    if (required && !/^v0\.0\.0(\+incompatible)?$/.test(required)) pins.set(sibling, required);
+  }
+  return renderWrapperGoMod({
+    module: WRAPPER_MODULE['cluster-autoscaler'],
+    ...(upstream.go ? { go: upstream.go } : {}),
+    requires: [{ path: CLUSTER_AUTOSCALER_MODULE, version: normalizeVersion(version) }],
+    pins: [...pins].sort(([a], [b]) => a.localeCompare(b)).map(([path, v]) => ({ path, version: v })),
   });
 }
 
@@ -235,7 +267,7 @@ export function goBinaryName(pkg: string): string {
 }
 
 export interface GoBuildOutput {
-  name: BinaryName;
+  name: BuildableName;
   /** The main package. */
   pkg: string;
   /** The name `go build` writes. */
@@ -291,6 +323,23 @@ export function planGoBuild(kind: GoBuildKind, version: string, cacheDir: string
       })),
     };
   }
+  if (kind === 'cluster-autoscaler') {
+    const pkg = CLUSTER_AUTOSCALER_KWOK_PACKAGE;
+    const ldflags = '-s -w';
+    return {
+      kind,
+      version: v,
+      modules: [CLUSTER_AUTOSCALER_MODULE],
+      srcDir,
+      outDir,
+      getArgs: ['get', `${pkg}@${v}`],
+      ldflags,
+      buildArgs: (tmp) => ['build', '-trimpath', '-ldflags', ldflags, '-o', tmp + path.sep, pkg],
+      env,
+      // It has no --version flag; its usage naming --cloud-provider proves a working binary.
+      outputs: [{ name: 'cluster-autoscaler', pkg, builtName: goBinaryName(pkg), versionArgs: ['--help'], versionText: '--cloud-provider' }],
+    };
+  }
   const bare = v.replace(/^v/, '');
   const pkgFor: Record<string, string> = { etcd: ETCD_MODULES[0], etcdctl: ETCD_MODULES[1], etcdutl: ETCD_MODULES[2] };
   const names = binariesOfKind('etcd');
@@ -318,6 +367,7 @@ export function planGoBuild(kind: GoBuildKind, version: string, cacheDir: string
 
 /** The wrapper go.mod for a plan, from the upstream go.mod texts (in `plan.modules` order). */
 export function buildWrapperGoMod(plan: GoBuildPlan, upstreamGoMods: readonly string[]): string {
+  if (plan.kind === 'cluster-autoscaler') return buildClusterAutoscalerGoMod(upstreamGoMods[0] ?? '', plan.version);
   return plan.kind === 'kubernetes' ? buildKubernetesGoMod(upstreamGoMods[0] ?? '', plan.version) : buildEtcdGoMod(upstreamGoMods, plan.version);
 }
 
@@ -360,7 +410,7 @@ export interface GoBuildResult {
   kind: GoBuildKind;
   version: string;
   dir: string;
-  binaries: Partial<Record<BinaryName, string>>;
+  binaries: Partial<Record<BuildableName, string>>;
   /** False when everything was already in the cache. */
   built: boolean;
   durationMs: number;
@@ -374,7 +424,7 @@ async function isFile(file: string): Promise<boolean> {
   }
 }
 
-function binariesMap(plan: GoBuildPlan): Partial<Record<BinaryName, string>> {
+function binariesMap(plan: GoBuildPlan): Partial<Record<BuildableName, string>> {
   return Object.fromEntries(plan.outputs.map((o) => [o.name, path.join(plan.outDir, o.name)]));
 }
 
@@ -383,7 +433,7 @@ async function allPresent(plan: GoBuildPlan): Promise<boolean> {
   return true;
 }
 
-interface RunGoOptions {
+export interface RunGoOptions {
   go: string;
   cwd: string;
   env: Record<string, string>;
@@ -392,7 +442,7 @@ interface RunGoOptions {
 }
 
 /** Runs the go tool, streaming its output lines; ExternalCommandError (with the tail) on failure. */
-async function runGo(args: string[], options: RunGoOptions): Promise<string> {
+export async function runGo(args: string[], options: RunGoOptions): Promise<string> {
   const subprocess = execa(options.go, args, {
     cwd: options.cwd,
     env: options.env,

@@ -32,6 +32,8 @@ export type {
 } from './sources.js';
 export { buildFromGoModules, detectGo, planGoBuild, buildKubernetesGoMod, buildEtcdGoMod, kubernetesLdflags } from './gobuild.js';
 export type { GoBuildOptions, GoBuildResult, GoBuildPlan, GoToolchain } from './gobuild.js';
+export { buildClusterAutoscalerFromModule, buildClusterAutoscalerFromSource, planClusterAutoscalerSourceBuild } from './cluster-autoscaler.js';
+export type { SourceBuildPlan, SourceBuildResult } from './cluster-autoscaler.js';
 export { DEFAULT_DOWNLOAD_TUNING, DownloadError, downloadTuningFromEnv, parseDurationMs } from './download.js';
 export type { DownloadTuning, DownloadFailure } from './download.js';
 export type { ArtifactProgressEvent, GoBuildPhase, ProgressCallback } from './progress.js';

@@ -24,8 +24,14 @@ export type KubeBinaryName = (typeof KUBE_BINARIES)[number];
 export type EtcdBinaryName = (typeof ETCD_BINARIES)[number];
 export type BinaryName = (typeof BINARY_NAMES)[number];
 
+/** Tools kwokts builds for users but no cluster component runs (e.g. cluster-autoscaler's kwok build). */
+export const TOOL_BINARIES = ['cluster-autoscaler'] as const;
+export type ToolBinaryName = (typeof TOOL_BINARIES)[number];
+/** Anything a Go build can produce. */
+export type BuildableName = BinaryName | ToolBinaryName;
+
 /** The Go module families we can build from source. */
-export type GoBuildKind = 'kubernetes' | 'etcd';
+export type GoBuildKind = 'kubernetes' | 'etcd' | 'cluster-autoscaler';
 /** `auto`: build only when every download failed; `always`: build instead of downloading; `never`: don't. */
 export type OfflineBuildMode = 'auto' | 'never' | 'always';
 
@@ -173,7 +179,8 @@ export function goBuildKindOf(name: BinaryName): GoBuildKind | undefined {
 }
 
 /** The binaries one Go build of a family produces. */
-export function binariesOfKind(kind: GoBuildKind): readonly BinaryName[] {
+export function binariesOfKind(kind: GoBuildKind): readonly BuildableName[] {
+  if (kind === 'cluster-autoscaler') return TOOL_BINARIES;
   return kind === 'kubernetes' ? KUBE_BINARIES : ETCD_BINARIES;
 }
 
@@ -424,6 +431,7 @@ export function findOnPath(name: string, path: string = process.env.PATH ?? ''):
 /** A human-readable origin for a Go-built binary: the package and version it was built from. */
 export function goBuildOrigin(kind: GoBuildKind, version: string, name: string): string {
   if (kind === 'kubernetes') return `go build k8s.io/kubernetes/cmd/${name}@${normalizeVersion(version)}`;
+  if (kind === 'cluster-autoscaler') return `go build sigs.k8s.io/cluster-autoscaler/kwok@${normalizeVersion(version)}`;
   const module = name === 'etcd' ? 'server' : name;
   return `go build go.etcd.io/etcd/${module}/v3@${normalizeVersion(version)}`;
 }

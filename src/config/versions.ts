@@ -37,6 +37,15 @@ export function etcdVersionForKube(kubeVersion: string): string {
   return 'v' + etcdImageTagForKube(kubeVersion).replace(/-\d+$/, '');
 }
 
+/**
+ * cluster-autoscaler is released per Kubernetes minor (CA 1.N.x for Kubernetes 1.N.x); its kwok
+ * build simulates the scheduler of that minor, so the default follows the cluster's minor.
+ */
+export function clusterAutoscalerVersionForKube(kubeVersion: string): string {
+  const m = /^v?(\d+)\.(\d+)/.exec(kubeVersion.trim());
+  return m ? `v${m[1]}.${m[2]}.0` : 'v1.36.0';
+}
+
 /** kwokctl normalises versions to carry a leading `v`. */
 export function normalizeVersion(version: string): string {
   const v = version.trim();

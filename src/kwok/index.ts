@@ -11,3 +11,6 @@ export { testStages } from './stage-test.js';
 export type { StageTestOptions, StageTestReport, StageReport, StepReport, ReportedAction } from './stage-test.js';
 export { loadKwokDocuments, parseK8sYamlDocuments, parseStages } from './api/index.js';
 export type { Stage, KwokDocuments } from './api/index.js';
+
+export { checkProviderConfigMaps, PROVIDER_CONFIG_NAME, PROVIDER_TEMPLATES_NAME } from './autoscaler/provider-check.js';
+export type { ConfigMapsCheck } from './autoscaler/provider-check.js';

@@ -1,19 +1,31 @@
-import { Flags } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
-import { buildFromGoModules, detectGo } from '../../artifacts/index.js';
+import { buildClusterAutoscalerFromModule, buildClusterAutoscalerFromSource, buildFromGoModules, detectGo } from '../../artifacts/index.js';
 import { cacheDirOf, describeProgress } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
-import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../../config/versions.js';
-import { PreflightError } from '../../util/errors.js';
+import { clusterAutoscalerVersionForKube, DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../../config/versions.js';
+import { PreflightError, UsageError } from '../../util/errors.js';
+
+const TARGETS = ['kubernetes', 'etcd', 'cluster-autoscaler'] as const;
 
 export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
-  static override summary = 'Build the control-plane binaries from their Go modules into the cache';
-  static override description = 'For offline and air-gapped machines: compiles exactly the Kubernetes and etcd versions a cluster uses (from k8s.io/kubernetes and go.etcd.io/etcd through the Go module proxy or GOPROXY/GOFLAGS=-mod=mod mirrors). Needs Go. Already-built binaries are kept.';
-  static override examples = ['<%= config.bin %> artifacts build', 'KWOK_KUBE_VERSION=v1.35.0 <%= config.bin %> artifacts build --only kubernetes'];
+  static override summary = 'Build the control-plane binaries (or cluster-autoscaler) from their Go modules into the cache';
+  static override description =
+    'For offline and air-gapped machines: compiles exactly the Kubernetes and etcd versions a cluster uses (from k8s.io/kubernetes and go.etcd.io/etcd through the Go module proxy or GOPROXY/GOFLAGS=-mod=mod mirrors). Needs Go. Already-built binaries are kept.\n\n' +
+    '`artifacts build cluster-autoscaler` builds cluster-autoscaler with only its kwok cloud provider (sigs.k8s.io/cluster-autoscaler/kwok, version KWOK_CLUSTER_AUTOSCALER_VERSION, default: the Kubernetes minor) or, with --source, from a local checkout; it prints the binary\'s path.';
+  static override examples = [
+    '<%= config.bin %> artifacts build',
+    'KWOK_KUBE_VERSION=v1.35.0 <%= config.bin %> artifacts build --only kubernetes',
+    '<%= config.bin %> artifacts build cluster-autoscaler --source ~/src/cluster-autoscaler',
+  ];
+  static override args = {
+    target: Args.string({ description: 'what to build (default: kubernetes and etcd)', options: [...TARGETS] }),
+  };
   static override flags = {
     only: Flags.string({ description: 'build one family only', options: ['kubernetes', 'etcd'] }),
     force: Flags.boolean({ description: 'rebuild even when the cache has them', default: false }),
+    source: Flags.string({ description: 'cluster-autoscaler only: build from this local checkout instead of the module proxy' }),
   };
 
   async run(): Promise<void> {
@@ -21,11 +33,16 @@ export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
     const values = resolveOptionValues(config.fileOptions, process.env, {});
     const kube = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
     const etcd = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kube);
+    const target = this.args.target;
+    if (this.flags.only && target && this.flags.only !== target) throw new UsageError(`--only ${this.flags.only} contradicts ${target}`, { hint: 'give one of them' });
+    if (this.flags.source !== undefined && target !== 'cluster-autoscaler') throw new UsageError('--source is only for `artifacts build cluster-autoscaler`');
     if (!(await detectGo(undefined, this.abort.signal))) {
       throw new PreflightError('Go is not installed', { hint: 'install Go (https://go.dev/doc/install or `apt-get install golang-go`), then rerun' });
     }
     const cacheDir = cacheDirOf(values, this.workdir);
-    const families = ([['kubernetes', kube], ['etcd', etcd]] as const).filter(([kind]) => !this.flags.only || this.flags.only === kind);
+    if (target === 'cluster-autoscaler') return this.buildClusterAutoscaler(cacheDir, kube);
+    const only = target ?? this.flags.only;
+    const families = ([['kubernetes', kube], ['etcd', etcd]] as const).filter(([kind]) => !only || only === kind);
     const run = phaseRunner(detectProgressMode(this.logLevel > 4, false));
     await run(
       families.map(([kind, version]) => ({
@@ -44,4 +61,19 @@ export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
     );
     this.logger.info(`Binaries are in ${cacheDir}/gobuild`);
   }
+
+  private async buildClusterAutoscaler(cacheDir: string, kube: string): Promise<void> {
+    const common = { cacheDir, logger: this.logger, signal: this.abort.signal };
+    if (this.flags.source !== undefined) {
+      const built = await buildClusterAutoscalerFromSource(this.flags.source, common);
+      this.logger.info(`built cluster-autoscaler in ${(built.durationMs / 1000).toFixed(0)}s`);
+      process.stdout.write(`${built.binary}\n`);
+      return;
+    }
+    const version = normalizeVersion(process.env['KWOK_CLUSTER_AUTOSCALER_VERSION'] || clusterAutoscalerVersionForKube(kube));
+    const result = await buildClusterAutoscalerFromModule(version, { ...common, force: this.flags.force, onProgress: (e) => this.logger.debug(describeProgress(e)) });
+    this.logger.info(result.built ? `built cluster-autoscaler ${version} in ${(result.durationMs / 1000).toFixed(0)}s` : `cluster-autoscaler ${version} is already in the cache`);
+    process.stdout.write(`${result.binaries['cluster-autoscaler']}\n`);
+  }
 }
+

@@ -1,8 +1,7 @@
-import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { stringify } from 'yaml';
 import { BaseCommand } from '../../cli/base-command.js';
+import { readSource } from '../../cli/read-source.js';
 import { loadKwokDocuments, parseK8sYamlDocuments, testStages, type Stage } from '../../kwok/index.js';
 import { UsageError } from '../../util/errors.js';
 
@@ -41,14 +40,4 @@ export default class StageTest extends BaseCommand<typeof StageTest> {
     const report = testStages(stages, object as Record<string, unknown>, { now, steps: this.flags.steps, cidr: this.flags.cidr });
     process.stdout.write(stringify(report, { lineWidth: 0 }));
   }
-}
-
-async function readSource(path: string): Promise<string> {
-  if (path === '-') {
-    const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-    return Buffer.concat(chunks).toString('utf8');
-  }
-  if (!existsSync(path)) throw new UsageError(`${path} does not exist`);
-  return readFile(path, 'utf8');
 }

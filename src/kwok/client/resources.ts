@@ -3,11 +3,12 @@ import type { KubeObject, ResourceRef } from './types.js';
 
 export const nodesResource: ResourceRef = { group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false };
 export const podsResource: ResourceRef = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };
+export const configMapsResource: ResourceRef = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
 export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true };
 export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
 export const stagesResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'stages', kind: 'Stage', namespaced: false };
 
-export const wellKnownResources: readonly ResourceRef[] = [nodesResource, podsResource, eventsResource, leasesResource, stagesResource];
+export const wellKnownResources: readonly ResourceRef[] = [nodesResource, podsResource, configMapsResource, eventsResource, leasesResource, stagesResource];
 
 export function apiVersionOf(ref: ResourceRef): string {
   return ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;

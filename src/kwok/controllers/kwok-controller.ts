@@ -13,6 +13,7 @@ import { createNodeSide } from './node-controller.js';
 import type { NodeSide } from './node-controller.js';
 import type { NodeSelection } from './node-selection.js';
 import { createPodSide } from './pod-controller.js';
+import { ProviderConfigWatch } from './provider-config-watch.js';
 import type { PodSide } from './pod-controller.js';
 import { emptyResourceStages } from './stage-engine.js';
 import type { StageCatalog, StageCatalogFactory } from './stage-engine.js';
@@ -38,6 +39,8 @@ export interface KwokControllerConfig {
   logger: Logger;
   metrics?: ControllerMetrics;
   clock?: Clock;
+  /** Check cluster-autoscaler kwok-provider ConfigMaps and warn about templates it would skip (default on). */
+  checkAutoscalerProvider?: boolean;
 }
 
 export interface ControllerStats {
@@ -62,6 +65,7 @@ export class KwokController {
   readonly nodes: NodeSide;
   readonly pods: PodSide;
   readonly stages: StagesManager;
+  readonly providerWatch: ProviderConfigWatch | undefined;
 
   constructor(private readonly config: KwokControllerConfig) {
     validate(config);
@@ -100,6 +104,7 @@ export class KwokController {
     this.pods = pods;
     this.stages = new StagesManager({ ...common, logger, catalogFactory: config.catalogFactory, node: this.nodes.controller, pod: pods.controller });
     if (config.stages && !config.watchStageCrds) this.stages.apply(config.stages);
+    this.providerWatch = config.checkAutoscalerProvider === false ? undefined : new ProviderConfigWatch({ client, logger, events });
   }
 
   /** Runs until `signal` aborts. */
@@ -112,7 +117,12 @@ export class KwokController {
     if (signal.aborted) stop();
     else signal.addEventListener('abort', stop, { once: true });
     try {
-      await Promise.all([this.nodes.run(inner.signal), this.pods.run(inner.signal), this.stages.run(inner.signal, this.config.watchStageCrds)]);
+      await Promise.all([
+        this.nodes.run(inner.signal),
+        this.pods.run(inner.signal),
+        this.stages.run(inner.signal, this.config.watchStageCrds),
+        ...(this.providerWatch ? [this.providerWatch.run(inner.signal)] : []),
+      ]);
     } finally {
       signal.removeEventListener('abort', stop);
     }

@@ -154,7 +154,9 @@ if (args[0] === 'mod' && args[1] === 'download') {
   const [mod, ver] = args[3].split('@');
   const file = path.join(${JSON.stringify(modDir)}, mod.replace(/\\//g, '_') + '@' + ver + '.mod');
   let text;
-  if (mod === 'k8s.io/kubernetes') {
+  if (mod === 'sigs.k8s.io/cluster-autoscaler') {
+    text = 'module sigs.k8s.io/cluster-autoscaler\\n\\ngo 1.26.0\\n\\nrequire (\\n\\tk8s.io/kubernetes v1.36.0\\n\\tk8s.io/api v0.36.0\\n)\\n\\nreplace k8s.io/api => k8s.io/api v0.36.0\\n\\nreplace k8s.io/client-go => k8s.io/client-go v0.36.0\\n';
+  } else if (mod === 'k8s.io/kubernetes') {
     text = 'module k8s.io/kubernetes\\n\\ngo 1.26.0\\n\\nrequire (\\n\\tk8s.io/api v0.0.0\\n)\\n\\nreplace (\\n\\tk8s.io/api => ./staging/src/k8s.io/api\\n\\tk8s.io/client-go => ./staging/src/k8s.io/client-go\\n)\\n';
   } else {
     text = 'module ' + mod + '\\n\\ngo 1.25.0\\n\\nreplace (\\n\\tgo.etcd.io/etcd/api/v3 => ../api\\n\\tgo.etcd.io/etcd/client/v3 => ../client/v3\\n)\\n\\nreplace go.etcd.io/etcd => ./FORBIDDEN_DEPENDENCY\\n';
@@ -180,7 +182,9 @@ if (args[0] === 'build') {
     let name = parts[parts.length - 1];
     if (/^v\\d+$/.test(name)) name = parts[parts.length - 2];
     let text;
-    if (pkg.startsWith('k8s.io/kubernetes/cmd/')) {
+    if (pkg.startsWith('sigs.k8s.io/cluster-autoscaler')) {
+      text = wrong ? 'Usage of something else' : 'Usage: --cloud-provider string';
+    } else if (pkg.startsWith('k8s.io/kubernetes/cmd/')) {
       const v = wrong ? 'v0.0.0-master' : kubeVersion;
       text = name === 'kubectl' ? 'Client Version: ' + v : 'Kubernetes ' + v;
     } else {
