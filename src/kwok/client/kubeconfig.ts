@@ -1,8 +1,9 @@
 /**
  * Finds the cluster to talk to, in kwok's order: an explicit --kubeconfig (ignored with a warning if
  * it is missing or a directory), then the in-cluster service account, then ~/.kube/config.
- * --master overrides the server URL of whatever was loaded. Loading, token files and exec plugins
- * are left to @kubernetes/client-node's KubeConfig.
+ * --master overrides the server URL of whatever was loaded. Kubeconfig files (token files, exec
+ * plugins) are left to @kubernetes/client-node's KubeConfig; the in-cluster token file is handed
+ * to the connection, which re-reads it as it rotates.
  */
 import { existsSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -10,8 +11,10 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { Cluster, User } from '@kubernetes/client-node';
 import type { Logger } from '../../util/log.js';
+import { detectInClusterConfig } from './in-cluster.js';
+import type { InClusterConfig } from './in-cluster.js';
 
-export const serviceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
+export { serviceAccountDir } from './in-cluster.js';
 
 export interface KubeConfigSource {
   kubeconfig?: string;
@@ -31,16 +34,21 @@ function isFile(path: string): boolean {
   }
 }
 
-function inClusterAvailable(env: NodeJS.ProcessEnv, root: string): boolean {
-  return Boolean(env['KUBERNETES_SERVICE_HOST'] && env['KUBERNETES_SERVICE_PORT']) && isFile(join(root, serviceAccountDir, 'token'));
+export interface LoadedKubeConfig {
+  config: KubeConfig;
+  /** Where it came from, for the startup log. */
+  origin: string;
+  /** Set when the in-cluster service account was used: its token file and namespace. */
+  inCluster?: InClusterConfig;
 }
 
 /** Returns the KubeConfig and a short description of where it came from (for the startup log). */
-export function loadKubeConfig(source: KubeConfigSource): { config: KubeConfig; origin: string } {
+export function loadKubeConfig(source: KubeConfigSource): LoadedKubeConfig {
   const env = source.env ?? process.env;
   const root = source.serviceAccountRoot ?? '';
   const config = new KubeConfig();
   let origin: string | undefined;
+  let inCluster: InClusterConfig | undefined;
 
   if (source.kubeconfig) {
     if (isFile(source.kubeconfig)) {
@@ -50,18 +58,13 @@ export function loadKubeConfig(source: KubeConfigSource): { config: KubeConfig; 
       source.logger.warn(`kubeconfig ${source.kubeconfig} is missing or not a file; ignoring it`);
     }
   }
-  if (!origin && inClusterAvailable(env, root)) {
-    // KubeConfig.loadFromCluster reads KUBERNETES_SERVICE_HOST/PORT from process.env only.
-    const saved = { host: process.env['KUBERNETES_SERVICE_HOST'], port: process.env['KUBERNETES_SERVICE_PORT'] };
-    process.env['KUBERNETES_SERVICE_HOST'] = env['KUBERNETES_SERVICE_HOST'];
-    process.env['KUBERNETES_SERVICE_PORT'] = env['KUBERNETES_SERVICE_PORT'];
-    try {
-      config.loadFromCluster(root);
-    } finally {
-      restoreEnv('KUBERNETES_SERVICE_HOST', saved.host);
-      restoreEnv('KUBERNETES_SERVICE_PORT', saved.port);
+  if (!origin) {
+    inCluster = detectInClusterConfig(env, root);
+    if (inCluster) {
+      // No user credentials here: the connection adds the token from the file on every refresh.
+      config.loadFromClusterAndUser({ name: 'in-cluster', server: inCluster.server, caFile: inCluster.caFile, skipTLSVerify: false }, { name: 'in-cluster' });
+      origin = `in-cluster service account (${inCluster.server})`;
     }
-    origin = 'in-cluster service account';
   }
   if (!origin) {
     const fallback = join(source.home ?? homedir(), '.kube', 'config');
@@ -70,14 +73,10 @@ export function loadKubeConfig(source: KubeConfigSource): { config: KubeConfig; 
       origin = fallback;
     }
   }
-  if (source.master) return { config: withServer(config, source.master, origin !== undefined), origin: `${origin ?? 'no kubeconfig'}, server ${source.master}` };
+  const extra = inCluster ? { inCluster } : {};
+  if (source.master) return { config: withServer(config, source.master, origin !== undefined), origin: `${origin ?? 'no kubeconfig'}, server ${source.master}`, ...extra };
   if (!origin) throw new Error('no kubeconfig: pass --kubeconfig or --master, or run in a cluster');
-  return { config, origin };
-}
-
-function restoreEnv(name: string, value: string | undefined): void {
-  if (value === undefined) delete process.env[name];
-  else process.env[name] = value;
+  return { config, origin, ...extra };
 }
 
 /** Copy of `config` whose current cluster points at `server` (a bare config when nothing was loaded). */
