@@ -221,7 +221,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
       });
       const outcome = await runWhileLeader(elector, signal, runControllers);
       if (outcome === 'lost') {
-        throw new OperationError(`lost the leader election lease ${elector.description}`, { hint: 'another replica leads now; restart this one to stand by again' });
+        throw new OperationError(`lost the leader election ${elector.description}`, { hint: 'another replica leads now; restart this one to stand by again' });
       }
     }
   } catch (error) {
