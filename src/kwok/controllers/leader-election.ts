@@ -142,7 +142,10 @@ export class LeaderElector {
     let lastRenew = this.clock.now();
     while (!signal.aborted) {
       if (!(await pause(this.clock, retryPeriodMs, signal))) break;
-      if (await this.tryAcquireOrRenew()) {
+      // An attempt may hang (the client retries transient errors for half a minute); the leader
+      // must stop acting at the deadline regardless, before a standby may take over.
+      const attempt = await this.within(lastRenew + renewDeadlineMs - this.clock.now(), this.tryAcquireOrRenew());
+      if (attempt === true) {
         lastRenew = this.clock.now();
         continue;
       }
@@ -160,6 +163,24 @@ export class LeaderElector {
       }
     }
     return 'stopped';
+  }
+
+  /** The attempt's result, or 'timeout' when `ms` pass first. */
+  private within(ms: number, attempt: Promise<boolean>): Promise<boolean | 'timeout'> {
+    if (ms <= 0) return Promise.resolve('timeout');
+    return new Promise((resolve) => {
+      const cancel = this.clock.setTimer(() => resolve('timeout'), ms);
+      attempt.then(
+        (ok) => {
+          cancel();
+          resolve(ok);
+        },
+        () => {
+          cancel();
+          resolve(false);
+        },
+      );
+    });
   }
 
   /** Give the Lease up so a standby takes over at once (client-go's ReleaseOnCancel). */

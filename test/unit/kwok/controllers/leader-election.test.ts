@@ -126,6 +126,20 @@ describe('leader election', () => {
     assert.equal(a.isLeader, false);
   });
 
+  it('a renewal that hangs does not keep the leader acting past renewDeadline', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const a = elector(client, clock, 'a');
+    assert.equal(await a.acquire(new AbortController().signal), true);
+    client.get = () => new Promise(() => undefined);
+    let outcome: string | undefined;
+    void a.renew(new AbortController().signal).then((o) => (outcome = o));
+    await elapse(clock, 9_500);
+    assert.equal(outcome, undefined);
+    await elapse(clock, 1_000);
+    assert.equal(outcome, 'lost', 'lost at the renew deadline, before the lease (15 s) could pass to a standby');
+  });
+
   it('runWhileLeader: the standby does nothing until the leader stops; a clean stop hands over at once', async () => {
     const client = new FakeKubeClient();
     const clock = new ManualClock();
