@@ -4,8 +4,13 @@
  *
  * - A candidate tries to take the Lease every retryPeriod (with up to 20% jitter). It may when the
  *   Lease is missing, has no holder, or has not changed for leaseDuration *as observed on the local
- *   clock*: client-go never compares renewTime with its own clock, so clock skew between replicas
- *   cannot make two of them leaders.
+ *   clock*: like client-go, it does not trust renewTime from another machine's clock, so skew
+ *   between replicas cannot make two of them leaders. One refinement: a renewTime that lies within
+ *   the last poll interval on our clock is taken as the moment of renewal (it cannot be off by more
+ *   than that interval, which is smaller than leaseDuration - renewDeadline, the margin that keeps
+ *   an old leader from overlapping a new one), and the next attempt is timed for the expiry rather
+ *   than the next poll. A standby thus takes over within one lease duration of the last renewal,
+ *   where client-go may take up to two retry periods longer.
  * - The leader renews every retryPeriod; if no renewal succeeded for renewDeadline it gives up
  *   (leaseDuration > renewDeadline, so it stops acting before anyone else may start).
  * - Every write carries the resourceVersion it read, so two candidates racing for one expired
@@ -86,10 +91,10 @@ function pause(clock: Clock, ms: number, signal: AbortSignal): Promise<boolean> 
 export class LeaderElector {
   private readonly clock: Clock;
   private readonly random: () => number;
-  /** The Lease as last read or written, and when (local clock) its content last changed. */
+  /** The Lease as last read or written, and when (local clock) it was last renewed as far as we know. */
   private observed: KubeObject | undefined;
   private observedSpecJson = '';
-  private observedAt = 0;
+  private renewedAt = 0;
   private leader = false;
 
   constructor(private readonly config: LeaderElectionConfig) {
@@ -128,7 +133,9 @@ export class LeaderElector {
         logger.info(`leader election: ${this.description} is held by ${holder}; standing by`);
         reportedHolder = holder;
       }
-      if (!(await pause(this.clock, retryPeriodMs * (1 + (jitterFactor - 1) * this.random()), signal))) break;
+      const poll = retryPeriodMs * (1 + (jitterFactor - 1) * this.random());
+      const untilExpiry = holder && holder !== this.config.identity ? this.expiresAt() - this.clock.now() : 0;
+      if (!(await pause(this.clock, untilExpiry > 0 ? Math.min(poll, untilExpiry) : poll, signal))) break;
     }
     return false;
   }
@@ -237,8 +244,7 @@ export class LeaderElector {
     const spec = specOf(current);
     const holder = spec.holderIdentity ?? '';
     const heldByOther = holder !== '' && holder !== identity;
-    const observedDurationMs = (spec.leaseDurationSeconds ?? durationSeconds) * 1000;
-    if (heldByOther && this.observedAt + observedDurationMs > now) {
+    if (heldByOther && this.expiresAt() > now) {
       this.leader = false;
       return false;
     }
@@ -260,12 +266,25 @@ export class LeaderElector {
     }
   }
 
-  /** Record the Lease; the observation time moves only when its spec changed. */
+  /** When (local clock) the observed holder's Lease runs out unless renewed. */
+  private expiresAt(): number {
+    const seconds = specOf(this.observed).leaseDurationSeconds ?? Math.ceil(this.config.leaseDurationMs / 1000);
+    return this.renewedAt + seconds * 1000;
+  }
+
+  /**
+   * Record the Lease. Its renewal moment moves only when its spec changed: to now, or to its
+   * renewTime when that lies within the last poll interval on our clock (see the file comment).
+   */
   private remember(lease: KubeObject): void {
     const json = JSON.stringify(specOf(lease));
     if (json !== this.observedSpecJson || !this.observed) {
       this.observedSpecJson = json;
-      this.observedAt = this.clock.now();
+      const now = this.clock.now();
+      const written = Date.parse(specOf(lease).renewTime ?? '');
+      // Never more than the margin between renewDeadline and leaseDuration (see the file comment).
+      const window = Math.min(this.config.retryPeriodMs * jitterFactor, this.config.leaseDurationMs - this.config.renewDeadlineMs);
+      this.renewedAt = Number.isFinite(written) && written <= now && written >= now - window ? written : now;
     }
     this.observed = lease;
   }

@@ -101,6 +101,35 @@ describe('leader election', () => {
     assert.equal(await b.tryAcquireOrRenew(), true);
   });
 
+  it('a renewTime within the last poll interval counts as the renewal: the standby may take over a lease duration after it', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const a = elector(client, clock, 'a');
+    const b = elector(client, clock, 'b');
+    assert.equal(await a.tryAcquireOrRenew(), true);
+    clock.advance(2_000);
+    assert.equal(await b.tryAcquireOrRenew(), false, 'b first sees the lease 2 s after its renewal');
+    clock.advance(12_999);
+    assert.equal(await b.tryAcquireOrRenew(), false);
+    clock.advance(1);
+    assert.equal(await b.tryAcquireOrRenew(), true, '15 s after the renewal, not 15 s after b saw it');
+  });
+
+  it('a standby times its attempt for the expiry instead of the next poll', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const started = clock.now();
+    assert.equal(await elector(client, clock, 'a').tryAcquireOrRenew(), true);
+    clock.advance(1_000);
+    let acquiredAt = 0;
+    void elector(client, clock, 'b')
+      .acquire(new AbortController().signal)
+      .then(() => (acquiredAt = clock.now()));
+    await elapse(clock, 15_000, 50);
+    assert.ok(acquiredAt > 0, 'acquired');
+    assert.ok(acquiredAt - started >= 15_000 && acquiredAt - started <= 15_100, `acquired ${acquiredAt - started} ms after the last renewal`);
+  });
+
   it('two candidates racing for an expired Lease: exactly one wins', async () => {
     const client = new FakeKubeClient();
     client.latencyMs = 2;
