@@ -151,9 +151,12 @@ export class LeaderElector {
       if (!(await pause(this.clock, retryPeriodMs, signal))) break;
       // An attempt may hang (the client retries transient errors for half a minute); the leader
       // must stop acting at the deadline regardless, before a standby may take over.
-      const attempt = await this.within(lastRenew + renewDeadlineMs - this.clock.now(), this.tryAcquireOrRenew());
+      // The deadline counts from when a renewal was sent (its renewTime), not when it was answered,
+      // so a slow apiserver eats into the leader's time rather than into the safety margin.
+      const sentAt = this.clock.now();
+      const attempt = await this.within(lastRenew + renewDeadlineMs - sentAt, this.tryAcquireOrRenew());
       if (attempt === true) {
-        lastRenew = this.clock.now();
+        lastRenew = sentAt;
         continue;
       }
       if (signal.aborted) break;
