@@ -170,7 +170,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     }
     run.onStarted?.({ serverAddress: server?.address, identity: options.id });
 
-    const runControllers = async (controllerSignal: AbortSignal): Promise<void> => {
+    const runControllers = async (controllerSignal: AbortSignal, takeOverNodeLeasesFrom?: string): Promise<void> => {
       const selection = buildNodeSelection(options.manageMode, {
         annotationSelector: options.disregardStatusWithAnnotationSelector,
         labelSelector: options.disregardStatusWithLabelSelector,
@@ -188,6 +188,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         cidr: options.cidr,
         nodeLeaseDurationSeconds: options.nodeLeaseDurationSeconds,
         nodeLeaseParallelism: options.nodeLeaseParallelism,
+        ...(takeOverNodeLeasesFrom ? { takeOverNodeLeasesFrom: [takeOverNodeLeasesFrom] } : {}),
         nodePlayStageParallelism: options.nodePlayStageParallelism,
         podPlayStageParallelism: options.podPlayStageParallelism,
         logger,
@@ -219,7 +220,11 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         retryPeriodMs: election.retryPeriodMs,
         logger,
       });
-      const outcome = await runWhileLeader(elector, signal, runControllers);
+      const outcome = await runWhileLeader(elector, signal, (leaderSignal) => {
+        const previous = elector.previousLeader;
+        if (previous) logger.info(`leader election: taking over the node leases of ${previous}`);
+        return runControllers(leaderSignal, previous);
+      });
       if (outcome === 'lost') {
         throw new OperationError(`lost the leader election ${elector.description}`, { hint: 'another replica leads now; restart this one to stand by again' });
       }

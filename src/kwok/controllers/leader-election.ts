@@ -96,6 +96,8 @@ export class LeaderElector {
   private observedSpecJson = '';
   private renewedAt = 0;
   private leader = false;
+  /** The last holder other than this replica that we saw. */
+  private lastOtherHolder = '';
 
   constructor(private readonly config: LeaderElectionConfig) {
     const problem = checkLeaderElectionTiming(config);
@@ -112,6 +114,14 @@ export class LeaderElector {
   /** Who holds the Lease according to the last read (for logs). */
   get observedHolder(): string {
     return specOf(this.observed).holderIdentity ?? '';
+  }
+
+  /**
+   * The leader this replica replaced, once it leads: the last other holder it saw. That replica
+   * has stopped acting (its renew deadline is shorter than the lease), so what it held is free.
+   */
+  get previousLeader(): string | undefined {
+    return this.lastOtherHolder || undefined;
   }
 
   get description(): string {
@@ -290,6 +300,8 @@ export class LeaderElector {
       this.renewedAt = Number.isFinite(written) && written <= now && written >= now - window ? written : now;
     }
     this.observed = lease;
+    const holder = specOf(lease).holderIdentity ?? '';
+    if (holder && holder !== this.config.identity) this.lastOtherHolder = holder;
   }
 }
 

@@ -69,6 +69,8 @@ describe('leader election', () => {
     assert.equal(await b.tryAcquireOrRenew(), true);
     assert.equal(holder(client), 'b');
     assert.equal(spec(client)['leaseTransitions'], 1);
+    assert.equal(b.previousLeader, 'a', 'b knows whom it replaced (to take its node leases)');
+    assert.equal(a.previousLeader, undefined);
   });
 
   it('a renewing leader keeps the standby out', async () => {
