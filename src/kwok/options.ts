@@ -9,13 +9,15 @@ import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../util/errors.js';
+import { parseGoDurationMs } from '../util/go-duration.js';
 import { LogLevel, parseLogLevel } from '../util/log.js';
 import type { KwokConfigurationOptions } from './app/config-file.js';
 import { parseLabelSelector } from './client/label-selector.js';
+import { checkLeaderElectionTiming, leaderElectionDefaults } from './controllers/leader-election.js';
 import type { ManageMode } from './controllers/node-selection.js';
 import { parseCidr } from './ippool/ip-address.js';
 
-type FlagKind = 'string' | 'strings' | 'bool' | 'int';
+type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
 
 interface FlagSpec {
   name: string;
@@ -46,6 +48,12 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'node-lease-duration-seconds', kind: 'int', help: 'duration of node leases; 0 disables leases' },
   { name: 'node-lease-parallelism', kind: 'int', help: 'concurrent node lease requests (default 16)' },
   { name: 'id', kind: 'string', help: 'identity of this controller in leases and events (default <hostname>_<uuid>)' },
+  { name: 'leader-elect', kind: 'bool', help: 'run as one of several replicas: act only while holding the leader Lease (default false)' },
+  { name: 'leader-elect-lease-duration', kind: 'duration', help: 'how long standbys wait after the last renewal before taking over (default 15s)' },
+  { name: 'leader-elect-renew-deadline', kind: 'duration', help: 'how long the leader keeps trying to renew before it stops (default 10s)' },
+  { name: 'leader-elect-retry-period', kind: 'duration', help: 'interval between attempts to acquire or renew (default 2s)' },
+  { name: 'leader-elect-resource-name', kind: 'string', help: 'name of the leader Lease (default kwok-controller)' },
+  { name: 'leader-elect-resource-namespace', kind: 'string', help: "namespace of the leader Lease (default: the pod's namespace in a cluster, else kube-system)" },
   { name: 'v', short: 'v', kind: 'string', help: 'log level: DEBUG, INFO, WARN, ERROR or -4, 0, 4, 8' },
   { name: 'tracing-endpoint', kind: 'string', help: 'OTLP tracing endpoint (accepted, not implemented)', hidden: true },
   { name: 'tracing-sampling-rate-per-million', kind: 'int', help: 'tracing sampling rate (accepted, not implemented)', hidden: true },
@@ -107,7 +115,7 @@ export function renderKwokUsage(): string {
   const visible = kwokFlags.filter((flag) => !flag.hidden);
   const left = visible.map((flag) => {
     const short = flag.short ? `-${flag.short}, ` : '    ';
-    const type = flag.kind === 'bool' ? '' : flag.kind === 'int' ? ' int' : flag.kind === 'strings' ? ' strings' : ' string';
+    const type = flag.kind === 'bool' ? '' : ` ${flag.kind}`;
     return `  ${short}--${flag.name}${type}`;
   });
   const width = Math.max(...left.map((text) => text.length)) + 3;
@@ -136,6 +144,18 @@ export interface KwokControllerOptions {
   podPlayStageParallelism: number;
   id: string;
   logLevel: number;
+  leaderElection: LeaderElectionOptions;
+}
+
+/** --leader-elect*: the flag names of Kubernetes components (component-base), which kwok has none of. */
+export interface LeaderElectionOptions {
+  enabled: boolean;
+  leaseDurationMs: number;
+  renewDeadlineMs: number;
+  retryPeriodMs: number;
+  resourceName: string;
+  /** undefined: the pod's namespace when in a cluster, else kube-system (decided once connected). */
+  resourceNamespace: string | undefined;
 }
 
 /** Kinds kwok accepts in --enable-crds. Only Stage is implemented here; the rest are warned about. */
@@ -171,6 +191,32 @@ export const kwokDefaults = {
 function last(flags: ParsedFlags, name: string): string | undefined {
   const values = flags.get(name);
   return values?.[values.length - 1];
+}
+
+function durationFlag(flags: ParsedFlags, name: string, fallback: number): number {
+  const text = last(flags, name);
+  if (text === undefined) return fallback;
+  const ms = parseGoDurationMs(text.trim());
+  if (ms === undefined || ms < 0) throw new UsageError(`invalid argument "${text}" for "--${name}": not a duration`, { hint: 'use Go durations such as 15s, 500ms or 1m' });
+  return ms;
+}
+
+function resolveLeaderElection(flags: ParsedFlags): LeaderElectionOptions {
+  const options: LeaderElectionOptions = {
+    enabled: last(flags, 'leader-elect') === 'true',
+    leaseDurationMs: durationFlag(flags, 'leader-elect-lease-duration', leaderElectionDefaults.leaseDurationMs),
+    renewDeadlineMs: durationFlag(flags, 'leader-elect-renew-deadline', leaderElectionDefaults.renewDeadlineMs),
+    retryPeriodMs: durationFlag(flags, 'leader-elect-retry-period', leaderElectionDefaults.retryPeriodMs),
+    resourceName: last(flags, 'leader-elect-resource-name') || leaderElectionDefaults.resourceName,
+    resourceNamespace: last(flags, 'leader-elect-resource-namespace') || undefined,
+  };
+  if (options.enabled) {
+    const problem = checkLeaderElectionTiming(options);
+    if (problem) {
+      throw new UsageError(`--leader-elect: ${problem}`, { hint: 'keep --leader-elect-lease-duration > --leader-elect-renew-deadline > 1.2 × --leader-elect-retry-period' });
+    }
+  }
+  return options;
 }
 
 function intFlag(flags: ParsedFlags, name: string): number | undefined {
@@ -247,6 +293,7 @@ export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigura
     podPlayStageParallelism: fromConfig.podPlayStageParallelism ?? kwokDefaults.podPlayStageParallelism,
     id: last(flags, 'id') || `${hostname()}_${randomUUID()}`,
     logLevel: LogLevel.INFO,
+    leaderElection: resolveLeaderElection(flags),
   };
 
   const level = last(flags, 'v');

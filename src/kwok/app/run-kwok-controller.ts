@@ -1,7 +1,9 @@
 /**
  * The kwok controller process from argv to shutdown: parse flags, load config files, check the
  * stage setup like kwok (fail when there are no stages at all), connect, wait for the API server,
- * run the controllers and the health/metrics server until the signal aborts.
+ * start the health/metrics server, then run the controllers until the signal aborts. With
+ * --leader-elect the controllers run only while this replica holds the leader Lease; a replica
+ * that loses it stops with an error (as client-go components exit), to be restarted as a standby.
  */
 import type { AddressInfo } from 'node:net';
 import { OperationError, PreflightError, UsageError } from '../../util/errors.js';
@@ -14,6 +16,7 @@ import { nodesResource } from '../client/resources.js';
 import type { KubeClient } from '../client/types.js';
 import { engineCatalogFactory } from '../controllers/engine-adapter.js';
 import { KwokController } from '../controllers/kwok-controller.js';
+import { LeaderElector, leaderElectionDefaults, runWhileLeader } from '../controllers/leader-election.js';
 import { buildNodeSelection } from '../controllers/node-selection.js';
 import type { StageCatalog, StageCatalogFactory } from '../controllers/stage-engine.js';
 import { configPathsOf, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from '../options.js';
@@ -34,8 +37,11 @@ export interface RunKwokControllerOptions {
   catalogFactory?: StageCatalogFactory;
   /** API client; default: HTTP client from the kubeconfig. Tests inject a fake. */
   client?: KubeClient;
-  /** Told once everything is running (e.g. which port the server got). */
+  /** Told once the server is up and the controllers start, or wait for the leader Lease. */
   onStarted?: (info: { serverAddress: AddressInfo | undefined; identity: string }) => void;
+  /** Environment and service-account root for the in-cluster config; tests point them elsewhere. */
+  env?: NodeJS.ProcessEnv;
+  serviceAccountRoot?: string;
 }
 
 /** Drops messages below `level` before they reach the caller's logger. */
@@ -116,10 +122,17 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   const metrics = new KwokMetrics();
   let client = run.client;
   let httpClient: HttpKubeClient | undefined;
+  let podNamespace: string | undefined;
   if (!client) {
     let loaded;
     try {
-      loaded = loadKubeConfig({ ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}), ...(options.master ? { master: options.master } : {}), logger });
+      loaded = loadKubeConfig({
+        ...(options.kubeconfig ? { kubeconfig: options.kubeconfig } : {}),
+        ...(options.master ? { master: options.master } : {}),
+        ...(run.env ? { env: run.env } : {}),
+        ...(run.serviceAccountRoot !== undefined ? { serviceAccountRoot: run.serviceAccountRoot } : {}),
+        logger,
+      });
     } catch (error) {
       throw new PreflightError((error as Error).message, { hint: 'pass --kubeconfig or --master', cause: error });
     }
@@ -127,6 +140,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     let connection;
     try {
       connection = await buildConnection(loaded.config);
+      podNamespace = loaded.inCluster?.namespace;
     } catch (error) {
       throw new PreflightError(`kubeconfig ${loaded.origin}: ${(error as Error).message}`, { cause: error });
     }
@@ -139,35 +153,8 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   let server: RunningServer | undefined;
   try {
     await waitForApiServer(client, logger, signal);
-    const selection = buildNodeSelection(options.manageMode, {
-      annotationSelector: options.disregardStatusWithAnnotationSelector,
-      labelSelector: options.disregardStatusWithLabelSelector,
-    });
-    const controller = new KwokController({
-      client,
-      selection,
-      catalogFactory,
-      ...(stages ? { stages } : {}),
-      watchStageCrds,
-      identity: options.id,
-      nodeIP: options.nodeIP,
-      nodeName: options.nodeName,
-      nodePort: options.nodePort,
-      cidr: options.cidr,
-      nodeLeaseDurationSeconds: options.nodeLeaseDurationSeconds,
-      nodeLeaseParallelism: options.nodeLeaseParallelism,
-      nodePlayStageParallelism: options.nodePlayStageParallelism,
-      podPlayStageParallelism: options.podPlayStageParallelism,
-      logger,
-      metrics,
-    });
-    metrics.bindStats(() => controller.stats());
+    const kubeClient = client;
     let synced = false;
-    void controller.waitForSync().then(() => {
-      synced = true;
-      logger.info('initial node and pod lists processed');
-    });
-
     const listen = resolveListenAddress(options.serverAddress, options.nodePort);
     if (listen) {
       server = await startKwokServer({
@@ -181,15 +168,70 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
       });
       logger.info(`serving /healthz and /metrics on ${server.address.address}:${server.address.port}`);
     }
-    logger.info(
-      `kwok controller ${options.id} started: manage ${describeMode(options)}, ${watchStageCrds ? 'stages from Stage CRs' : `${stages?.stageCount ?? 0} stages`}, ` +
-        `leases ${options.nodeLeaseDurationSeconds > 0 ? `${options.nodeLeaseDurationSeconds}s` : 'off'}`,
-    );
     run.onStarted?.({ serverAddress: server?.address, identity: options.id });
-    await controller.run(signal);
+
+    const runControllers = async (controllerSignal: AbortSignal, takeOverNodeLeasesFrom?: string): Promise<void> => {
+      const selection = buildNodeSelection(options.manageMode, {
+        annotationSelector: options.disregardStatusWithAnnotationSelector,
+        labelSelector: options.disregardStatusWithLabelSelector,
+      });
+      const controller = new KwokController({
+        client: kubeClient,
+        selection,
+        catalogFactory,
+        ...(stages ? { stages } : {}),
+        watchStageCrds,
+        identity: options.id,
+        nodeIP: options.nodeIP,
+        nodeName: options.nodeName,
+        nodePort: options.nodePort,
+        cidr: options.cidr,
+        nodeLeaseDurationSeconds: options.nodeLeaseDurationSeconds,
+        nodeLeaseParallelism: options.nodeLeaseParallelism,
+        ...(takeOverNodeLeasesFrom ? { takeOverNodeLeasesFrom: [takeOverNodeLeasesFrom] } : {}),
+        nodePlayStageParallelism: options.nodePlayStageParallelism,
+        podPlayStageParallelism: options.podPlayStageParallelism,
+        logger,
+        metrics,
+      });
+      metrics.bindStats(() => controller.stats());
+      void controller.waitForSync().then(() => {
+        synced = true;
+        logger.info('initial node and pod lists processed');
+      });
+      logger.info(
+        `kwok controller ${options.id} started: manage ${describeMode(options)}, ${watchStageCrds ? 'stages from Stage CRs' : `${stages?.stageCount ?? 0} stages`}, ` +
+          `leases ${options.nodeLeaseDurationSeconds > 0 ? `${options.nodeLeaseDurationSeconds}s` : 'off'}`,
+      );
+      await controller.run(controllerSignal);
+    };
+
+    const election = options.leaderElection;
+    if (!election.enabled) {
+      await runControllers(signal);
+    } else {
+      const elector = new LeaderElector({
+        client: kubeClient,
+        namespace: election.resourceNamespace ?? podNamespace ?? leaderElectionDefaults.resourceNamespace,
+        name: election.resourceName,
+        identity: options.id,
+        leaseDurationMs: election.leaseDurationMs,
+        renewDeadlineMs: election.renewDeadlineMs,
+        retryPeriodMs: election.retryPeriodMs,
+        logger,
+      });
+      const outcome = await runWhileLeader(elector, signal, (leaderSignal) => {
+        const previous = elector.previousLeader;
+        if (previous) logger.info(`leader election: taking over the node leases of ${previous}`);
+        return runControllers(leaderSignal, previous);
+      });
+      if (outcome === 'lost') {
+        throw new OperationError(`lost the leader election ${elector.description}`, { hint: 'another replica leads now; restart this one to stand by again' });
+      }
+    }
   } catch (error) {
     if (signal.aborted) return;
-    if (error instanceof UsageError || error instanceof PreflightError) throw error;
+    if (error instanceof UsageError || error instanceof PreflightError || error instanceof OperationError) throw error;
     throw new OperationError(`kwok controller failed: ${(error as Error).message}`, { cause: error });
   } finally {
     await server?.close();

@@ -3,8 +3,8 @@
  * account tokens rotate); an exec plugin's answer is kept until its expirationTimestamp, as
  * client-go does, and its client certificate, when it returns one, is handed back for TLS.
  */
-import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
+import { readTokenFile } from './in-cluster.js';
 import type { Credentials, ExecPlugin } from './rest-config.js';
 
 export interface CredentialAnswer {
@@ -23,8 +23,7 @@ export async function readCredentials(credentials: Credentials): Promise<Credent
     case 'token':
       return { headers: { Authorization: `Bearer ${credentials.token}` } };
     case 'token-file': {
-      // client-go trims the file: a trailing newline is not part of the token.
-      const token = readFileSync(credentials.path, 'utf8').trim();
+      const token = readTokenFile(credentials.path);
       return { headers: token ? { Authorization: `Bearer ${token}` } : {} };
     }
     case 'basic':

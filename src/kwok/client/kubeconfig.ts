@@ -7,9 +7,10 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../util/log.js';
+import { detectInClusterConfig, type InClusterConfig } from './in-cluster.js';
 import { readRestConfig, type RestConfig } from './rest-config.js';
 
-export const serviceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
+export { serviceAccountDir } from './in-cluster.js';
 
 export interface KubeConfigSource {
   kubeconfig?: string;
@@ -29,31 +30,34 @@ function isFile(path: string): boolean {
   }
 }
 
+export interface LoadedKubeConfig {
+  config: RestConfig;
+  /** Where it came from, for the startup log. */
+  origin: string;
+  /** Set when the in-cluster service account was used: its token file and namespace. */
+  inCluster?: InClusterConfig;
+}
+
 /** client-go's InClusterConfig: the service's address, the mounted CA, and the (rotating) token file. */
-function inClusterConfig(env: NodeJS.ProcessEnv, root: string): RestConfig | undefined {
-  const host = env['KUBERNETES_SERVICE_HOST'];
-  const port = env['KUBERNETES_SERVICE_PORT'];
-  const dir = join(root, serviceAccountDir);
-  if (!host || !port || !isFile(join(dir, 'token'))) return undefined;
-  const ca = join(dir, 'ca.crt');
+function inClusterRestConfig(inCluster: InClusterConfig): RestConfig {
   return {
-    server: new URL(`https://${host.includes(':') ? `[${host}]` : host}:${port}`),
-    tls: isFile(ca) ? { ca: readFileSync(ca) } : {},
-    credentials: { kind: 'token-file', path: join(dir, 'token') },
+    server: new URL(inCluster.server),
+    tls: isFile(inCluster.caFile) ? { ca: readFileSync(inCluster.caFile) } : {},
+    credentials: { kind: 'token-file', path: inCluster.tokenFile },
   };
 }
 
 /** Returns the RestConfig and a short description of where it came from (for the startup log). */
-export function loadKubeConfig(source: KubeConfigSource): { config: RestConfig; origin: string } {
+export function loadKubeConfig(source: KubeConfigSource): LoadedKubeConfig {
   const env = source.env ?? process.env;
-  let loaded: { config: RestConfig; origin: string } | undefined;
+  let loaded: LoadedKubeConfig | undefined;
   if (source.kubeconfig) {
     if (isFile(source.kubeconfig)) loaded = { config: readRestConfig(source.kubeconfig), origin: source.kubeconfig };
     else source.logger.warn(`kubeconfig ${source.kubeconfig} is missing or not a file; ignoring it`);
   }
   if (!loaded) {
-    const inCluster = inClusterConfig(env, source.serviceAccountRoot ?? '');
-    if (inCluster) loaded = { config: inCluster, origin: 'in-cluster service account' };
+    const inCluster = detectInClusterConfig(env, source.serviceAccountRoot ?? '');
+    if (inCluster) loaded = { config: inClusterRestConfig(inCluster), origin: `in-cluster service account (${inCluster.server})`, inCluster };
   }
   if (!loaded) {
     const fallback = join(source.home ?? homedir(), '.kube', 'config');
@@ -61,7 +65,7 @@ export function loadKubeConfig(source: KubeConfigSource): { config: RestConfig; 
   }
   if (source.master) {
     const config: RestConfig = loaded ? { ...loaded.config, server: new URL(source.master) } : { server: new URL(source.master), tls: {}, credentials: { kind: 'none' } };
-    return { config, origin: `${loaded?.origin ?? 'no kubeconfig'}, server ${source.master}` };
+    return { ...loaded, config, origin: `${loaded?.origin ?? 'no kubeconfig'}, server ${source.master}` };
   }
   if (!loaded) throw new Error('no kubeconfig: pass --kubeconfig or --master, or run in a cluster');
   return loaded;

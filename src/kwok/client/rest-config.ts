@@ -42,8 +42,13 @@ export interface RestConfig {
 }
 
 export class KubeconfigError extends Error {
-  constructor(file: string, message: string) {
-    super(`kubeconfig ${file}: ${message}`);
+  constructor(
+    readonly file: string,
+    readonly detail: string,
+    /** Set when the asked-for context is missing: the contexts the file has. */
+    readonly contexts?: string[],
+  ) {
+    super(`kubeconfig ${file}: ${detail}`);
     this.name = 'KubeconfigError';
   }
 }
@@ -74,7 +79,10 @@ export function restConfigFromText(text: string, file: string, contextName?: str
   const name = contextName ?? stringField(config['current-context']);
   if (!name) throw new KubeconfigError(file, 'has no current-context');
   const context = named(config.contexts, 'context', name);
-  if (!context) throw new KubeconfigError(file, `has no context ${JSON.stringify(name)}`);
+  if (!context) {
+    const known = Array.isArray(config.contexts) ? (config.contexts as Entry[]).map((c) => String(c?.name)) : [];
+    throw new KubeconfigError(file, `has no context ${JSON.stringify(name)}`, known);
+  }
   const clusterName = stringField(context.cluster);
   const cluster = clusterName ? named(config.clusters, 'cluster', clusterName) : undefined;
   if (!cluster) throw new KubeconfigError(file, `context ${name} names cluster ${JSON.stringify(clusterName)}, which is not in the file`);

@@ -34,6 +34,8 @@ export interface KwokControllerConfig {
   cidr: string;
   nodeLeaseDurationSeconds: number;
   nodeLeaseParallelism: number;
+  /** Identities whose node leases are taken at once (the leader this replica replaced). */
+  takeOverNodeLeasesFrom?: readonly string[];
   nodePlayStageParallelism: number;
   podPlayStageParallelism: number;
   logger: Logger;
@@ -87,7 +89,14 @@ export class KwokController {
       parallelism: config.nodePlayStageParallelism,
       values: { nodeIP: config.nodeIP, nodeName: config.nodeName, nodePort: config.nodePort },
       ...(config.nodeLeaseDurationSeconds > 0
-        ? { leases: { holderIdentity: config.identity, durationSeconds: config.nodeLeaseDurationSeconds, parallelism: config.nodeLeaseParallelism } }
+        ? {
+            leases: {
+              holderIdentity: config.identity,
+              durationSeconds: config.nodeLeaseDurationSeconds,
+              parallelism: config.nodeLeaseParallelism,
+              ...(config.takeOverNodeLeasesFrom ? { takeOverFrom: config.takeOverNodeLeasesFrom } : {}),
+            },
+          }
         : {}),
       onNodeWritable: (nodeName) => pods?.resyncNode(nodeName),
     });

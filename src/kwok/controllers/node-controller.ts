@@ -28,6 +28,7 @@ export interface NodeLeaseOptions {
   holderIdentity: string;
   durationSeconds: number;
   parallelism: number;
+  takeOverFrom?: readonly string[];
 }
 
 export interface NodeControllerOptions {

@@ -25,6 +25,12 @@ export interface NodeLeasesOptions {
   /** Concurrent lease requests (kwok's nodeLeaseParallelism). */
   parallelism: number;
   logger: Logger;
+  /**
+   * Holders whose node leases may be taken at once: the leader this replica replaced, which
+   * stopped acting before the leader Lease could pass (leader-election.ts), so waiting for its
+   * node leases to expire would only delay the nodes.
+   */
+  takeOverFrom?: readonly string[];
   /** Called when this instance starts (true) or stops (false) holding a node's lease. */
   onChange(nodeName: string, held: boolean): void;
   clock?: Clock;
@@ -72,10 +78,10 @@ function specOf(lease: KubeObject): LeaseSpec {
   return (lease['spec'] as LeaseSpec | undefined) ?? {};
 }
 
-/** Whether someone else holds `lease` and it has not expired at `nowMs`. */
-export function heldByOther(lease: KubeObject, holder: string, nowMs: number): boolean {
+/** Whether someone else holds `lease` and it has not expired at `nowMs` (holders in `takeOverFrom` count as gone). */
+export function heldByOther(lease: KubeObject, holder: string, nowMs: number, takeOverFrom: readonly string[] = []): boolean {
   const spec = specOf(lease);
-  if (!spec.holderIdentity || spec.holderIdentity === holder) return false;
+  if (!spec.holderIdentity || spec.holderIdentity === holder || takeOverFrom.includes(spec.holderIdentity)) return false;
   const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
   if (Number.isNaN(renewed)) return false;
   return renewed + (spec.leaseDurationSeconds ?? 0) * 1000 > nowMs;
@@ -191,7 +197,7 @@ export class NodeLeases {
           return;
         }
       }
-      if (heldByOther(lease, holder, now)) {
+      if (heldByOther(lease, holder, now, this.options.takeOverFrom)) {
         state.lease = undefined;
         if (state.held) logger.info(`node ${nodeName}: lease is held by ${specOf(lease).holderIdentity}; node is read-only here`);
         this.setHeld(nodeName, state, false);

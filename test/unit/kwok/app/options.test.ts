@@ -62,6 +62,33 @@ describe('kwok flags', () => {
     for (const argv of bad) assert.throws(() => resolve(argv), UsageError, argv.join(' '));
   });
 
+  it('leader election: off by default, client-go timings, kube component flag names', () => {
+    assert.deepEqual(resolve(['--manage-all-nodes']).leaderElection, {
+      enabled: false,
+      leaseDurationMs: 15_000,
+      renewDeadlineMs: 10_000,
+      retryPeriodMs: 2_000,
+      resourceName: 'kwok-controller',
+      resourceNamespace: undefined,
+    });
+    const custom = resolve([
+      '--manage-all-nodes',
+      '--leader-elect',
+      '--leader-elect-lease-duration=6s',
+      '--leader-elect-renew-deadline',
+      '4s',
+      '--leader-elect-retry-period=500ms',
+      '--leader-elect-resource-name=mine',
+      '--leader-elect-resource-namespace=kwok',
+    ]).leaderElection;
+    assert.deepEqual(custom, { enabled: true, leaseDurationMs: 6_000, renewDeadlineMs: 4_000, retryPeriodMs: 500, resourceName: 'mine', resourceNamespace: 'kwok' });
+    assert.throws(() => resolve(['--manage-all-nodes', '--leader-elect-lease-duration=15']), (e: Error) => e instanceof UsageError && /not a duration/.test(e.message));
+    assert.throws(
+      () => resolve(['--manage-all-nodes', '--leader-elect', '--leader-elect-lease-duration=5s']),
+      (e: Error) => e instanceof UsageError && /--leader-elect: the lease duration must be greater than the renew deadline/.test(e.message),
+    );
+  });
+
   it('splits --enable-crds on commas and across repeats', () => {
     assert.deepEqual(resolve(['--manage-all-nodes', '--enable-crds=Stage,Metric', '--enable-crds', 'Logs']).enableCRDs, ['Stage', 'Metric', 'Logs']);
   });

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runKwokController } from '../../../../src/kwok/index.js';
-import { nodesResource } from '../../../../src/kwok/client/resources.js';
-import { UsageError } from '../../../../src/util/errors.js';
+import { leasesResource, nodesResource } from '../../../../src/kwok/client/resources.js';
+import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import { OperationError, UsageError } from '../../../../src/util/errors.js';
 import { createLogger, LogLevel } from '../../../../src/util/log.js';
 import { FakeKubeClient } from '../controllers/fake-kube-client.js';
 import { fakeCatalogFactory, nodeReadyStage } from '../controllers/fake-stages.js';
@@ -61,5 +62,35 @@ describe('runKwokController', () => {
     abort.abort();
     await running;
     assert.ok(!lines.some((l) => l.startsWith('debug:')), '-v=WARN filters debug lines');
+  });
+
+  it('--leader-elect: a standby plays nothing until the leader releases; a leader whose Lease is taken stops with an error', async () => {
+    const client = new FakeKubeClient();
+    client.seed(nodesResource, node('n1'));
+    const fast = ['--leader-elect', '--leader-elect-lease-duration=1s', '--leader-elect-renew-deadline=600ms', '--leader-elect-retry-period=200ms'];
+    const run = (id: string, signal: AbortSignal) =>
+      runKwokController([`--config=${config(`le-${id}.yaml`, stageYaml)}`, '--manage-all-nodes', `--id=${id}`, ...fast], {
+        signal,
+        client,
+        catalogFactory: (docs) => fakeCatalogFactory(docs.length > 0 ? [nodeReadyStage] : []),
+        logger: createLogger(LogLevel.ERROR, () => undefined),
+      });
+    // Someone else leads: this replica must not touch the node.
+    client.seed(leasesResource, { metadata: { name: 'kwok-controller', namespace: 'kube-system' }, spec: { holderIdentity: 'other', leaseDurationSeconds: 1 } } as KubeObject);
+    const keepOther = setInterval(() => client.modify(leasesResource, 'kube-system/kwok-controller', (l) => ((l['spec'] as Record<string, unknown>)['renewTime'] = new Date().toISOString())), 200);
+    const abort = new AbortController();
+    const running = run('me', abort.signal);
+    await new Promise((r) => setTimeout(r, 1_500));
+    assert.equal(phaseOf(client.object(nodesResource, 'n1')), undefined, 'the standby played nothing');
+    assert.equal(client.callsOf('patch').length, 0);
+
+    // The other leader stops renewing: this replica takes over and plays.
+    clearInterval(keepOther);
+    await eventually(() => phaseOf(client.object(nodesResource, 'n1')) === 'Running', 'node Running once leading', 5_000);
+    assert.equal((client.object(leasesResource, 'kube-system/kwok-controller')!['spec'] as { holderIdentity: string }).holderIdentity, 'me');
+
+    // Its Lease is taken from it: it stops acting and fails, as client-go components exit.
+    client.modify(leasesResource, 'kube-system/kwok-controller', (l) => ((l['spec'] as Record<string, unknown>)['holderIdentity'] = 'usurper'));
+    await assert.rejects(running, (e: unknown) => e instanceof OperationError && /^lost the leader election lease kube-system\/kwok-controller$/.test(e.message));
   });
 });

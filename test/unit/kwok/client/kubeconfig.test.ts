@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { buildConnection } from '../../../../src/kwok/client/connection.js';
+import { detectInClusterConfig } from '../../../../src/kwok/client/in-cluster.js';
 import { loadKubeConfig, serviceAccountDir } from '../../../../src/kwok/client/kubeconfig.js';
 import { createLogger, LogLevel } from '../../../../src/util/log.js';
 
@@ -43,6 +44,7 @@ describe('loadKubeConfig', () => {
   mkdirSync(join(saRoot, serviceAccountDir), { recursive: true });
   writeFileSync(join(saRoot, serviceAccountDir, 'token'), 'sa-token');
   writeFileSync(join(saRoot, serviceAccountDir, 'ca.crt'), '');
+  writeFileSync(join(saRoot, serviceAccountDir, 'namespace'), 'kwok-system\n');
   const inCluster = { KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '443' };
 
   it('uses an explicit --kubeconfig first', async () => {
@@ -58,13 +60,35 @@ describe('loadKubeConfig', () => {
 
   it('warns about a missing --kubeconfig and falls back to the in-cluster service account', async () => {
     const { lines, logger } = logs();
-    const { config, origin } = loadKubeConfig({ kubeconfig: join(root, 'missing'), logger, env: inCluster, home, serviceAccountRoot: saRoot });
-    assert.equal(origin, 'in-cluster service account');
+    const loaded = loadKubeConfig({ kubeconfig: join(root, 'missing'), logger, env: inCluster, home, serviceAccountRoot: saRoot });
+    const { config, origin } = loaded;
+    assert.equal(origin, 'in-cluster service account (https://10.96.0.1:443)');
     assert.ok(lines.some((l) => l.includes('missing or not a file')));
     assert.equal(config.server.href, 'https://10.96.0.1/');
-    assert.equal(config.server.port, '');
     const connection = await buildConnection(config);
     assert.deepEqual(await connection.headers(), { Authorization: 'Bearer sa-token' });
+  });
+
+  it('in-cluster: reads the namespace, trims the token, and re-reads a rotated token after a 401', async () => {
+    const { logger } = logs();
+    const loaded = loadKubeConfig({ logger, env: inCluster, home, serviceAccountRoot: saRoot });
+    assert.equal(loaded.inCluster?.namespace, 'kwok-system');
+    assert.equal(loaded.inCluster?.tokenFile, join(saRoot, serviceAccountDir, 'token'));
+    const tokenFile = loaded.inCluster!.tokenFile;
+    writeFileSync(tokenFile, 'first-token\n');
+    const connection = await buildConnection(loaded.config);
+    assert.deepEqual(await connection.headers(), { Authorization: 'Bearer first-token' });
+    writeFileSync(tokenFile, 'rotated-token\n');
+    assert.deepEqual(await connection.headers(), { Authorization: 'Bearer first-token' }, 'cached until it expires or is rejected');
+    connection.invalidate();
+    assert.deepEqual(await connection.headers(), { Authorization: 'Bearer rotated-token' });
+    writeFileSync(tokenFile, 'sa-token');
+  });
+
+  it('in-cluster: an IPv6 service host is bracketed; without the env or the token it is not in-cluster', () => {
+    assert.equal(detectInClusterConfig({ KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443' }, saRoot)?.server, 'https://[fd00::1]:443');
+    assert.equal(detectInClusterConfig({ KUBERNETES_SERVICE_HOST: '10.96.0.1' }, saRoot), undefined);
+    assert.equal(detectInClusterConfig(inCluster, join(root, 'no-secrets')), undefined);
   });
 
   it('falls back to ~/.kube/config outside a cluster, and --master overrides the server', () => {

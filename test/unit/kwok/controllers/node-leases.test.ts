@@ -32,10 +32,11 @@ function foreignLease(name: string, holder: string, renewMs: number, durationSec
   };
 }
 
-function startLeases(client: FakeKubeClient, clock: ManualClock, changes: string[]): { leases: NodeLeases; stop: () => void } {
+function startLeases(client: FakeKubeClient, clock: ManualClock, changes: string[], takeOverFrom?: string[]): { leases: NodeLeases; stop: () => void } {
   const leases = new NodeLeases({
     client,
     holderIdentity: 'me',
+    ...(takeOverFrom ? { takeOverFrom } : {}),
     durationSeconds: 40,
     parallelism: 2,
     logger: silentLogger,
@@ -113,6 +114,23 @@ describe('NodeLeases', () => {
     assert.equal(spec.leaseTransitions, 4);
     assert.equal(spec.acquireTime, spec.renewTime);
     assert.deepEqual(changes, ['n1:true']);
+  });
+
+  it('takes live leases of the leader it replaced at once, and still respects other holders', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    client.seed(leasesResource, foreignLease('n1', 'old-leader', clock.now()));
+    client.seed(leasesResource, foreignLease('n2', 'other', clock.now()));
+    const changes: string[] = [];
+    const { leases, stop } = startLeases(client, clock, changes, ['old-leader']);
+    stopLeases = stop;
+    leases.ensure('n1', 'uid-n1');
+    leases.ensure('n2', 'uid-n2');
+    await eventually(() => leases.isHeld('n1'), 'n1 taken over without waiting for expiry');
+    assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`)).holderIdentity, 'me');
+    await settle(20);
+    assert.equal(leases.isHeld('n2'), false);
+    assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n2`)).holderIdentity, 'other');
   });
 
   it('re-reads the lease after a conflict', async () => {

@@ -1,0 +1,41 @@
+/**
+ * The in-cluster manifests (templates/deploy): kwok.yaml (Stage CRD, ServiceAccount, RBAC,
+ * Service, Deployment) and stage-fast.yaml (the default Stages), rendered with the controller
+ * image pinned to this version. The templates are what a user could apply by hand; rendering only
+ * swaps the image reference.
+ */
+import { readFileSync } from 'node:fs';
+import { parseK8sYamlDocuments } from '../kwok/api/index.js';
+import type { KubeObject } from '../kwok/client/types.js';
+import { templatePath } from '../util/package-root.js';
+import { CONTROLLER_IMAGE_REPOSITORY, controllerImage } from './image.js';
+
+export const DEPLOY_MANIFEST_FILES = { kwok: 'kwok.yaml', stages: 'stage-fast.yaml' } as const;
+
+export interface RenderDeployOptions {
+  /** Include stage-fast.yaml (default true). */
+  stages?: boolean;
+  /** Another image (a mirror); default: the pinned controller image. */
+  image?: string;
+}
+
+export function readDeployTemplate(file: string): string {
+  return readFileSync(templatePath('deploy', file), 'utf8');
+}
+
+/** kwok.yaml with the controller image set; stage-fast.yaml appended unless turned off. */
+export function renderDeployManifests(options: RenderDeployOptions = {}): string {
+  const image = options.image ?? controllerImage();
+  const pattern = new RegExp(`^(\\s*image:\\s*)${CONTROLLER_IMAGE_REPOSITORY.replace(/[.]/g, '\\.')}:\\S+\\s*$`, 'gm');
+  const kwok = readDeployTemplate(DEPLOY_MANIFEST_FILES.kwok);
+  if (!pattern.test(kwok)) throw new Error(`templates/deploy/${DEPLOY_MANIFEST_FILES.kwok} names no ${CONTROLLER_IMAGE_REPOSITORY} image`);
+  const pinned = kwok.replace(pattern, (_line, prefix: string) => `${prefix}${image}`);
+  if (options.stages === false) return pinned;
+  const stages = readDeployTemplate(DEPLOY_MANIFEST_FILES.stages);
+  return `${pinned.endsWith('\n') ? pinned : `${pinned}\n`}---\n${stages}`;
+}
+
+/** The objects of rendered manifests, in order (empty documents dropped). */
+export function deployObjects(text: string): KubeObject[] {
+  return parseK8sYamlDocuments(text).filter((doc): doc is KubeObject => typeof doc === 'object' && doc !== null && 'kind' in doc);
+}
