@@ -1,5 +1,6 @@
 import type { ClusterPaths } from '../cluster/naming.js';
 import type { ClusterOptionValues } from '../config/options.js';
+import type { Placement } from './placement.js';
 
 /** Binaries a cluster may need, by their upstream names. */
 export type ArtifactName = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubectl' | 'prometheus';
@@ -24,7 +25,19 @@ export interface ReadinessProbe {
 
 export interface ComponentPort {
   name: string;
+  /** The port on the host (where probes, kubectl and etcdctl connect). */
   port: number;
+  /** Where the component listens inside its container, when that is not `port`. */
+  containerPort?: number;
+}
+
+/**
+ * A host path the component reads (or, for data, writes). Container runtimes mount exactly these,
+ * at the same path, so arguments need no translation; host processes ignore them.
+ */
+export interface ComponentMount {
+  path: string;
+  readOnly: boolean;
 }
 
 /**
@@ -48,6 +61,10 @@ export interface Component {
   probe: ReadinessProbe;
   /** Files the component reads that the cluster generates for it (e.g. prometheus.yaml). */
   files?: ComponentFile[];
+  /** Host paths the component needs (certificates, config, data). */
+  mounts?: ComponentMount[];
+  /** The image that runs it in a container runtime. */
+  image?: string;
 }
 
 export interface ComponentFile {
@@ -80,4 +97,8 @@ export interface ClusterSpec {
   kwokControllerEntry: string;
   /** Kinds the controller takes from custom resources instead of its config file. */
   enableCrds: readonly string[];
+  /** Where components listen and how they reach each other (default: host processes). */
+  placement?: Placement;
+  /** Images of the components, for container runtimes. */
+  images?: Partial<Record<ComponentName, string>>;
 }

@@ -9,7 +9,8 @@ import { buildKubeScheduler } from './kube-scheduler.js';
 import { buildKwokController } from './kwok-controller.js';
 import { buildPrometheus } from './prometheus.js';
 
-export type { ArtifactName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentName, ComponentPort, Program, ReadinessProbe } from './component.js';
+export type { ArtifactName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentMount, ComponentName, ComponentPort, Program, ReadinessProbe } from './component.js';
+export { CONTAINER_PORTS, HOST_PLACEMENT, networkPlacement, placementOf, type Placement } from './placement.js';
 export { COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS } from './component.js';
 export { formatGoDuration, quantityToBytes } from './args.js';
 
