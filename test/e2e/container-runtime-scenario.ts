@@ -49,9 +49,12 @@ export async function leftovers(under: EngineUnderTest, cluster: string): Promis
   ];
 }
 
+/** `<name> <State.Status>` of the cluster's containers (inspect: `ps` formats differ between engines). */
 async function containerStates(under: EngineUnderTest, cluster: string): Promise<string[]> {
-  const r = await execa(under.engine, ['ps', '--all', '--filter', `label=${LABEL}=${cluster}`, '--format', '{{.Names}} {{.State}}'], { env: { ...process.env, ...under.env } });
-  return String(r.stdout).split('\n').filter(Boolean).sort();
+  const env = { ...process.env, ...under.env };
+  const names = String((await execa(under.engine, ['ps', '--all', '--filter', `label=${LABEL}=${cluster}`, '--format', '{{.Names}}'], { env })).stdout).split('\n').filter(Boolean);
+  const states = await Promise.all(names.map(async (n) => `${n} ${String((await execa(under.engine, ['inspect', '--format', '{{.State.Status}}', n], { env })).stdout).trim()}`));
+  return states.sort();
 }
 
 export function containerRuntimeSuite(engine: TestEngine): void {
