@@ -6,6 +6,7 @@ import type { ContainerDialect, DetectEnv } from './container/dialect.js';
 import { DOCKER } from './docker.js';
 import { NERDCTL } from './nerdctl.js';
 import { PODMAN } from './podman.js';
+import { KindRuntime } from './kind/kind-runtime.js';
 import type { Runtime } from './runtime.js';
 
 const FACTORIES: Record<string, () => Runtime> = {
@@ -13,10 +14,11 @@ const FACTORIES: Record<string, () => Runtime> = {
   docker: () => new ContainerRuntime(DOCKER),
   podman: () => new ContainerRuntime(PODMAN),
   nerdctl: () => new ContainerRuntime(NERDCTL),
+  kind: () => new KindRuntime(),
 };
 
 /** Runtimes kwokctl knows that kwokts does not have; accepted by name so the error can say so. */
-const PLANNED = ['kind', 'kind-podman', 'kind-nerdctl', 'lima', 'finch', 'kind-lima', 'kind-finch'];
+const PLANNED = ['kind-podman', 'kind-nerdctl', 'lima', 'finch', 'kind-lima', 'kind-finch'];
 
 export const RUNTIME_NAMES = Object.keys(FACTORIES);
 

@@ -46,6 +46,8 @@ export interface RuntimeContext {
   signal?: AbortSignal;
   /** Pull missing images without progress output (--quiet-pull). */
   quietPull?: boolean;
+  /** Every component of the cluster, for a runtime that makes one object for several (kind's node). */
+  clusterComponents?: readonly Component[];
 }
 
 /**

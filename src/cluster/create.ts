@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { generateClusterPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
 import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS } from '../components/index.js';
-import { resolveImages } from '../artifacts/images.js';
+import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import { resolveOptionValues, type LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
@@ -69,7 +69,9 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const runtimeName = values.runtime || (await detectRuntime());
   const runtime = createRuntime(runtimeName);
   // kwokctl: a non-zero --prometheus-port also enables Prometheus.
-  const components = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable);
+  const chosen = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable);
+  // A real cluster (kind) brings its own control plane; only the controller is ours to deploy.
+  const components = runtime.info().mode === 'cluster' ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
 
   if (existsSync(paths.config)) return existing(options, paths, started);
 
@@ -116,7 +118,8 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     avoid,
   );
   // Containers reach each other by name on the cluster network; host processes on loopback.
-  const inContainers = runtime.info().mode === 'container';
+  const mode = runtime.info().mode;
+  const inContainers = mode === 'container';
   const spec: ClusterSpec = {
     name,
     paths,
@@ -129,7 +132,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     kwokControllerEntry: kwokControllerEntry(),
     enableCrds: checkCrdKinds(options.enableCrds),
     placement: inContainers ? networkPlacement(name) : HOST_PLACEMENT,
-    ...(inContainers ? { images: resolveImages(values, kubeVersion, etcdVersion) } : {}),
+    ...(mode !== 'native' ? { images: componentImages(mode, values, kubeVersion, etcdVersion) } : {}),
   };
   const stageDocuments = withDefaultStages(options.config.kwokDocuments).filter((d) => d.kind === 'Stage');
   // A broken Stage of the user's is bad input: say so before anything is made, naming file and
@@ -143,8 +146,10 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
   const stagesAsCrs = spec.enableCrds.includes('Stage');
   const components = buildComponents(spec, options.config.componentsPatches);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
-  let programs: Map<string, string> = new Map();
-  const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal, quietPull: values.quietPull });
+  // kind is taken as installed (its releases are GitHub downloads); the runtime checks that it answers.
+  const hostPrograms: Array<[string, string]> = mode === 'cluster' ? [['kind', values.kindBinary || 'kind']] : [];
+  let programs: Map<string, string> = new Map(hostPrograms);
+  const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal, quietPull: values.quietPull, clusterComponents: components });
   // The engine must answer (and the cluster's names be free) before anything is made.
   await runtime.check(ctx());
 
@@ -153,7 +158,8 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       title: 'Resolve binaries',
       run: async (update) => {
         // Container images bring their own binaries; the host still needs kubectl and etcdctl.
-        programs = await resolvePrograms(inContainers ? [] : components, { values, kubeVersion, etcdVersion, workdir: options.workdir, executor, logger, signal, onProgress: update });
+        const resolved = await resolvePrograms(mode === 'native' ? components : [], { values, kubeVersion, etcdVersion, workdir: options.workdir, executor, logger, signal, onProgress: update });
+        programs = new Map([...hostPrograms, ...resolved]);
       },
     },
     {
@@ -376,6 +382,12 @@ async function copyUserFiles(executor: Executor, values: ClusterOptionValues, pa
 function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
   if (docs.some((d) => d.kind === 'Stage')) return docs;
   return [...docs, ...defaultStageDocuments()];
+}
+
+/** Images under container runtimes; under kind the apiserver's "image" is kind's node image. */
+function componentImages(mode: 'container' | 'cluster', values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): Partial<Record<ComponentName, string>> {
+  const images = resolveImages(values, kubeVersion, etcdVersion);
+  return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'] } : images;
 }
 
 /** The built controller entry, found from the package root (right under tsx and from dist). */
