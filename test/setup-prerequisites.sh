@@ -4,6 +4,9 @@
 # - Prometheus from Debian's package (its release archives cannot be downloaded here, and it
 #   cannot reasonably be built from its module); its service is kept from starting
 # - the binaries themselves, built by kwokts's own `artifacts build` into the shared cache.
+# - container engines of the tests' own (docker.io's dockerd and podman's API service on sockets
+#   under /run/kwokts-test); the container e2e files start them again (idempotent) and make
+#   their images. A machine that cannot run them still runs every other test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KWOK_CACHE_DIR="${KWOK_CACHE_DIR:-$HOME/.kwok/cache}"
@@ -25,3 +28,6 @@ if ! command -v prometheus >/dev/null 2>&1; then
   if [ -n "$created_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
 node bin/run.js artifacts build
+for engine in docker podman; do
+  bash test/engines/$engine.sh >/dev/null || echo "warning: could not start $engine; its e2e tests will fail and say why" >&2
+done

@@ -10,29 +10,12 @@ import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
 import { DEPLOYMENT, NODE } from './seed-000.js';
-import { ensureTestImages, podmanEnv, type TestEngine } from '../engines/images.js';
+import type { TestEngine } from '../engines/images.js';
+import { startEngine, type EngineUnderTest } from '../engines/start-engine.js';
 
 const LABEL = 'io.kwokts.cluster';
-
-export interface EngineUnderTest {
-  engine: TestEngine;
-  /** Variables pointing the product and the engine's CLI at the test's own engine. */
-  env: Record<string, string>;
-}
-
-/** Start the engine (idempotent script) and make the images; a missing prerequisite is a failure, not a pass. */
-export async function startEngine(engine: TestEngine): Promise<EngineUnderTest> {
-  const script = join(ROOT, 'test', 'engines', `${engine}.sh`);
-  const result = await execa('bash', [script], { reject: false, all: true });
-  if (result.exitCode !== 0) throw new Error(`could not start ${engine} for the tests:\n${String(result.all)}`);
-  const host = String(result.stdout).trim().split('\n').pop()!;
-  const env = engine === 'docker' ? { DOCKER_HOST: host } : { CONTAINER_HOST: host, ...podmanEnv() };
-  Object.assign(process.env, env);
-  await ensureTestImages(engine);
-  return { engine, env };
-}
 
 /** Names of the engine's containers, networks or volumes labelled as the cluster's. */
 export async function leftovers(under: EngineUnderTest, cluster: string): Promise<string[]> {
