@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
 import { DEPLOYMENT, NODE } from './seed-000.js';
 import type { TestEngine } from '../engines/images.js';
 import { startEngine, type EngineUnderTest } from '../engines/start-engine.js';
@@ -149,6 +149,25 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       } finally {
         server.close();
       }
+    });
+
+    test('without --runtime the answering engine is chosen (kwokctl order: docker, then podman)', async () => {
+      // Only this engine answers: the other one's variable points nowhere.
+      const other = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
+      const r = await kwokts({ ...box, env: { ...box.env, KWOK_RUNTIME: '', ...other } }, ['--name', `${name}-auto`, 'create', 'cluster', '--dry-run']);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^${engine} network create .* kwok-${name}-auto$`, 'm'));
+    });
+
+    test('Ctrl-C during create: rolled back, no container or network left', async () => {
+      const interrupted = `${name}-int`;
+      const child = spawnKwokts(box, ['--name', interrupted, 'create', 'cluster']);
+      await waitFor('a container of the create', async () => (await leftovers(under, interrupted)).some((l) => l.startsWith('container ')), 60_000, 100);
+      child.kill('SIGINT');
+      const result = await child;
+      assert.equal(result.exitCode, 130, String(result.stderr));
+      assert.deepEqual(await leftovers(under, interrupted), []);
+      assert.ok(!existsSync(join(box.workdir, 'clusters', interrupted)));
     });
 
     test('the engine not running: one clear error naming where it looked', async () => {
