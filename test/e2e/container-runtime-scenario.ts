@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
@@ -83,10 +83,22 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       const node = await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
       assert.equal(node.stdout, 'True');
 
-      // Logs come from the engine.
+      // Logs come from the engine; export logs collects them.
       const logs = await run(['logs', 'kwok-controller']);
       assert.equal(logs.exitCode, 0, logs.stderr);
       assert.match(logs.stdout, /kwok controller .* started/);
+      const exportDir = join(box.workdir, '..', 'exported');
+      const exported = await run(['export', 'logs', exportDir]);
+      assert.equal(exported.exitCode, 0, exported.stderr);
+      assert.match(readFileSync(join(exportDir, name, 'components', 'kube-apiserver.log'), 'utf8'), /Serving securely|serving/i);
+      assert.ok(existsSync(join(exportDir, name, `${engine}-info.txt`)));
+
+      // Passthrough uses the host's binaries against the ports published on loopback.
+      const etcd = await run(['etcdctl', 'get', '/registry/namespaces/default', '--keys-only']);
+      assert.equal(etcd.exitCode, 0, etcd.stderr);
+      assert.equal(etcd.stdout.trim(), '/registry/namespaces/default');
+      const wide = await run(['get', 'clusters', '-o', 'wide']);
+      assert.match(wide.stdout, new RegExp(`^${name}\\s+5\\/5\\s+Ready\\s+${engine}\\s+https://127\\.0\\.0\\.1:\\d+`, 'm'));
 
       const stopped = await run(['stop', 'cluster']);
       assert.equal(stopped.exitCode, 0, stopped.stderr);
