@@ -43,11 +43,13 @@ async function startService(detect: DetectEnv): Promise<ApiEndpoint | undefined>
   const { endpoint } = podmanSocket(detect);
   if (!('socketPath' in endpoint)) return undefined;
   mkdirSync(dirname(endpoint.socketPath), { recursive: true });
+  // With CONTAINER_HOST set, podman acts as a remote client and cannot serve.
+  const { CONTAINER_HOST: _host, CONTAINER_CONNECTION: _connection, ...env } = detect.env;
   const spawned = await new Promise<boolean>((resolve) => {
     const child = spawn('podman', ['system', 'service', `--time=${SERVICE_IDLE_SECONDS}`, `unix://${endpoint.socketPath}`], {
       detached: true,
       stdio: 'ignore',
-      env: detect.env,
+      env,
     });
     child.once('spawn', () => {
       child.unref();
