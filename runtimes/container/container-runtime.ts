@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { CLUSTER_LABEL, runtimeObjectName } from '../../src/cluster/naming.js';
 import { startGroups, type Component, type ComponentName } from '../../src/components/index.js';
-import { KwoktsError, PreflightError } from '../../src/util/errors.js';
+import { ExternalCommandError, KwoktsError, PreflightError } from '../../src/util/errors.js';
+import { shellJoin } from '../../src/exec/shell-quote.js';
 import type { ComponentStatus, LogOptions, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
 import { ApiEngine } from './api-engine.js';
 import { CliEngine } from './cli-engine.js';
@@ -93,7 +94,21 @@ export class ContainerRuntime implements Runtime {
   private async apply(ctx: RuntimeContext, op: ContainerOp): Promise<void> {
     const engine = await this.engineFor(ctx);
     const progress = op.op === 'pull' && !ctx.quietPull ? (line: string) => ctx.logger.info(line) : undefined;
-    await ctx.executor.call({ argv: renderCommand(op, this.dialect), perform: () => engine.apply(op, progress), dryRunResult: undefined });
+    const argv = renderCommand(op, this.dialect);
+    const perform = async (): Promise<void> => {
+      try {
+        await engine.apply(op, progress);
+      } catch (error) {
+        if (error instanceof KwoktsError) throw error;
+        // The engine's refusal, said as the command it amounts to (what the user would rerun).
+        const message = ((error as Error).message ?? String(error)).trim();
+        throw new ExternalCommandError(`${op.op === 'create' ? `${this.dialect.cli} create --name=${op.spec.name} …` : shellJoin(argv)} failed: ${message.split('\n')[0]}`, argv, message, {
+          cause: error,
+          hint: `${this.dialect.name} refused it: its own log says why (it must be able to run containers here)`,
+        });
+      }
+    };
+    await ctx.executor.call({ argv, perform, dryRunResult: undefined });
   }
 
   async check(ctx: RuntimeContext): Promise<void> {
@@ -140,7 +155,8 @@ export class ContainerRuntime implements Runtime {
     try {
       await this.apply(ctx, { op: 'pull', image });
     } catch (error) {
-      throw new PreflightError(`image ${image} of ${component.name} is not present and could not be pulled: ${(error as Error).message.split('\n')[0]}`, {
+      const reason = error instanceof ExternalCommandError ? error.output : (error as Error).message;
+      throw new PreflightError(`image ${image} of ${component.name} is not present and could not be pulled: ${reason.split('\n')[0]}`, {
         hint: `load it into ${this.dialect.name} (\`${this.dialect.cli} load\`/\`${this.dialect.cli} import\`), or pass --${component.name}-image`,
         cause: error,
       });

@@ -12,7 +12,7 @@ import { defaultOptionValues } from '../../../../src/config/options.js';
 import { resolveImages } from '../../../../src/artifacts/images.js';
 import { DryRunExecutor } from '../../../../src/exec/dry-run-executor.js';
 import { RealExecutor } from '../../../../src/exec/real-executor.js';
-import { PreflightError } from '../../../../src/util/errors.js';
+import { ExternalCommandError, PreflightError } from '../../../../src/util/errors.js';
 import { silentLogger } from '../../../../src/util/log.js';
 import { FakeEngine } from './fake-engine.js';
 
@@ -147,4 +147,11 @@ test('logs come from the engine', async () => {
   const out = new Writable({ write(chunk: Buffer, _e, done) { text += chunk.toString(); done(); } });
   await runtime.logs('etcd', ctx, out, { follow: false });
   assert.equal(text, 'log of kwok-c1-etcd\n');
+});
+
+test("the engine's refusal becomes one error naming the command, not a crash", async () => {
+  const { engine, runtime, ctx } = setup();
+  engine.refuse = 'start';
+  await assert.rejects(runtime.start(components(), ctx), (e: unknown) =>
+    e instanceof ExternalCommandError && e.message === 'docker start kwok-c1-etcd failed: (HTTP code 500) server error - OCI permission denied' && e.exitCode === 1);
 });

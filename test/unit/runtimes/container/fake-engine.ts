@@ -9,11 +9,14 @@ export class FakeEngine implements ContainerEngine {
   readonly networks = new Map<string, NetworkState>();
   readonly images = new Set<string>();
   pullFails = false;
+  /** An engine-level refusal (a raw error, as dockerode throws) for this operation. */
+  refuse?: ContainerOp['op'];
 
   async ping(): Promise<void> {}
 
   async apply(op: ContainerOp): Promise<void> {
     this.applied.push(op);
+    if (this.refuse === op.op) throw new Error('(HTTP code 500) server error - OCI permission denied\nmore detail');
     switch (op.op) {
       case 'network-create':
         this.networks.set(op.name, { name: op.name, labels: op.labels });
