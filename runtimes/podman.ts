@@ -40,8 +40,11 @@ export function podmanSocket({ env, uid }: DetectEnv): { endpoint: ApiEndpoint; 
 }
 
 async function startService(detect: DetectEnv): Promise<ApiEndpoint | undefined> {
-  const { endpoint } = podmanSocket(detect);
+  const { endpoint, explicit } = podmanSocket(detect);
   if (!('socketPath' in endpoint)) return undefined;
+  // The default socket's directory is podman's to make; a CONTAINER_HOST in a directory that
+  // does not exist is a mistake to report, not a place to create.
+  if (explicit && !detect.exists(dirname(endpoint.socketPath))) return undefined;
   mkdirSync(dirname(endpoint.socketPath), { recursive: true });
   // With CONTAINER_HOST set, podman acts as a remote client and cannot serve.
   const { CONTAINER_HOST: _host, CONTAINER_CONNECTION: _connection, ...env } = detect.env;

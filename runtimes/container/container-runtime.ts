@@ -125,7 +125,8 @@ export class ContainerRuntime implements Runtime {
   async start(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
     const engine = await this.engineFor(ctx);
     await this.ensureNetwork(engine, ctx);
-    const present = new Set<string>(components.map((c) => c.name));
+    // Links may point at components of earlier start groups.
+    const present = new Set<string>((ctx.clusterComponents ?? components).map((c) => c.name));
     for (const component of components) {
       const spec = buildContainerSpec(component, ctx.cluster, present);
       const state = await this.owned(engine, spec.name, ctx);

@@ -47,8 +47,11 @@ test('start: network once, pull only missing images, create and start each compo
   const { engine, runtime, ctx } = setup();
   engine.images.add('registry.k8s.io/etcd:3.6.10-0');
   const cs = components();
+  ctx.clusterComponents = cs;
   await runtime.start(cs.slice(0, 1), ctx);
   await runtime.start(cs.slice(1), ctx);
+  const apiserver = engine.applied.find((o) => o.op === 'create' && o.spec.name === 'kwok-c1-kube-apiserver');
+  assert.deepEqual(apiserver?.op === 'create' && apiserver.spec.links, ['kwok-c1-etcd'], 'a link to a component started in an earlier group');
   assert.deepEqual(engine.applied.map((o) => `${o.op} ${'name' in o ? o.name : 'image' in o ? o.image : o.spec.name}`), [
     'network-create kwok-c1',
     'create kwok-c1-etcd',
