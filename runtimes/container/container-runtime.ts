@@ -83,7 +83,7 @@ export class ContainerRuntime implements Runtime {
    * can still be printed on a machine without it.
    */
   private async engineFor(ctx: RuntimeContext): Promise<ContainerEngine> {
-    this.engine ??= this.connect().catch((error: unknown) => {
+    this.engine ??= this.connect().then((engine) => guardReads(engine, this.dialect)).catch((error: unknown) => {
       if (ctx.executor.dryRun && error instanceof KwoktsError) return new AbsentEngine();
       this.engine = undefined;
       throw error;
@@ -228,4 +228,28 @@ export function componentState(state: ContainerState): ComponentStatus['state'] 
   if (state.status === 'running') return 'running';
   if (state.status === 'restarting') return 'exited';
   return 'stopped';
+}
+
+/**
+ * Reads that fail for a reason of the engine's (it went away mid-command, it answered nonsense)
+ * become one PreflightError instead of an internal error; effects are wrapped where they are applied.
+ */
+function guardReads(engine: ContainerEngine, dialect: ContainerDialect): ContainerEngine {
+  const guard = <A extends unknown[], R>(read: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    try {
+      return await read(...args);
+    } catch (error) {
+      if (error instanceof KwoktsError) throw error;
+      throw new PreflightError(`${dialect.name} failed to answer: ${((error as Error).message ?? String(error)).split('\n')[0]}`, { hint: dialect.hints.start, cause: error });
+    }
+  };
+  return {
+    ping: guard(() => engine.ping()),
+    apply: (op, progress) => engine.apply(op, progress),
+    inspectContainer: guard((name: string) => engine.inspectContainer(name)),
+    inspectNetwork: guard((name: string) => engine.inspectNetwork(name)),
+    imageExists: guard((image: string) => engine.imageExists(image)),
+    listByLabel: guard((kind: 'container' | 'network' | 'volume', key: string, value: string) => engine.listByLabel(kind, key, value)),
+    logs: guard((name: string, out: Writable, options: { follow: boolean; signal?: AbortSignal }) => engine.logs(name, out, options)),
+  };
 }

@@ -158,3 +158,11 @@ test("the engine's refusal becomes one error naming the command, not a crash", a
   await assert.rejects(runtime.start(components(), ctx), (e: unknown) =>
     e instanceof ExternalCommandError && e.message === 'docker start kwok-c1-etcd failed: (HTTP code 500) server error - OCI permission denied' && e.exitCode === 1);
 });
+
+test('an engine that stops answering mid-command: one PreflightError, not an internal error', async () => {
+  const { engine, runtime, ctx } = setup(PODMAN);
+  engine.inspectContainer = async () => {
+    throw new Error('connect ECONNREFUSED /run/podman/podman.sock\nstack');
+  };
+  await assert.rejects(runtime.status(components(), ctx), (e: unknown) => e instanceof PreflightError && e.message === 'podman failed to answer: connect ECONNREFUSED /run/podman/podman.sock');
+});
