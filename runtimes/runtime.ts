@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { Component, ComponentName } from '../src/components/index.js';
 import type { ClusterPaths } from '../src/cluster/naming.js';
 import type { Executor } from '../src/exec/executor.js';
@@ -6,8 +7,18 @@ import type { Logger } from '../src/util/log.js';
 /** What a runtime is, so commands ask capabilities instead of comparing runtime names. */
 export interface RuntimeInfo {
   name: string;
-  /** native: host processes on host ports; container: fixed ports in containers. */
+  /**
+   * native: host processes on host ports; container: one container per component on a cluster
+   * network, fixed in-container ports published on 127.0.0.1; cluster: a real cluster (kind)
+   * with the kwok controller deployed into it.
+   */
   mode: 'native' | 'container' | 'cluster';
+}
+
+export interface LogOptions {
+  follow: boolean;
+  /** Ends a follow. */
+  signal?: AbortSignal;
 }
 
 export interface StopOptions {
@@ -33,6 +44,10 @@ export interface RuntimeContext {
   /** Absolute paths of the programs components run, by artifact name. */
   programs: ReadonlyMap<string, string>;
   signal?: AbortSignal;
+  /** Pull missing images without progress output (--quiet-pull). */
+  quietPull?: boolean;
+  /** Every component of the cluster, for a runtime that makes one object for several (kind's node). */
+  clusterComponents?: readonly Component[];
 }
 
 /**
@@ -41,6 +56,8 @@ export interface RuntimeContext {
  */
 export interface Runtime {
   info(): RuntimeInfo;
+  /** Fail with a PreflightError (and a hint) if this runtime cannot run here; changes nothing. */
+  check(ctx: RuntimeContext): Promise<void>;
   /** Start the given components (already ordered); skips ones that are running. */
   start(components: readonly Component[], ctx: RuntimeContext): Promise<void>;
   /**
@@ -49,8 +66,8 @@ export interface Runtime {
    */
   stop(components: readonly Component[], ctx: RuntimeContext, options?: StopOptions): Promise<void>;
   status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]>;
-  /** Path of a file holding the component's log (binary), for `logs` and error reports. */
-  logPath(component: ComponentName, ctx: RuntimeContext): string;
+  /** Write the component's log to `out` (NotFoundError when there is none); follow until the signal aborts. */
+  logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void>;
   /** Remove everything the runtime made outside the cluster directory (containers, networks). */
   remove(ctx: RuntimeContext): Promise<void>;
 }

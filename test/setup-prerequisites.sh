@@ -4,6 +4,9 @@
 # - Prometheus from Debian's package (its release archives cannot be downloaded here, and it
 #   cannot reasonably be built from its module); its service is kept from starting
 # - the binaries themselves, built by kwokts's own `artifacts build` into the shared cache.
+# - container engines of the tests' own (docker.io's dockerd and podman's API service on sockets
+#   under /run/kwokts-test); the container e2e files start them again (idempotent) and make
+#   their images. A machine that cannot run them still runs every other test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KWOK_CACHE_DIR="${KWOK_CACHE_DIR:-$HOME/.kwok/cache}"
@@ -29,3 +32,6 @@ node bin/run.js artifacts build
 # module proxy does not serve sigs.k8s.io/cluster-autoscaler this fails at once and that e2e case
 # is skipped, saying why.
 node bin/run.js artifacts build cluster-autoscaler >/dev/null || echo "cluster-autoscaler could not be built here; its e2e case will be skipped"
+for engine in docker podman; do
+  bash test/engines/$engine.sh >/dev/null || echo "warning: could not start $engine; its e2e tests will fail and say why" >&2
+done

@@ -1,7 +1,9 @@
 import { logFile, pidFile } from '../../src/cluster/naming.js';
 import { startGroups, type Component, type ComponentName } from '../../src/components/index.js';
 import { PreflightError } from '../../src/util/errors.js';
-import type { ComponentStatus, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
+import type { Writable } from 'node:stream';
+import type { ComponentStatus, LogOptions, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
+import { printLog } from '../../src/util/log-file.js';
 import { isProcessAlive, readPid } from '../../src/exec/process.js';
 
 const STOP_GRACE_MS = 10_000;
@@ -57,8 +59,12 @@ export class BinaryRuntime implements Runtime {
     );
   }
 
-  logPath(component: ComponentName, ctx: RuntimeContext): string {
-    return logFile(ctx.paths, component);
+  async check(): Promise<void> {
+    // Binaries are resolved (downloaded or built) as part of create.
+  }
+
+  async logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void> {
+    await printLog(logFile(ctx.paths, component), out, options);
   }
 
   async remove(): Promise<void> {

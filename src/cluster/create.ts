@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { generateClusterPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
-import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
+import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS } from '../components/index.js';
+import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import { resolveOptionValues, type LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
@@ -13,7 +14,7 @@ import type { Logger } from '../util/log.js';
 import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import { lockCluster } from './lock.js';
-import { clusterPaths, contextName, type ClusterPaths } from './naming.js';
+import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from './naming.js';
 import { allocatePorts, isPortInUse } from './ports.js';
 import { KWOKTS_VERSION, loadCluster, portsOfOtherClusters, renderRecord, type ClusterRecord } from './record.js';
 import { Journal } from './transaction.js';
@@ -65,10 +66,12 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const { name, workdir, executor } = options;
   const paths = clusterPaths(workdir, name);
   const values = resolveOptionValues(options.config.fileOptions, options.env, options.flags);
-  const runtimeName = values.runtime || detectRuntime();
+  const runtimeName = values.runtime || (await detectRuntime());
   const runtime = createRuntime(runtimeName);
   // kwokctl: a non-zero --prometheus-port also enables Prometheus.
-  const components = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable);
+  const chosen = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable);
+  // A real cluster (kind) brings its own control plane; only the controller is ours to deploy.
+  const components = runtime.info().mode === 'cluster' ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
 
   if (existsSync(paths.config)) return existing(options, paths, started);
 
@@ -114,6 +117,9 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     },
     avoid,
   );
+  // Containers reach each other by name on the cluster network; host processes on loopback.
+  const mode = runtime.info().mode;
+  const inContainers = mode === 'container';
   const spec: ClusterSpec = {
     name,
     paths,
@@ -125,6 +131,8 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     logLevel: options.logLevel,
     kwokControllerEntry: kwokControllerEntry(),
     enableCrds: checkCrdKinds(options.enableCrds),
+    placement: inContainers ? networkPlacement(name) : HOST_PLACEMENT,
+    ...(mode !== 'native' ? { images: componentImages(mode, values, kubeVersion, etcdVersion) } : {}),
   };
   const stageDocuments = withDefaultStages(options.config.kwokDocuments).filter((d) => d.kind === 'Stage');
   // A broken Stage of the user's is bad input: say so before anything is made, naming file and
@@ -138,14 +146,20 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
   const stagesAsCrs = spec.enableCrds.includes('Stage');
   const components = buildComponents(spec, options.config.componentsPatches, options.config.components);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
-  let programs: Map<string, string> = new Map();
-  const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal });
+  // kind is taken as installed (its releases are GitHub downloads); the runtime checks that it answers.
+  const hostPrograms: Array<[string, string]> = mode === 'cluster' ? [['kind', values.kindBinary || 'kind']] : [];
+  let programs: Map<string, string> = new Map(hostPrograms);
+  const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal, quietPull: values.quietPull, clusterComponents: components });
+  // The engine must answer (and the cluster's names be free) before anything is made.
+  await runtime.check(ctx());
 
   const phases: Phase[] = [
     {
       title: 'Resolve binaries',
       run: async (update) => {
-        programs = await resolvePrograms(components, { values, kubeVersion, etcdVersion, workdir: options.workdir, executor, logger, signal, onProgress: update });
+        // Container images bring their own binaries; the host still needs kubectl and etcdctl.
+        const resolved = await resolvePrograms(mode === 'native' ? components : [], { values, kubeVersion, etcdVersion, workdir: options.workdir, executor, logger, signal, onProgress: update });
+        programs = new Map([...hostPrograms, ...resolved]);
       },
     },
     {
@@ -157,11 +171,17 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
           await executor.mkdirp(paths.logs);
           await executor.mkdirp(paths.etcdData);
         });
-        await writePki(executor, paths);
-        await copyUserFiles(executor, values, paths);
+        // Containers name the apiserver (and the controller) by container name: their certificate must too.
+        const sans = inContainers ? ['kube-apiserver', 'kwok-controller'].map((c) => runtimeObjectName(name, c)) : [];
+        await writePki(executor, paths, sans);
+        await copyUserFiles(executor, values, paths, inContainers ? paths.networkKubeconfig : paths.kubeconfig);
         for (const component of components) for (const file of component.files ?? []) await executor.writeFile(file.path, file.content);
         const kubeconfig = buildClusterKubeconfig({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
         await executor.writeFile(paths.kubeconfig, renderKubeconfig(kubeconfig), { mode: 0o600 });
+        if (inContainers) {
+          const inNetwork = buildClusterKubeconfig({ name: contextName(name), server: `https://${runtimeObjectName(name, 'kube-apiserver')}:${CONTAINER_PORTS.kubeApiserver}`, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
+          await executor.writeFile(paths.networkKubeconfig, renderKubeconfig(inNetwork), { mode: 0o600 });
+        }
         const record: ClusterRecord = {
           name,
           runtime: runtime.info().name,
@@ -179,7 +199,12 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     {
       title: `Start ${components.map((c) => c.name).join(', ')}`,
       run: async (update) => {
-        await journal.step('stop components', () => runtime.stop(components, ctx(), { graceMs: 0 }), () =>
+        // The undo also removes what the runtime made outside the directory (containers, network).
+        const undo = async (): Promise<void> => {
+          await runtime.stop(components, ctx(), { graceMs: 0 });
+          await runtime.remove(ctx());
+        };
+        await journal.step('stop and remove components', undo, () =>
           startComponents(runtime, components, ctx(), {
             paths,
             waitMs: options.waitMs,
@@ -293,7 +318,7 @@ async function explainFailure(error: unknown, runtime: Runtime, components: read
     return reason instanceof InterruptedError ? reason : new InterruptedError('SIGINT');
   }
   if (error instanceof ComponentExitedError) {
-    const tail = await logTail(runtime.logPath(error.component, ctx));
+    const tail = await logTail(runtime, error.component, ctx);
     return new OperationError(`create failed: ${error.component} exited during start-up${tail ? `; its log ends with:\n${tail}` : ''}`, {
       hint: 'the cluster was rolled back; rerun with --retain to keep it for debugging',
       cause: error,
@@ -322,12 +347,12 @@ export function chooseComponents(enable: readonly string[], disable: readonly st
   return COMPONENT_NAMES.filter((n) => set.has(n));
 }
 
-async function writePki(executor: Executor, paths: ClusterPaths): Promise<void> {
+async function writePki(executor: Executor, paths: ClusterPaths, dnsSans: string[]): Promise<void> {
   if (executor.dryRun) {
     await executor.note(`Generate PKI to ${paths.pki}`);
     return;
   }
-  const pki = await generateClusterPki({});
+  const pki = await generateClusterPki(dnsSans.length > 0 ? { sans: { dns: dnsSans, ips: [] } } : {});
   await executor.mkdirp(paths.pki);
   await executor.writeFile(paths.caCert, pki.caCert, { mode: 0o644 });
   await executor.writeFile(paths.caKey, pki.caKey, { mode: 0o600 });
@@ -337,7 +362,7 @@ async function writePki(executor: Executor, paths: ClusterPaths): Promise<void> 
   await executor.writeFile(paths.serviceAccountPub, pki.serviceAccountPub, { mode: 0o644 });
 }
 
-async function copyUserFiles(executor: Executor, values: ClusterOptionValues, paths: ClusterPaths): Promise<void> {
+async function copyUserFiles(executor: Executor, values: ClusterOptionValues, paths: ClusterPaths, componentKubeconfig: string): Promise<void> {
   if (values.kubeAuditPolicy) {
     if (!existsSync(values.kubeAuditPolicy)) throw new UsageError(`audit policy ${values.kubeAuditPolicy} does not exist`);
     await executor.writeFile(paths.auditPolicy, await readFile(values.kubeAuditPolicy, 'utf8'));
@@ -347,8 +372,8 @@ async function copyUserFiles(executor: Executor, values: ClusterOptionValues, pa
     const text = await readFile(values.kubeSchedulerConfig, 'utf8');
     // kwokctl points the scheduler at the cluster's kubeconfig whatever the file says.
     const rewritten = /clientConnection:/.test(text)
-      ? text.replace(/kubeconfig:.*$/m, `kubeconfig: ${paths.kubeconfig}`)
-      : `${text.trimEnd()}\nclientConnection:\n  kubeconfig: ${paths.kubeconfig}\n`;
+      ? text.replace(/kubeconfig:.*$/m, `kubeconfig: ${componentKubeconfig}`)
+      : `${text.trimEnd()}\nclientConnection:\n  kubeconfig: ${componentKubeconfig}\n`;
     await executor.writeFile(paths.schedulerConfig, rewritten);
   }
 }
@@ -357,6 +382,12 @@ async function copyUserFiles(executor: Executor, values: ClusterOptionValues, pa
 function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
   if (docs.some((d) => d.kind === 'Stage')) return docs;
   return [...docs, ...defaultStageDocuments()];
+}
+
+/** Images under container runtimes; under kind the apiserver's "image" is kind's node image. */
+function componentImages(mode: 'container' | 'cluster', values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): Partial<Record<ComponentName, string>> {
+  const images = resolveImages(values, kubeVersion, etcdVersion);
+  return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'] } : images;
 }
 
 /** The built controller entry, found from the package root (right under tsx and from dist). */

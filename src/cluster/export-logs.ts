@@ -6,10 +6,11 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { arch, platform } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
 import { loadCluster } from './record.js';
-import { componentLogPath, AUDIT_LOG } from './logs.js';
+import { AUDIT_LOG, readComponentLog, readContext } from './logs.js';
+import { createRuntime } from '../../runtimes/registry.js';
 import { renderTable, summarizeCluster } from './summary.js';
 
 /** kwokctl's default target, inside the cluster directory. */
@@ -40,11 +41,16 @@ export async function exportLogs(workdir: string, name: string, target?: string)
   };
   await copy(cluster.paths.config, 'kwok.yaml');
   await mkdir(join(dir, 'components'), { recursive: true });
+  const runtime = createRuntime(cluster.record.runtime);
+  const ctx = readContext(cluster);
   for (const component of cluster.record.components) {
-    const path = componentLogPath(cluster, component.name);
-    await copy(path, join('components', basename(path)));
+    const text = await readComponentLog(runtime, component.name, ctx);
+    if (!text) continue;
+    const as = join('components', `${component.name}.log`);
+    await writeFile(join(dir, as), text);
+    files.push(as);
   }
-  if (cluster.record.options.kubeAuditPolicy) await copy(componentLogPath(cluster, AUDIT_LOG), join('components', 'audit.log'));
+  if (cluster.record.options.kubeAuditPolicy) await copy(cluster.paths.auditLog, join('components', `${AUDIT_LOG}.log`));
   await writeFile(join(dir, `${cluster.record.runtime}-info.txt`), `${platform()}/${arch()}\n`);
   files.push(`${cluster.record.runtime}-info.txt`);
   const summary = await summarizeCluster(workdir, name);

@@ -72,7 +72,7 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
       });
     } catch (error) {
       if (error instanceof ComponentExitedError) {
-        const tail = await logTail(runtime.logPath(error.component, ctx));
+        const tail = await logTail(runtime, error.component, ctx);
         throw new OperationError(`start failed: ${error.component} exited during start-up${tail ? `; its log ends with:\n${tail}` : ''}`, {
           hint: `look at \`kwokts --name ${options.name} logs ${error.component}\`; the cluster's data is untouched`,
           cause: error,

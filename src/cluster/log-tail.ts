@@ -1,10 +1,9 @@
-import { readFile } from 'node:fs/promises';
+import type { ComponentName } from '../components/index.js';
+import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
+import { readComponentLog } from './logs.js';
 
 /** The last lines of a component's log, indented, for error messages; empty when unreadable. */
-export async function logTail(path: string, lines = 8): Promise<string> {
-  try {
-    return (await readFile(path, 'utf8')).trimEnd().split('\n').slice(-lines).map((l) => `  ${l}`).join('\n');
-  } catch {
-    return '';
-  }
+export async function logTail(runtime: Runtime, component: ComponentName, ctx: RuntimeContext, lines = 8): Promise<string> {
+  const text = await readComponentLog(runtime, component, ctx);
+  return text.trimEnd().split('\n').slice(-lines).filter((l) => l !== '').map((l) => `  ${l}`).join('\n');
 }

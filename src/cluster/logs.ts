@@ -1,74 +1,63 @@
 /**
- * Where a component's log is, and following it as `tail -f` does: print what is there, then
- * what is appended, starting over if the file is truncated or replaced (a restarted component).
+ * A component's log wherever its runtime keeps it (a file for host processes, the engine for
+ * containers), and the apiserver's audit log, which is always a file in the cluster directory.
  */
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import type { Writable } from 'node:stream';
+import { Writable } from 'node:stream';
 import { createRuntime } from '../../runtimes/registry.js';
 import { RealExecutor } from '../exec/real-executor.js';
-import { NotFoundError, UsageError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
+import { printLog } from '../util/log-file.js';
 import { silentLogger } from '../util/log.js';
+import type { Component, ComponentName } from '../components/index.js';
+import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import type { LoadedCluster } from './record.js';
+
+export { printLog } from '../util/log-file.js';
 
 export const AUDIT_LOG = 'audit';
 
-/** The log file of a component (or the apiserver's audit log), with a clear error when there is none. */
-export function componentLogPath({ record, paths }: LoadedCluster, component: string): string {
+/** Print a component's log (or `audit`), with a clear error when the cluster has no such log. */
+export async function printComponentLog(cluster: LoadedCluster, component: string, out: Writable, options: { follow: boolean; signal: AbortSignal }): Promise<void> {
+  const { record, paths } = cluster;
   if (component === AUDIT_LOG) {
     if (!record.options.kubeAuditPolicy) {
       throw new UsageError(`cluster ${record.name} has no audit log`, { hint: 'create the cluster with --kube-audit-policy FILE to record one' });
     }
-    return paths.auditLog;
+    await printLog(paths.auditLog, out, options);
+    return;
   }
+  const found = findComponent(cluster, component);
+  await createRuntime(record.runtime).logs(found.name, readContext(cluster), out, options);
+}
+
+export function findComponent({ record }: LoadedCluster, component: string): Component {
   const found = record.components.find((c) => c.name === component);
   if (!found) {
     throw new UsageError(`cluster ${record.name} has no component ${JSON.stringify(component)}`, {
       hint: `one of: ${[...record.components.map((c) => c.name), ...(record.options.kubeAuditPolicy ? [AUDIT_LOG] : [])].join(', ')}`,
     });
   }
-  const runtime = createRuntime(record.runtime);
-  return runtime.logPath(found.name, { cluster: record.name, paths, executor: new RealExecutor(silentLogger), logger: silentLogger, programs: new Map() });
+  return found;
 }
 
-async function sizeOf(path: string): Promise<{ size: number; ino: number } | undefined> {
-  try {
-    const s = await stat(path);
-    return { size: s.size, ino: s.ino };
-  } catch {
-    return undefined;
-  }
+/** A context for reading: logs change nothing, so no executor of the caller's is needed. */
+export function readContext({ record, paths }: LoadedCluster): RuntimeContext {
+  return { cluster: record.name, paths, executor: new RealExecutor(silentLogger), logger: silentLogger, programs: new Map(Object.entries(record.programs)) };
 }
 
-async function copyRange(path: string, start: number, end: number, out: Writable): Promise<void> {
-  if (end <= start) return;
-  await new Promise<void>((resolve, reject) => {
-    const stream = createReadStream(path, { start, end: end - 1 });
-    stream.on('error', reject);
-    stream.on('end', () => resolve());
-    stream.pipe(out, { end: false });
+/** The whole log as text ('' when there is none yet). */
+export async function readComponentLog(runtime: Runtime, component: ComponentName, ctx: RuntimeContext): Promise<string> {
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer | string, _encoding, done) {
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+      done();
+    },
   });
-}
-
-/** Print the whole log; with follow, keep printing until the signal aborts. */
-export async function printLog(path: string, out: Writable, options: { follow: boolean; signal: AbortSignal; pollMs?: number }): Promise<void> {
-  let current = await sizeOf(path);
-  if (!current && !options.follow) throw new NotFoundError(`log ${path} does not exist yet`, { hint: 'the component has not been started' });
-  let offset = 0;
-  if (current) {
-    await copyRange(path, 0, current.size, out);
-    offset = current.size;
+  try {
+    await runtime.logs(component, ctx, sink, { follow: false });
+  } catch {
+    return '';
   }
-  while (options.follow && !options.signal.aborted) {
-    await new Promise((resolve) => {
-      const timer = setTimeout(resolve, options.pollMs ?? 250);
-      options.signal.addEventListener('abort', () => (clearTimeout(timer), resolve(undefined)), { once: true });
-    });
-    const next = await sizeOf(path);
-    if (!next) continue;
-    if (!current || next.ino !== current.ino || next.size < offset) offset = 0;
-    await copyRange(path, offset, next.size, out);
-    offset = next.size;
-    current = next;
-  }
+  return Buffer.concat(chunks).toString('utf8');
 }

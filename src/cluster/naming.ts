@@ -33,6 +33,8 @@ export interface ClusterPaths {
   root: string;
   config: string;
   kubeconfig: string;
+  /** kwokctl's in-network kubeconfig (`kubeconfig`): the apiserver by container name, for containers. */
+  networkKubeconfig: string;
   pki: string;
   caCert: string;
   caKey: string;
@@ -59,6 +61,7 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
     root,
     config: join(root, 'kwok.yaml'),
     kubeconfig: join(root, 'kubeconfig.yaml'),
+    networkKubeconfig: join(root, 'kubeconfig'),
     pki,
     caCert: join(pki, 'ca.crt'),
     caKey: join(pki, 'ca.key'),
@@ -77,3 +80,10 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
 
 export const pidFile = (paths: ClusterPaths, component: string): string => join(paths.pids, `${component}.pid`);
 export const logFile = (paths: ClusterPaths, component: string): string => join(paths.logs, `${component}.log`);
+
+/** Label carried by every container and network a container runtime makes: ownership, for list and delete. */
+export const CLUSTER_LABEL = 'io.kwokts.cluster';
+/** kwokctl's label, so its tooling (and docker compose) sees the same project. */
+export const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
+/** Containers, networks and kind clusters are named `kwok-<cluster>[-<component>]`, as kwokctl. */
+export const runtimeObjectName = (cluster: string, component?: string): string => (component ? `kwok-${cluster}-${component}` : `kwok-${cluster}`);

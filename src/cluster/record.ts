@@ -8,7 +8,7 @@ import { parseYamlDocuments, renderYamlDocuments } from '../config/yaml.js';
 import { NotFoundError, UsageError } from '../util/errors.js';
 import { clusterPaths, clustersDir, type ClusterPaths } from './naming.js';
 
-export const KWOKTS_VERSION = '0.1.0';
+export { KWOKTS_VERSION } from '../util/version.js';
 
 /**
  * What `create cluster` decided, saved as <cluster>/kwok.yaml so every later command (delete,

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { componentLogPath, printLog } from '../cluster/logs.js';
+import { printComponentLog } from '../cluster/logs.js';
 import { loadCluster } from '../cluster/record.js';
 
 export default class Logs extends BaseCommand<typeof Logs> {
@@ -17,7 +17,6 @@ export default class Logs extends BaseCommand<typeof Logs> {
 
   async run(): Promise<void> {
     const cluster = await loadCluster(this.workdir, this.flags.name);
-    const path = componentLogPath(cluster, this.args.component);
-    await printLog(path, process.stdout, { follow: this.flags.follow, signal: this.abort.signal });
+    await printComponentLog(cluster, this.args.component, process.stdout, { follow: this.flags.follow, signal: this.abort.signal });
   }
 }

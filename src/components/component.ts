@@ -1,5 +1,6 @@
 import type { ClusterPaths } from '../cluster/naming.js';
 import type { ClusterOptionValues } from '../config/options.js';
+import type { Placement } from './placement.js';
 
 /** Binaries a cluster may need, by their upstream names. */
 export type ArtifactName = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubectl' | 'prometheus';
@@ -26,7 +27,19 @@ export interface ReadinessProbe {
 
 export interface ComponentPort {
   name: string;
+  /** The port on the host (where probes, kubectl and etcdctl connect). */
   port: number;
+  /** Where the component listens inside its container, when that is not `port`. */
+  containerPort?: number;
+}
+
+/**
+ * A host path the component reads (or, for data, writes). Container runtimes mount exactly these,
+ * at the same path, so arguments need no translation; host processes ignore them.
+ */
+export interface ComponentMount {
+  path: string;
+  readOnly: boolean;
 }
 
 /**
@@ -54,13 +67,16 @@ export interface Component {
    * see the host's files directly, so only identical paths mean the same there.
    */
   volumes?: ComponentVolume[];
-  /** Image of a user component, and its entrypoint, for container runtimes (binary runs `program`). */
-  image?: string;
+  /** The entrypoint of a user component's image (binary runtimes run `program` instead). */
   command?: string[];
   /** Working directory of a user component. */
   workDir?: string;
   /** Files the component reads that the cluster generates for it (e.g. prometheus.yaml). */
   files?: ComponentFile[];
+  /** Host paths the component needs (certificates, config, data). */
+  mounts?: ComponentMount[];
+  /** The image that runs it in a container runtime (a user component's own, as given). */
+  image?: string;
 }
 
 export interface ComponentVolume {
@@ -99,4 +115,8 @@ export interface ClusterSpec {
   kwokControllerEntry: string;
   /** Kinds the controller takes from custom resources instead of its config file. */
   enableCrds: readonly string[];
+  /** Where components listen and how they reach each other (default: host processes). */
+  placement?: Placement;
+  /** Images of the components, for container runtimes. */
+  images?: Partial<Record<ComponentName, string>>;
 }

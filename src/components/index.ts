@@ -10,7 +10,8 @@ import { buildKubeScheduler } from './kube-scheduler.js';
 import { buildKwokController } from './kwok-controller.js';
 import { buildPrometheus } from './prometheus.js';
 
-export type { ArtifactName, BuiltinComponentName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentName, ComponentPort, ComponentVolume, Program, ReadinessProbe } from './component.js';
+export type { ArtifactName, BuiltinComponentName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentMount, ComponentName, ComponentPort, ComponentVolume, Program, ReadinessProbe } from './component.js';
+export { CONTAINER_PORTS, HOST_PLACEMENT, networkPlacement, placementOf, type Placement } from './placement.js';
 export { COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS } from './component.js';
 export { formatGoDuration, quantityToBytes } from './args.js';
 
@@ -61,7 +62,11 @@ export function buildUserComponent(user: UserComponentSpec, runtime: string): Co
     env: Object.fromEntries(user.envs.map((e) => [e.name, e.value])),
     links: user.links,
     // A user program is not known to retry its links, so it starts once they are ready.
-    ports: user.ports.map((p) => ({ name: p.name, port: p.hostPort || p.port })),
+    // A host process listens where its arguments say (`port`); a container's `port` is published
+    // at `hostPort` (at the same number when none is given).
+    ports: user.ports.map((p) =>
+      runtime !== 'binary' && p.hostPort && p.hostPort !== p.port ? { name: p.name, port: p.hostPort, containerPort: p.port } : { name: p.name, port: p.port },
+    ),
     ...(user.volumes.length > 0 ? { volumes: user.volumes } : {}),
     ...(user.image ? { image: user.image } : {}),
     ...(user.command.length > 0 ? { command: user.command } : {}),

@@ -1,5 +1,7 @@
-import type { ClusterSpec, Component } from './component.js';
+import type { ClusterSpec, Component, ComponentMount } from './component.js';
 import { klogVerbosity } from './args.js';
+import { imageOf } from './image.js';
+import { componentPort, listenAddress, listenPort, reach } from './placement.js';
 
 export function buildKubeApiserver(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
@@ -15,11 +17,11 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
   if (options.disableQPSLimits) {
     args.push('--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false');
   }
-  args.push(`--etcd-servers=http://127.0.0.1:${ports.etcd}`);
+  args.push(`--etcd-servers=http://${reach(spec, 'etcd', 'etcd')}`);
   if (options.kubeAuthorization) args.push('--authorization-mode=Node,RBAC');
   args.push(
-    `--bind-address=${options.bindAddress}`,
-    `--secure-port=${ports.kubeApiserver}`,
+    `--bind-address=${listenAddress(spec)}`,
+    `--secure-port=${listenPort(spec, 'kubeApiserver')}`,
     `--tls-cert-file=${paths.adminCert}`,
     `--tls-private-key-file=${paths.adminKey}`,
     `--client-ca-file=${paths.caCert}`,
@@ -34,7 +36,11 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
     '--requestheader-group-headers=X-Remote-Group',
     '--requestheader-extra-headers-prefix=X-Remote-Extra-',
   );
-  if (options.kubeAuditPolicy) args.push(`--audit-policy-file=${paths.auditPolicy}`, `--audit-log-path=${paths.auditLog}`);
+  const mounts: ComponentMount[] = [{ path: paths.pki, readOnly: true }];
+  if (options.kubeAuditPolicy) {
+    args.push(`--audit-policy-file=${paths.auditPolicy}`, `--audit-log-path=${paths.auditLog}`);
+    mounts.push({ path: paths.auditPolicy, readOnly: true }, { path: paths.logs, readOnly: false });
+  }
   args.push(...klogVerbosity(spec.logLevel));
   return {
     name: 'kube-apiserver',
@@ -44,7 +50,9 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
     links: ['etcd'],
     // The apiserver waits for etcd by itself; starting both at once saves etcd's start-up time.
     retriesLinks: true,
-    ports: [{ name: 'https', port: ports.kubeApiserver }],
+    ports: [componentPort(spec, 'https', 'kubeApiserver')],
     probe: { scheme: 'https', port: ports.kubeApiserver, path: '/readyz', clientCert: true },
+    mounts,
+    ...imageOf(spec, 'kube-apiserver'),
   };
 }

@@ -1,18 +1,21 @@
 import type { ClusterSpec, Component } from './component.js';
 import { formatGoDuration, klogVerbosity } from './args.js';
+import { imageOf } from './image.js';
+import { componentKubeconfig, componentPort, listenAddress, listenPort } from './placement.js';
 
 export function buildKubeControllerManager(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
   const factor = options.heartbeatFactor;
+  const kubeconfig = componentKubeconfig(spec);
   const args: string[] = [];
   if (options.kubeFeatureGates) args.push(`--feature-gates=${options.kubeFeatureGates}`);
   args.push(
     `--node-monitor-period=${formatGoDuration(options.kubeControllerManagerNodeMonitorPeriodMilliseconds * factor)}`,
     `--node-monitor-grace-period=${formatGoDuration(options.kubeControllerManagerNodeMonitorGracePeriodMilliseconds * factor)}`,
-    `--kubeconfig=${paths.kubeconfig}`,
+    `--kubeconfig=${kubeconfig}`,
     '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics',
-    `--bind-address=${options.bindAddress}`,
-    `--secure-port=${ports.kubeControllerManager}`,
+    `--bind-address=${listenAddress(spec)}`,
+    `--secure-port=${listenPort(spec, 'kubeControllerManager')}`,
     // A single instance per cluster: leader election only delays a restart by a lease period.
     '--leader-elect=false',
   );
@@ -26,7 +29,9 @@ export function buildKubeControllerManager(spec: ClusterSpec): Component {
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
-    ports: [{ name: 'https', port: ports.kubeControllerManager }],
+    ports: [componentPort(spec, 'https', 'kubeControllerManager')],
     probe: { scheme: 'https', port: ports.kubeControllerManager, path: '/healthz', clientCert: false },
+    mounts: [{ path: kubeconfig, readOnly: true }, { path: paths.pki, readOnly: true }],
+    ...imageOf(spec, 'kube-controller-manager'),
   };
 }

@@ -1,16 +1,22 @@
-import type { ClusterSpec, Component } from './component.js';
+import type { ClusterSpec, Component, ComponentMount } from './component.js';
 import { klogVerbosity } from './args.js';
+import { imageOf } from './image.js';
+import { componentKubeconfig, componentPort, listenAddress, listenPort } from './placement.js';
 
 export function buildKubeScheduler(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
+  const kubeconfig = componentKubeconfig(spec);
+  const mounts: ComponentMount[] = [{ path: kubeconfig, readOnly: true }, { path: paths.pki, readOnly: true }];
   const args: string[] = [];
   if (options.kubeFeatureGates) args.push(`--feature-gates=${options.kubeFeatureGates}`);
-  if (options.kubeSchedulerConfig) args.push(`--config=${paths.schedulerConfig}`);
-  else args.push(`--kubeconfig=${paths.kubeconfig}`, '--leader-elect=false');
+  if (options.kubeSchedulerConfig) {
+    args.push(`--config=${paths.schedulerConfig}`);
+    mounts.push({ path: paths.schedulerConfig, readOnly: true });
+  } else args.push(`--kubeconfig=${kubeconfig}`, '--leader-elect=false');
   args.push(
     '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics',
-    `--bind-address=${options.bindAddress}`,
-    `--secure-port=${ports.kubeScheduler}`,
+    `--bind-address=${listenAddress(spec)}`,
+    `--secure-port=${listenPort(spec, 'kubeScheduler')}`,
   );
   if (options.disableQPSLimits && !options.kubeSchedulerConfig) args.push('--kube-api-qps=5000', '--kube-api-burst=10000');
   args.push(...klogVerbosity(spec.logLevel));
@@ -21,7 +27,9 @@ export function buildKubeScheduler(spec: ClusterSpec): Component {
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
-    ports: [{ name: 'https', port: ports.kubeScheduler }],
+    ports: [componentPort(spec, 'https', 'kubeScheduler')],
     probe: { scheme: 'https', port: ports.kubeScheduler, path: '/healthz', clientCert: false },
+    mounts,
+    ...imageOf(spec, 'kube-scheduler'),
   };
 }

@@ -1,12 +1,18 @@
 import { levelName } from '../util/log.js';
 import type { ClusterSpec, Component } from './component.js';
+import { imageOf } from './image.js';
+import { componentKubeconfig, componentPort, listenAddress, listenPort, placementOf } from './placement.js';
 
 export function buildKwokController(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
+  const kubeconfig = componentKubeconfig(spec);
+  // On the host the controller is this package's own JavaScript, run by the same Node that runs
+  // the CLI; in a container the image's entrypoint already is `node …/kwok/main.js`.
+  const onHost = placementOf(spec).kind === 'host';
   const args = [
-    spec.kwokControllerEntry,
+    ...(onHost ? [spec.kwokControllerEntry] : []),
     '--manage-all-nodes=true',
-    `--kubeconfig=${paths.kubeconfig}`,
+    `--kubeconfig=${kubeconfig}`,
     `--config=${paths.config}`,
     `--tls-cert-file=${paths.adminCert}`,
     `--tls-private-key-file=${paths.adminKey}`,
@@ -14,8 +20,8 @@ export function buildKwokController(spec: ClusterSpec): Component {
     // `kubectl get node -o wide` shows as INTERNAL-IP (kwokctl leaves it empty).
     '--node-ip=127.0.0.1',
     '--node-name=localhost',
-    `--node-port=${ports.kwokController}`,
-    `--server-address=${options.bindAddress}:${ports.kwokController}`,
+    `--node-port=${listenPort(spec, 'kwokController')}`,
+    `--server-address=${listenAddress(spec)}:${listenPort(spec, 'kwokController')}`,
     `--node-lease-duration-seconds=${options.nodeLeaseDurationSeconds * options.heartbeatFactor}`,
     // A stable identity: after a restart the controller still holds its node leases instead of
     // waiting for them to expire.
@@ -25,13 +31,18 @@ export function buildKwokController(spec: ClusterSpec): Component {
   if (spec.logLevel !== 0) args.push(`--v=${levelName(spec.logLevel)}`);
   return {
     name: 'kwok-controller',
-    // The controller is this package's own JavaScript, run by the same Node that runs the CLI.
     program: { path: process.execPath },
     args,
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
-    ports: [{ name: 'http', port: ports.kwokController }],
+    ports: [componentPort(spec, 'http', 'kwokController')],
     probe: { scheme: 'http', port: ports.kwokController, path: '/healthz', clientCert: false },
+    mounts: [
+      { path: kubeconfig, readOnly: true },
+      { path: paths.config, readOnly: true },
+      { path: paths.pki, readOnly: true },
+    ],
+    ...imageOf(spec, 'kwok-controller'),
   };
 }

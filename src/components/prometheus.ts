@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { renderYamlDocuments } from '../config/yaml.js';
-import type { ClusterSpec, Component, ComponentName } from './component.js';
+import type { ClusterPorts, ClusterSpec, Component, ComponentName } from './component.js';
+import { imageOf } from './image.js';
+import { componentPort, listenAddress, listenPort, reach } from './placement.js';
 
 interface ScrapeTarget {
   component: ComponentName;
   scheme: 'http' | 'https';
-  port: number;
+  port: keyof ClusterPorts;
 }
 
 /**
@@ -15,17 +17,17 @@ interface ScrapeTarget {
  * (as kwokctl does); everything is on loopback.
  */
 export function buildPrometheus(spec: ClusterSpec): Component {
-  const { ports, options, paths } = spec;
+  const { ports, paths } = spec;
   const enabled = new Set(spec.components);
   const candidates: ScrapeTarget[] = [
-    { component: 'etcd', scheme: 'http', port: ports.etcd },
-    { component: 'kube-apiserver', scheme: 'https', port: ports.kubeApiserver },
-    { component: 'kube-controller-manager', scheme: 'https', port: ports.kubeControllerManager },
-    { component: 'kube-scheduler', scheme: 'https', port: ports.kubeScheduler },
-    { component: 'kwok-controller', scheme: 'http', port: ports.kwokController },
-    { component: 'prometheus', scheme: 'http', port: ports.prometheus },
+    { component: 'etcd', scheme: 'http', port: 'etcd' },
+    { component: 'kube-apiserver', scheme: 'https', port: 'kubeApiserver' },
+    { component: 'kube-controller-manager', scheme: 'https', port: 'kubeControllerManager' },
+    { component: 'kube-scheduler', scheme: 'https', port: 'kubeScheduler' },
+    { component: 'kwok-controller', scheme: 'http', port: 'kwokController' },
+    { component: 'prometheus', scheme: 'http', port: 'prometheus' },
   ];
-  const targets = candidates.filter((t) => enabled.has(t.component) && t.port > 0);
+  const targets = candidates.filter((t) => enabled.has(t.component) && ports[t.port] > 0);
   const configFile = join(paths.root, 'prometheus.yaml');
   const config = {
     global: { scrape_interval: '15s', scrape_timeout: '10s', evaluation_interval: '15s' },
@@ -36,7 +38,7 @@ export function buildPrometheus(spec: ClusterSpec): Component {
       honor_timestamps: true,
       follow_redirects: true,
       ...(t.scheme === 'https' ? { tls_config: { cert_file: paths.adminCert, key_file: paths.adminKey, insecure_skip_verify: true } } : {}),
-      static_configs: [{ targets: [`127.0.0.1:${t.port}`] }],
+      static_configs: [{ targets: [reach(spec, t.component, t.port)] }],
     })),
   };
   const logLevel = spec.logLevel < 0 ? 'debug' : spec.logLevel < 4 ? 'info' : spec.logLevel < 8 ? 'warn' : 'error';
@@ -45,7 +47,7 @@ export function buildPrometheus(spec: ClusterSpec): Component {
     program: { artifact: 'prometheus' },
     args: [
       `--config.file=${configFile}`,
-      `--web.listen-address=${options.bindAddress}:${ports.prometheus}`,
+      `--web.listen-address=${listenAddress(spec)}:${listenPort(spec, 'prometheus')}`,
       `--storage.tsdb.path=${join(paths.root, 'prometheus')}`,
       `--log.level=${logLevel}`,
     ],
@@ -53,8 +55,14 @@ export function buildPrometheus(spec: ClusterSpec): Component {
     links: targets.map((t) => t.component).filter((c) => c !== 'prometheus'),
     // Targets that are not up yet are simply scraped again later.
     retriesLinks: true,
-    ports: [{ name: 'http', port: ports.prometheus }],
+    ports: [componentPort(spec, 'http', 'prometheus')],
     probe: { scheme: 'http', port: ports.prometheus, path: '/-/ready', clientCert: false },
     files: [{ path: configFile, content: renderYamlDocuments([config]) }],
+    mounts: [
+      { path: configFile, readOnly: true },
+      { path: paths.pki, readOnly: true },
+      { path: join(paths.root, 'prometheus'), readOnly: false },
+    ],
+    ...imageOf(spec, 'prometheus'),
   };
 }

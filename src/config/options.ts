@@ -58,10 +58,23 @@ export interface ClusterOptionValues {
   prometheusVersion: string;
   /** How binaries may be obtained when downloads fail: build from Go modules (auto), never, or always. */
   buildFromSource: string;
+  etcdImage: string;
+  kubeApiserverImage: string;
+  kubeControllerManagerImage: string;
+  kubeSchedulerImage: string;
+  kwokControllerImage: string;
+  prometheusImage: string;
+  kubeImagePrefix: string;
+  etcdImagePrefix: string;
+  kwokImagePrefix: string;
+  prometheusImagePrefix: string;
+  kindNodeImage: string;
+  kindNodeImagePrefix: string;
+  kindBinary: string;
 }
 
 export const OPTION_SPECS: readonly OptionSpec[] = [
-  { key: 'runtime', type: 'string', flag: 'runtime', env: 'KWOK_RUNTIME', description: 'Runtime of the cluster (binary)' },
+  { key: 'runtime', type: 'string', flag: 'runtime', env: 'KWOK_RUNTIME', description: 'Runtime of the cluster: binary, docker, podman, nerdctl or kind (default: the first of docker, podman, nerdctl that is available, else binary)' },
   { key: 'kubeVersion', type: 'string', env: 'KWOK_KUBE_VERSION', description: 'Kubernetes version' },
   { key: 'etcdVersion', type: 'string', env: 'KWOK_ETCD_VERSION', description: 'etcd version (default: paired with the Kubernetes version)' },
   { key: 'kubeApiserverPort', type: 'integer', flag: 'kube-apiserver-port', env: 'KWOK_KUBE_APISERVER_PORT', description: 'Port of the apiserver on the host (0: pick a free one)' },
@@ -99,6 +112,19 @@ export const OPTION_SPECS: readonly OptionSpec[] = [
   { key: 'etcdctlBinary', type: 'string', flag: 'etcdctl-binary', env: 'KWOK_ETCDCTL_BINARY', description: 'etcdctl: URL (archive#member), file:// URL or path' },
   { key: 'prometheusBinary', type: 'string', flag: 'prometheus-binary', env: 'KWOK_PROMETHEUS_BINARY', description: 'prometheus: URL (archive#member), file:// URL or path' },
   { key: 'prometheusVersion', type: 'string', env: 'KWOK_PROMETHEUS_VERSION', description: 'Prometheus version' },
+  { key: 'etcdImage', type: 'string', flag: 'etcd-image', env: 'KWOK_ETCD_IMAGE', description: 'Image of etcd (container runtimes)' },
+  { key: 'kubeApiserverImage', type: 'string', flag: 'kube-apiserver-image', env: 'KWOK_KUBE_APISERVER_IMAGE', description: 'Image of kube-apiserver (container runtimes)' },
+  { key: 'kubeControllerManagerImage', type: 'string', flag: 'kube-controller-manager-image', env: 'KWOK_KUBE_CONTROLLER_MANAGER_IMAGE', description: 'Image of kube-controller-manager (container runtimes)' },
+  { key: 'kubeSchedulerImage', type: 'string', flag: 'kube-scheduler-image', env: 'KWOK_KUBE_SCHEDULER_IMAGE', description: 'Image of kube-scheduler (container runtimes)' },
+  { key: 'kwokControllerImage', type: 'string', flag: 'kwok-controller-image', env: 'KWOK_CONTROLLER_IMAGE', description: 'Image of the kwok controller (container and kind runtimes)' },
+  { key: 'prometheusImage', type: 'string', flag: 'prometheus-image', env: 'KWOK_PROMETHEUS_IMAGE', description: 'Image of Prometheus (container runtimes)' },
+  { key: 'kubeImagePrefix', type: 'string', env: 'KWOK_KUBE_IMAGE_PREFIX', description: 'Registry of the Kubernetes images (default registry.k8s.io)' },
+  { key: 'etcdImagePrefix', type: 'string', env: 'KWOK_ETCD_IMAGE_PREFIX', description: 'Registry of the etcd image (default registry.k8s.io)' },
+  { key: 'kwokImagePrefix', type: 'string', env: 'KWOK_IMAGE_PREFIX', description: 'Registry of the kwok controller image (default ghcr.io/kwokts)' },
+  { key: 'prometheusImagePrefix', type: 'string', env: 'KWOK_PROMETHEUS_IMAGE_PREFIX', description: 'Registry of the Prometheus image (default docker.io/prom)' },
+  { key: 'kindNodeImage', type: 'string', flag: 'kind-node-image', env: 'KWOK_KIND_NODE_IMAGE', description: 'Node image of the kind runtime' },
+  { key: 'kindNodeImagePrefix', type: 'string', env: 'KWOK_KIND_NODE_IMAGE_PREFIX', description: 'Registry of the kind node image (default docker.io/kindest)' },
+  { key: 'kindBinary', type: 'string', flag: 'kind-binary', env: 'KWOK_KIND_BINARY', description: 'The kind program (default: kind on PATH)' },
   { key: 'buildFromSource', type: 'string', flag: 'build-from-source', env: 'KWOK_BUILD_FROM_SOURCE', description: 'Build binaries from Go modules when downloads fail: auto, never or always' },
 ];
 
@@ -143,5 +169,18 @@ export function defaultOptionValues(): ClusterOptionValues {
     prometheusBinary: '',
     prometheusVersion: '',
     buildFromSource: 'auto',
+    etcdImage: '',
+    kubeApiserverImage: '',
+    kubeControllerManagerImage: '',
+    kubeSchedulerImage: '',
+    kwokControllerImage: '',
+    prometheusImage: '',
+    kubeImagePrefix: '',
+    etcdImagePrefix: '',
+    kwokImagePrefix: '',
+    prometheusImagePrefix: '',
+    kindNodeImage: '',
+    kindNodeImagePrefix: '',
+    kindBinary: '',
   };
 }

@@ -2,6 +2,8 @@
 export const DEFAULT_KUBE_VERSION = 'v1.36.1';
 export const KWOK_VERSION = '0.9.0';
 export const DEFAULT_PROMETHEUS_VERSION = '3.12.0';
+/** kind release kwokctl pairs with its kind runtimes. */
+export const KIND_VERSION = '0.32.0';
 
 /**
  * kwokctl picks etcd by Kubernetes minor; unknown minors clamp to the nearest end of the table.

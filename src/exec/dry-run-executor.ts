@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import type { Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
-import { shellQuote } from './shell-quote.js';
+import type { CallSpec, Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
+import { shellJoin, shellQuote } from './shell-quote.js';
 
 /**
  * Prints each effect the way kwokctl's --dry-run does (one shell-like block per effect) and
@@ -43,6 +43,11 @@ export class DryRunExecutor implements Executor {
     const env = Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');
     this.out(`${prefix}${env}${[basename(spec.command), ...spec.args].map(shellQuote).join(' ')}`);
     return '';
+  }
+
+  async call<T>(spec: CallSpec<T>): Promise<T> {
+    this.out(shellJoin(spec.argv));
+    return spec.dryRunResult;
   }
 
   async note(message: string): Promise<void> {

@@ -30,6 +30,18 @@ export interface KillSpec {
   expectedCommand?: string;
 }
 
+/**
+ * An effect performed in-process through an API (a container engine's), that has an exact
+ * command-line equivalent: dry-run prints that command line instead of performing it.
+ */
+export interface CallSpec<T> {
+  /** The equivalent command line, e.g. `docker network create …`. */
+  argv: readonly string[];
+  perform: () => Promise<T>;
+  /** Returned under dry-run in place of perform's result. */
+  dryRunResult: T;
+}
+
 export interface WriteFileOptions {
   /** File mode; secrets (keys, kubeconfigs) are written 0600. */
   mode?: number;
@@ -46,6 +58,8 @@ export interface Executor {
   kill(spec: KillSpec): Promise<void>;
   /** Run a command to completion and return its stdout. */
   run(spec: RunSpec): Promise<string>;
+  /** An API call with a command-line equivalent (container engines through their API). */
+  call<T>(spec: CallSpec<T>): Promise<T>;
   /** Record in-process work that has no shell form (PKI, API calls, kubeconfig edits). */
   note(message: string): Promise<void>;
 }

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { execa } from 'execa';
 import { ExternalCommandError, PreflightError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import type { Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
+import type { CallSpec, Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
 import { readPid, terminate } from './process.js';
 import { shellJoin } from './shell-quote.js';
 
@@ -82,6 +82,11 @@ export class RealExecutor implements Executor {
       );
     }
     return String(result.stdout);
+  }
+
+  async call<T>(spec: CallSpec<T>): Promise<T> {
+    this.logger.debug(`call: ${shellJoin(spec.argv)}`);
+    return spec.perform();
   }
 
   async note(message: string): Promise<void> {

@@ -87,7 +87,7 @@ async function waitHealthy(port: number, child: ChildProcess, seconds: number): 
 
 async function runOne(controller: Controller, load: { nodes: number; pods: number; concurrency: number; timeout: number }, logDir: string): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-'));
-  const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1' };
+  const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
   const log = join(logDir, `${controller.label.replace(/\W+/g, '-')}.log`);
   const outcome: Outcome = { label: controller.label, cpu: NaN, rssMiB: NaN, log };
   let child: ChildProcess | undefined;

@@ -2,6 +2,7 @@ import { execa } from 'execa';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { startEngine } from '../engines/start-engine.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
@@ -24,12 +25,12 @@ function stats(values: number[]): string {
   return `median ${(median / 1000).toFixed(2)}s  min ${(sorted[0]! / 1000).toFixed(2)}s  max ${(sorted.at(-1)! / 1000).toFixed(2)}s`;
 }
 
-async function run(label: string, create: (env: Record<string, string>) => Promise<number>, del: (env: Record<string, string>) => Promise<number>, rounds: number): Promise<Sample[]> {
+async function run(label: string, create: (env: Record<string, string>) => Promise<number>, del: (env: Record<string, string>) => Promise<number>, rounds: number, extraEnv: Record<string, string> = {}): Promise<Sample[]> {
   const samples: Sample[] = [];
   for (let i = 0; i < rounds; i++) {
     const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
     // KWOK_KUBECTL_BINARY: kwokctl's readiness check runs kubectl; give it the same one we use.
-    const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl'), KWOK_KUBE_VERSION: 'v1.36.1' };
+    const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl'), KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary', ...extraEnv };
     try {
       const createMs = await create(env);
       const deleteMs = await del(env);
@@ -55,6 +56,11 @@ export function cachedBinaries(): Record<string, string> {
 }
 
 export async function benchCreate(args: string[]): Promise<void> {
+  const runtimeAt = args.indexOf('--runtime');
+  if (runtimeAt >= 0) {
+    await benchRuntimes(Number(args.find((a) => /^\d+$/.test(a)) ?? 3), (args[runtimeAt + 1] ?? 'binary').split(','));
+    return;
+  }
   const rounds = Number(args[0] ?? 5);
   const bin = join(ROOT, 'bin', 'run.js');
   // --wait: both tools block until every component answers its health check.
@@ -90,4 +96,25 @@ export async function benchCreate(args: string[]): Promise<void> {
     lines.push(`kwokctl: not found (go install sigs.k8s.io/kwok/cmd/kwokctl@v0.9.0 sigs.k8s.io/kwok/cmd/kwok@v0.9.0 to compare)`);
   }
   process.stdout.write(`create cluster, binaries cached, ${rounds} rounds:\n${lines.join('\n')}\n`);
+}
+
+/**
+ * `npm run bench -- create 3 --runtime binary,docker,podman`: create→ready per runtime, images
+ * present (made locally by test/engines), each engine the tests' own.
+ */
+async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> {
+  const bin = join(ROOT, 'bin', 'run.js');
+  const lines: string[] = [];
+  for (const runtime of runtimes) {
+    const engineEnv = runtime === 'docker' || runtime === 'podman' ? (await startEngine(runtime)).env : {};
+    const samples = await run(
+      runtime,
+      (env) => timed('node', [bin, 'create', 'cluster', '--wait', '2m'], env),
+      (env) => timed('node', [bin, 'delete', 'cluster'], env),
+      rounds,
+      { KWOK_RUNTIME: runtime, ...engineEnv },
+    );
+    lines.push(`${runtime.padEnd(7)} create→ready: ${stats(samples.map((s) => s.createMs))}   delete: ${stats(samples.map((s) => s.deleteMs))}`);
+  }
+  process.stdout.write(`create cluster by runtime, binaries and images present, ${rounds} rounds:\n${lines.join('\n')}\n`);
 }

@@ -2,6 +2,7 @@
  * `npm run bench -- <name>`: benchmarks that print numbers (never pass/fail on time).
  *   create   time from `create cluster` to ready (binaries cached), then delete; kwokctl beside
  *            it on the same binaries when a kwokctl binary is found (KWOKCTL=/path or ~/go/bin).
+ *            `create 3 --runtime binary,docker,podman`: create→ready per runtime instead.
  *   controller  our kwok controller vs Go kwok (KWOK=/path or ~/go/bin/kwok) on a fresh cluster
  *            each: N nodes Ready, M pods Running, M pods deleted, CPU and peak RSS
  *            (`--nodes 1000 --pods 2000 --concurrency 32 --timeout 300`; needs `npm run build`).

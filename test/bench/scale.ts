@@ -34,7 +34,7 @@ interface Row {
 
 async function measure(label: string, cli: string[], nodes: number, pods: number, createFlags: string[] = []): Promise<Row> {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-scale-'));
-  const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl'), KWOK_KUBE_VERSION: 'v1.36.1' };
+  const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl'), KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
   const [cmd, ...pre] = cli as [string, ...string[]];
   try {
     await timed(cmd, [...pre, '--name', 'bench-scale', 'create', 'cluster', '--disable-qps-limits', '--disable', 'kube-scheduler', '--wait', '2m', ...createFlags], env);

@@ -47,6 +47,8 @@ export function sandbox(): Sandbox {
     KWOK_WORKDIR: workdir,
     KUBECONFIG: kubeconfig,
     KWOK_CACHE_DIR: process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache'),
+    // Explicit: with docker or podman installed, auto-detection would pick a container runtime.
+    KWOK_RUNTIME: 'binary',
     CI: 'true',
   };
   return {

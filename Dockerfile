@@ -1,0 +1,15 @@
+# The kwok controller image: ghcr.io/kwokts/kwok:v<package.json version>, the image the container
+# runtimes (docker, podman, nerdctl) run as the kwok-controller component and the kind runtime
+# deploys into its cluster. Build it from a built checkout (`npm install && npm run build`):
+#   docker build -t ghcr.io/kwokts/kwok:v0.1.0 .
+FROM node:20-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only; no lifecycle scripts (the build already happened outside).
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY bin/ bin/
+COPY dist/ dist/
+COPY templates/ templates/
+# The same entry the binary runtime runs with the host's node (src/components/kwok-controller.ts);
+# arguments are kwok's flags.
+ENTRYPOINT ["node", "/app/dist/src/kwok/main.js"]

@@ -1,0 +1,78 @@
+/**
+ * A container engine through its docker-compatible CLI (nerdctl): effects are the command lines
+ * of renderArgs, reads are `inspect`/`ls` with JSON output.
+ */
+import { execa } from 'execa';
+import type { Writable } from 'node:stream';
+import { ExternalCommandError, NotFoundError, PreflightError } from '../../src/util/errors.js';
+import { shellJoin } from '../../src/exec/shell-quote.js';
+import type { ContainerEngine, ContainerState, NetworkState } from './engine.js';
+import { renderArgs, type CommandDialect, type ContainerOp } from './operations.js';
+
+export class CliEngine implements ContainerEngine {
+  constructor(private readonly dialect: CommandDialect, private readonly hints: { install: string; start: string }) {}
+
+  private async exec(args: string[], options: { allowFailure?: boolean } = {}): Promise<{ ok: boolean; stdout: string; all: string }> {
+    const result = await execa(this.dialect.cli, args, { reject: false, all: true });
+    if ((result as { code?: string }).code === 'ENOENT') {
+      throw new PreflightError(`${this.dialect.cli} is not installed`, { hint: this.hints.install });
+    }
+    const ok = result.exitCode === 0;
+    const all = String(result.all ?? '');
+    if (!ok && !options.allowFailure) throw this.failure(args, result.exitCode, all);
+    return { ok, stdout: String(result.stdout), all };
+  }
+
+  private failure(args: string[], exitCode: number | undefined, output: string): ExternalCommandError {
+    return new ExternalCommandError(`${shellJoin([this.dialect.cli, ...args])} failed (exit ${exitCode ?? 'none'})`, [this.dialect.cli, ...args], output.split('\n').slice(-20).join('\n'));
+  }
+
+  async ping(): Promise<void> {
+    const result = await this.exec(['info', '--format', '{{json .ServerVersion}}'], { allowFailure: true });
+    if (!result.ok) throw new PreflightError(`${this.dialect.cli} cannot reach its engine: ${result.all.trim().split('\n').pop() ?? ''}`, { hint: this.hints.start });
+  }
+
+  async apply(op: ContainerOp): Promise<void> {
+    const args = renderArgs(op, this.dialect);
+    // Idempotent like the API engine: removing what is gone is success.
+    const removal = op.op === 'rm' || op.op === 'network-rm' || op.op === 'volume-rm';
+    const result = await this.exec(args, { allowFailure: removal });
+    if (!result.ok && !/no such|not found/i.test(result.all)) throw this.failure(args, 1, result.all);
+  }
+
+  async inspectContainer(name: string): Promise<ContainerState | undefined> {
+    const result = await this.exec(['container', 'inspect', '--format', '{{json .}}', name], { allowFailure: true });
+    if (!result.ok) return undefined;
+    const parsed = JSON.parse(result.stdout) as unknown;
+    const info = (Array.isArray(parsed) ? parsed[0] : parsed) as { Id: string; State: { Status: string; Running: boolean; Restarting?: boolean; ExitCode: number }; Config?: { Labels?: Record<string, string> } };
+    const s = info.State;
+    const status = s.Restarting ? 'restarting' : s.Running ? 'running' : s.Status === 'created' ? 'created' : s.Status === 'exited' ? 'exited' : 'other';
+    return { id: info.Id.slice(0, 12), status, exitCode: s.ExitCode, labels: info.Config?.Labels ?? {} };
+  }
+
+  async inspectNetwork(name: string): Promise<NetworkState | undefined> {
+    const result = await this.exec(['network', 'inspect', '--format', '{{json .}}', name], { allowFailure: true });
+    if (!result.ok) return undefined;
+    const parsed = JSON.parse(result.stdout) as unknown;
+    const info = (Array.isArray(parsed) ? parsed[0] : parsed) as { Name: string; Labels?: Record<string, string> | null };
+    return { name: info.Name, labels: info.Labels ?? {} };
+  }
+
+  async imageExists(image: string): Promise<boolean> {
+    return (await this.exec(['image', 'inspect', image], { allowFailure: true })).ok;
+  }
+
+  async listByLabel(kind: 'container' | 'network' | 'volume', key: string, value: string): Promise<string[]> {
+    const base = kind === 'container' ? ['ps', '--all'] : [kind, 'ls'];
+    const format = kind === 'container' ? '{{.Names}}' : '{{.Name}}';
+    const result = await this.exec([...base, '--filter', `label=${key}=${value}`, '--format', format]);
+    return result.stdout.split('\n').map((l) => l.trim()).filter(Boolean);
+  }
+
+  async logs(name: string, out: Writable, options: { follow: boolean; signal?: AbortSignal }): Promise<void> {
+    const child = execa(this.dialect.cli, ['logs', ...(options.follow ? ['--follow'] : []), name], { reject: false, all: true, ...(options.signal ? { cancelSignal: options.signal } : {}) });
+    child.all?.pipe(out, { end: false });
+    const result = await child;
+    if (result.exitCode !== 0 && !options.signal?.aborted) throw new NotFoundError(`no log for ${name}`, { hint: 'the component has not been created; start the cluster' });
+  }
+}

@@ -1,0 +1,45 @@
+import type { CommandDialect } from './operations.js';
+
+/** Where an engine's Docker-compatible API may be listening. */
+export type ApiEndpoint = { socketPath: string } | { host: string; port: number; protocol: 'http' | 'https' };
+
+export interface DetectEnv {
+  env: NodeJS.ProcessEnv;
+  uid: number;
+  home: string;
+  /** Whether a path exists (injected, so detection is unit-tested without a daemon). */
+  exists: (path: string) => boolean;
+}
+
+/**
+ * The few facts that tell docker, podman and nerdctl apart; the container runtime is written
+ * once against this record (kind's providers and kwokctl's compose runtime fork per engine).
+ */
+export interface ContainerDialect extends CommandDialect {
+  name: 'docker' | 'podman' | 'nerdctl';
+  /** api: Docker-compatible Engine API through dockerode; cli: the CLI through the Executor. */
+  transport: 'api' | 'cli';
+  /** API endpoints to try, in order (api transport only). */
+  endpoints(detect: DetectEnv): ApiEndpoint[];
+  /**
+   * Start the engine's API service when nothing listens (podman's is socket-activated or
+   * started by hand); returns the endpoint it listens on.
+   */
+  startService?(detect: DetectEnv): Promise<ApiEndpoint | undefined>;
+  /** Extra labels a network gets (podman's own compose project label). */
+  networkLabels(cluster: string): Record<string, string>;
+  /** What to do when the engine is not installed / not answering. */
+  hints: { install: string; start: string };
+}
+
+/** `unix:///path` or `tcp://host:port` (DOCKER_HOST / CONTAINER_HOST syntax). */
+export function parseHostUrl(value: string): ApiEndpoint | undefined {
+  if (value.startsWith('unix://')) return { socketPath: value.slice('unix://'.length) };
+  const tcp = /^(tcp|http|https):\/\/([^:/]+):(\d+)\/?$/.exec(value);
+  if (tcp) return { host: tcp[2]!, port: Number(tcp[3]), protocol: tcp[1] === 'https' ? 'https' : 'http' };
+  return undefined;
+}
+
+export function describeEndpoint(endpoint: ApiEndpoint): string {
+  return 'socketPath' in endpoint ? `unix://${endpoint.socketPath}` : `${endpoint.protocol}://${endpoint.host}:${endpoint.port}`;
+}

@@ -1,0 +1,94 @@
+/**
+ * Everything a container runtime changes, as data: each operation has one command-line form
+ * (kwokctl's, for docker, podman and nerdctl alike), printed by --dry-run and run as it is by a
+ * CLI engine; an API engine performs the same operation through the engine's API.
+ */
+export interface PublishedPort {
+  /** Always a loopback address: nothing of a cluster is reachable from other machines. */
+  hostIp: string;
+  hostPort: number;
+  containerPort: number;
+}
+
+export interface BindMount {
+  hostPath: string;
+  containerPath: string;
+  readOnly: boolean;
+}
+
+/** One component's container, fully decided. */
+export interface ContainerSpec {
+  name: string;
+  image: string;
+  /** Replaces the image's entrypoint; empty keeps it. */
+  entrypoint: string[];
+  args: string[];
+  env: Record<string, string>;
+  network: string;
+  labels: Record<string, string>;
+  ports: PublishedPort[];
+  mounts: BindMount[];
+  /** Containers started before this one (docker `--link`, podman `--requires`). */
+  links: string[];
+}
+
+export type ContainerOp =
+  | { op: 'network-create'; name: string; labels: Record<string, string> }
+  | { op: 'network-rm'; name: string }
+  | { op: 'pull'; image: string }
+  | { op: 'create'; spec: ContainerSpec }
+  | { op: 'start'; name: string }
+  | { op: 'stop'; name: string; timeoutSeconds: number }
+  | { op: 'rm'; name: string }
+  | { op: 'volume-rm'; name: string };
+
+/** How one engine spells the few things that differ between docker, podman and nerdctl. */
+export interface CommandDialect {
+  cli: string;
+  /** `--link` (docker), `--requires` (podman), or nothing (nerdctl). */
+  linkFlag?: string;
+}
+
+const labelArgs = (labels: Record<string, string>): string[] => Object.entries(labels).map(([k, v]) => `--label=${k}=${v}`);
+
+/** The command line of an operation (without the CLI itself). */
+export function renderArgs(op: ContainerOp, dialect: CommandDialect): string[] {
+  switch (op.op) {
+    case 'network-create':
+      return ['network', 'create', ...labelArgs(op.labels), op.name];
+    case 'network-rm':
+      return ['network', 'rm', op.name];
+    case 'pull':
+      return ['pull', op.image];
+    case 'create': {
+      const s = op.spec;
+      return [
+        'create',
+        `--name=${s.name}`,
+        '--pull=never',
+        ...(s.entrypoint.length > 0 ? [`--entrypoint=${s.entrypoint.join(' ')}`] : []),
+        `--network=${s.network}`,
+        ...(dialect.linkFlag ? s.links.map((l) => `${dialect.linkFlag}=${l}`) : []),
+        '--restart=unless-stopped',
+        ...labelArgs(s.labels),
+        ...s.ports.map((p) => `--publish=${p.hostIp}:${p.hostPort}:${p.containerPort}/tcp`),
+        ...s.mounts.map((m) => `--volume=${m.hostPath}:${m.containerPath}${m.readOnly ? ':ro' : ''}`),
+        ...Object.entries(s.env).map(([k, v]) => `--env=${k}=${v}`),
+        s.image,
+        ...s.args,
+      ];
+    }
+    case 'start':
+      return ['start', op.name];
+    case 'stop':
+      return ['stop', `--time=${op.timeoutSeconds}`, op.name];
+    case 'rm':
+      return ['rm', '--force', '--volumes', op.name];
+    case 'volume-rm':
+      return ['volume', 'rm', op.name];
+  }
+}
+
+export function renderCommand(op: ContainerOp, dialect: CommandDialect): string[] {
+  return [dialect.cli, ...renderArgs(op, dialect)];
+}

@@ -1,0 +1,31 @@
+import { stringify } from 'yaml';
+import { CONTAINER_PORTS, type Component } from '../../src/components/index.js';
+
+/**
+ * kind's cluster config: the apiserver published on 127.0.0.1 at the cluster's port, and the kwok
+ * controller's port (it runs on the node's network) published the same way, so the host-side
+ * readiness probes and kubectl work as for every other runtime.
+ */
+export function renderKindConfig(components: readonly Component[]): string {
+  const apiserver = components.find((c) => c.name === 'kube-apiserver');
+  const controller = components.find((c) => c.name === 'kwok-controller');
+  const config = {
+    kind: 'Cluster',
+    apiVersion: 'kind.x-k8s.io/v1alpha4',
+    networking: { apiServerAddress: '127.0.0.1', ...(apiserver ? { apiServerPort: apiserver.ports[0]?.port } : {}) },
+    nodes: [
+      {
+        role: 'control-plane',
+        ...(controller
+          ? { extraPortMappings: [{ containerPort: CONTAINER_PORTS.kwokController, hostPort: controller.ports[0]?.port, listenAddress: '127.0.0.1', protocol: 'TCP' }] }
+          : {}),
+      },
+    ],
+  };
+  return stringify(config);
+}
+
+/** The controller's manifests (templates/kind/kwok-controller.yaml) for an image. */
+export function renderControllerManifests(template: string, image: string): string {
+  return template.split('${KWOK_CONTROLLER_IMAGE}').join(image);
+}

@@ -1,0 +1,142 @@
+/**
+ * A real Kubernetes cluster made by kind (`kind create cluster`, docker provider), named
+ * kwok-<cluster>, with the kwok controller deployed into it from templates/kind. The control
+ * plane is kind's own (kubeadm); the cluster's components here are the apiserver (kind's, probed
+ * on the published port) and the kwok controller (a Deployment on the control-plane node).
+ */
+import { execa } from 'execa';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Writable } from 'node:stream';
+import { parse } from 'yaml';
+import { runtimeObjectName } from '../../src/cluster/naming.js';
+import type { Component, ComponentName } from '../../src/components/index.js';
+import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
+import { templatePath } from '../../src/util/package-root.js';
+import type { ComponentStatus, LogOptions, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
+import { renderControllerManifests, renderKindConfig } from './kind-config.js';
+
+/** kind's provider CLI; kwokctl's kind-podman/kind-nerdctl variants are not supported. */
+const PROVIDER_CLI = 'docker';
+
+export class KindRuntime implements Runtime {
+  /** Set when this process made the cluster: only then are the controller's manifests applied. */
+  private created = false;
+
+  info(): RuntimeInfo {
+    return { name: 'kind', mode: 'cluster' };
+  }
+
+  async check(ctx: RuntimeContext): Promise<void> {
+    const kind = kindOf(ctx);
+    const result = await execa(kind, ['version'], { reject: false, timeout: 10_000 });
+    if (result.exitCode === 0 || ctx.executor.dryRun) return;
+    const missing = (result as { code?: string }).code === 'ENOENT';
+    throw new PreflightError(missing ? `kind is not installed (looked for ${kind})` : `${kind} version failed: ${String(result.stderr).trim().split('\n').pop() ?? ''}`, {
+      hint: 'install kind v0.32.0 (`go install sigs.k8s.io/kind@v0.32.0`) or pass --kind-binary; kind also needs docker',
+    });
+  }
+
+  async start(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
+    for (const component of components) {
+      if (component.name === 'kube-apiserver') await this.ensureCluster(component, ctx);
+      else if (component.name === 'kwok-controller' && this.created) await this.deployController(component, ctx);
+    }
+  }
+
+  private async ensureCluster(apiserver: Component, ctx: RuntimeContext): Promise<void> {
+    const node = nodeName(ctx);
+    const state = await nodeState(node);
+    if (state === 'running') return;
+    if (state !== undefined) {
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['start', node] });
+      return;
+    }
+    const config = join(ctx.paths.root, 'kind.yaml');
+    const kindKubeconfig = join(ctx.paths.root, 'kind-kubeconfig.yaml');
+    await ctx.executor.writeFile(config, renderKindConfig(ctx.clusterComponents ?? [apiserver]));
+    await ctx.executor.run({
+      command: kindOf(ctx),
+      args: ['create', 'cluster', `--name=${runtimeObjectName(ctx.cluster)}`, `--config=${config}`, `--image=${apiserver.image ?? ''}`, `--kubeconfig=${kindKubeconfig}`],
+    });
+    this.created = true;
+    await adoptCredentials(kindKubeconfig, ctx);
+  }
+
+  /** The controller image is local: load it into the node, then apply the manifests. */
+  private async deployController(controller: Component, ctx: RuntimeContext): Promise<void> {
+    const image = controller.image ?? '';
+    await ctx.executor.run({ command: kindOf(ctx), args: ['load', 'docker-image', image, `--name=${runtimeObjectName(ctx.cluster)}`] });
+    const template = await readFile(templatePath('kind', 'kwok-controller.yaml'), 'utf8');
+    const manifests = join(ctx.paths.root, 'manifests', 'kwok-controller.yaml');
+    await ctx.executor.writeFile(manifests, renderControllerManifests(template, image));
+    const kubectl = [`--kubeconfig=${ctx.paths.kubeconfig}`, '--namespace=kube-system'];
+    // The stages travel as the cluster's own kwok.yaml, which the controller reads by kind.
+    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectl, 'create', 'configmap', 'kwok-controller-config', `--from-file=kwok.yaml=${ctx.paths.config}`] });
+    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectl, 'apply', '-f', manifests] });
+  }
+
+  async stop(_components: readonly Component[], ctx: RuntimeContext): Promise<void> {
+    const node = nodeName(ctx);
+    if ((await nodeState(node)) !== 'running' && !ctx.executor.dryRun) return;
+    await ctx.executor.run({ command: PROVIDER_CLI, args: ['stop', node] });
+  }
+
+  async status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]> {
+    const state = await nodeState(nodeName(ctx));
+    return components.map((c) => ({ name: c.name, state: state === 'running' ? 'running' : 'stopped' }));
+  }
+
+  async logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void> {
+    const target = component === 'kwok-controller' ? 'deployment/kwok-controller' : `pod/${component}-${nodeName(ctx)}`;
+    const child = execa(kubectlOf(ctx), [`--kubeconfig=${ctx.paths.kubeconfig}`, 'logs', '-n', 'kube-system', ...(options.follow ? ['-f'] : []), target], {
+      reject: false,
+      all: true,
+      ...(options.signal ? { cancelSignal: options.signal } : {}),
+    });
+    child.stdout?.pipe(out, { end: false });
+    const result = await child;
+    if (result.exitCode !== 0 && !options.signal?.aborted) throw new NotFoundError(`no log for ${component}: ${String(result.stderr).trim()}`, { hint: 'is the kind cluster running? `kwokts start cluster`' });
+  }
+
+  async remove(ctx: RuntimeContext): Promise<void> {
+    // Idempotent: kind deletes nothing (and succeeds) when the cluster is not there.
+    await ctx.executor.run({ command: kindOf(ctx), args: ['delete', 'cluster', `--name=${runtimeObjectName(ctx.cluster)}`] });
+  }
+}
+
+const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.cluster)}-control-plane`;
+const kindOf = (ctx: RuntimeContext): string => ctx.programs.get('kind') ?? 'kind';
+const kubectlOf = (ctx: RuntimeContext): string => ctx.programs.get('kubectl') ?? 'kubectl';
+
+/** The node container's state through the provider's CLI; undefined when it does not exist (or no engine answers). */
+async function nodeState(node: string): Promise<string | undefined> {
+  const result = await execa(PROVIDER_CLI, ['inspect', '--format', '{{.State.Status}}', node], { reject: false, timeout: 10_000 });
+  return result.exitCode === 0 ? String(result.stdout).trim() : undefined;
+}
+
+interface KindKubeconfig {
+  clusters?: Array<{ cluster?: { 'certificate-authority-data'?: string } }>;
+  users?: Array<{ user?: { 'client-certificate-data'?: string; 'client-key-data'?: string } }>;
+}
+
+/**
+ * kind's cluster has its own CA and admin credentials: they replace the cluster's pki files, so the
+ * cluster's kubeconfig, the user's context and the readiness probes (which all name those files)
+ * work unchanged.
+ */
+async function adoptCredentials(kindKubeconfig: string, ctx: RuntimeContext): Promise<void> {
+  if (ctx.executor.dryRun) {
+    await ctx.executor.note(`Use the CA and admin credentials of ${kindKubeconfig} as ${ctx.paths.pki}/{ca.crt,admin.crt,admin.key}`);
+    return;
+  }
+  const config = parse(await readFile(kindKubeconfig, 'utf8')) as KindKubeconfig;
+  const ca = config.clusters?.[0]?.cluster?.['certificate-authority-data'];
+  const cert = config.users?.[0]?.user?.['client-certificate-data'];
+  const key = config.users?.[0]?.user?.['client-key-data'];
+  if (!ca || !cert || !key) throw new OperationError(`kind wrote no credentials to ${kindKubeconfig}`, { hint: 'look at `kind get kubeconfig --name kwok-<name>`' });
+  const decode = (b64: string): string => Buffer.from(b64, 'base64').toString('utf8');
+  await ctx.executor.writeFile(ctx.paths.caCert, decode(ca), { mode: 0o644 });
+  await ctx.executor.writeFile(ctx.paths.adminCert, decode(cert), { mode: 0o644 });
+  await ctx.executor.writeFile(ctx.paths.adminKey, decode(key), { mode: 0o600 });
+}

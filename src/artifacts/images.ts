@@ -1,0 +1,40 @@
+/**
+ * Image references of the components under container runtimes, kwokctl's way: an explicit
+ * `--*-image` wins, else `<prefix>/<name>:<tag>` with the prefix from `KWOK_*_IMAGE_PREFIX` or
+ * the upstream registry. Images are used as they are when present locally, pulled otherwise.
+ */
+import type { ComponentName } from '../components/index.js';
+import type { ClusterOptionValues } from '../config/options.js';
+import { DEFAULT_PROMETHEUS_VERSION, etcdImageTagForKube, KIND_VERSION } from '../config/versions.js';
+import { KWOKTS_VERSION } from '../util/version.js';
+
+/**
+ * The kwok controller's image: this package's own (see the repository's Dockerfile), tagged with
+ * its version. The in-cluster manifests reference exactly this name.
+ */
+export const KWOK_CONTROLLER_IMAGE_REPOSITORY = 'ghcr.io/kwokts/kwok';
+export const DEFAULT_KWOK_CONTROLLER_IMAGE = `${KWOK_CONTROLLER_IMAGE_REPOSITORY}:v${KWOKTS_VERSION}`;
+
+const stripV = (v: string): string => v.replace(/^v/, '');
+
+export function resolveImages(values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): Record<ComponentName, string> {
+  const kube = values.kubeImagePrefix || 'registry.k8s.io';
+  const etcdTag = values.etcdVersion ? stripV(etcdVersion) : etcdImageTagForKube(kubeVersion);
+  const kwokPrefix = values.kwokImagePrefix || 'ghcr.io/kwokts';
+  const prometheusVersion = values.prometheusVersion || DEFAULT_PROMETHEUS_VERSION;
+  return {
+    etcd: values.etcdImage || `${values.etcdImagePrefix || 'registry.k8s.io'}/etcd:${etcdTag}`,
+    'kube-apiserver': values.kubeApiserverImage || `${kube}/kube-apiserver:${kubeVersion}`,
+    'kube-controller-manager': values.kubeControllerManagerImage || `${kube}/kube-controller-manager:${kubeVersion}`,
+    'kube-scheduler': values.kubeSchedulerImage || `${kube}/kube-scheduler:${kubeVersion}`,
+    'kwok-controller': values.kwokControllerImage || `${kwokPrefix}/kwok:v${KWOKTS_VERSION}`,
+    prometheus: values.prometheusImage || `${values.prometheusImagePrefix || 'docker.io/prom'}/prometheus:v${stripV(prometheusVersion)}`,
+  };
+}
+
+/** kind's node image for a Kubernetes version (kwokctl: docker.io/kindest/node:<kube version>). */
+export function resolveKindNodeImage(values: ClusterOptionValues, kubeVersion: string): string {
+  return values.kindNodeImage || `${values.kindNodeImagePrefix || 'docker.io/kindest'}/node:${kubeVersion}`;
+}
+
+export { KIND_VERSION };

@@ -1,0 +1,69 @@
+/**
+ * Where components listen and how they reach each other, the one thing that differs between a
+ * host process and a container. Builders ask these helpers instead of writing `127.0.0.1:<port>`,
+ * so each component is still described once for every runtime.
+ *
+ * - host: every component on the host, bound to the cluster's bind address, reached at
+ *   `127.0.0.1:<host port>`.
+ * - network: every component in its own container on a per-cluster network, listening on kwokctl's
+ *   fixed in-container port on all of the container's interfaces, reached by container name
+ *   (`kwok-<cluster>-<component>:<port>`); the host ports are only where the engine publishes them
+ *   (on 127.0.0.1).
+ */
+import type { ClusterPorts, ClusterSpec, ComponentName, ComponentPort } from './component.js';
+
+export type Placement = { kind: 'host' } | { kind: 'network'; hostPrefix: string };
+
+export const HOST_PLACEMENT: Placement = Object.freeze({ kind: 'host' });
+
+/** kwokctl's in-container ports (its compose runtime), used by every container runtime. */
+export const CONTAINER_PORTS: Readonly<ClusterPorts> = Object.freeze({
+  etcd: 2379,
+  etcdPeer: 2380,
+  kubeApiserver: 6443,
+  kubeControllerManager: 10257,
+  kubeScheduler: 10259,
+  kwokController: 10247,
+  prometheus: 9090,
+});
+
+export function networkPlacement(cluster: string): Placement {
+  return { kind: 'network', hostPrefix: `kwok-${cluster}-` };
+}
+
+export function placementOf(spec: ClusterSpec): Placement {
+  return spec.placement ?? HOST_PLACEMENT;
+}
+
+/** The address a component binds. In a container only the published port is reachable from the host. */
+export function listenAddress(spec: ClusterSpec): string {
+  return placementOf(spec).kind === 'host' ? spec.options.bindAddress : '0.0.0.0';
+}
+
+/** The port a component listens on where it runs. */
+export function listenPort(spec: ClusterSpec, port: keyof ClusterPorts): number {
+  return placementOf(spec).kind === 'host' ? spec.ports[port] : CONTAINER_PORTS[port];
+}
+
+/** `host:port` by which another component (or the component itself, as advertised) reaches it. */
+export function reach(spec: ClusterSpec, component: ComponentName, port: keyof ClusterPorts): string {
+  const placement = placementOf(spec);
+  return placement.kind === 'host' ? `127.0.0.1:${spec.ports[port]}` : `${placement.hostPrefix}${component}:${CONTAINER_PORTS[port]}`;
+}
+
+/** The name a component's container has on the cluster network (undefined on the host). */
+export function networkName(spec: ClusterSpec, component: ComponentName): string | undefined {
+  const placement = placementOf(spec);
+  return placement.kind === 'network' ? `${placement.hostPrefix}${component}` : undefined;
+}
+
+/** The kubeconfig components use: the host one, or the one naming the apiserver's container. */
+export function componentKubeconfig(spec: ClusterSpec): string {
+  return placementOf(spec).kind === 'host' ? spec.paths.kubeconfig : spec.paths.networkKubeconfig;
+}
+
+/** A published port: the host port, and where the component listens when that differs. */
+export function componentPort(spec: ClusterSpec, name: string, port: keyof ClusterPorts): ComponentPort {
+  const inside = listenPort(spec, port);
+  return inside === spec.ports[port] ? { name, port: spec.ports[port] } : { name, port: spec.ports[port], containerPort: inside };
+}

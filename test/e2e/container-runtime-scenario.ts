@@ -1,0 +1,193 @@
+/**
+ * The container runtimes' e2e scenario, once for docker and podman (each e2e file runs it
+ * against its own engine, started by test/engines/*.sh): create, `kubectl get ns`, seed 000's
+ * node and deployment with every pod Running, stop (data kept), start, delete, and nothing of
+ * the cluster left in the engine; then the bad inputs, each one clear error with nothing left.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execa } from 'execa';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
+import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { DEPLOYMENT, NODE } from './seed-000.js';
+import type { TestEngine } from '../engines/images.js';
+import { startEngine, type EngineUnderTest } from '../engines/start-engine.js';
+
+const LABEL = 'io.kwokts.cluster';
+
+/** Names of the engine's containers, networks or volumes labelled as the cluster's. */
+export async function leftovers(under: EngineUnderTest, cluster: string): Promise<string[]> {
+  const run = async (args: string[]): Promise<string[]> => {
+    const r = await execa(under.engine, args, { env: { ...process.env, ...under.env }, reject: false });
+    assert.equal(r.exitCode, 0, `${under.engine} ${args.join(' ')}: ${r.stderr}`);
+    return String(r.stdout).split('\n').map((l) => l.trim()).filter(Boolean);
+  };
+  const filter = ['--filter', `label=${LABEL}=${cluster}`];
+  return [
+    ...(await run(['ps', '--all', ...filter, '--format', '{{.Names}}'])).map((n) => `container ${n}`),
+    ...(await run(['network', 'ls', ...filter, '--format', '{{.Name}}'])).map((n) => `network ${n}`),
+    ...(await run(['volume', 'ls', ...filter, '--format', '{{.Name}}'])).map((n) => `volume ${n}`),
+  ];
+}
+
+/** `<name> <State.Status>` of the cluster's containers (inspect: `ps` formats differ between engines). */
+async function containerStates(under: EngineUnderTest, cluster: string): Promise<string[]> {
+  const env = { ...process.env, ...under.env };
+  const names = String((await execa(under.engine, ['ps', '--all', '--filter', `label=${LABEL}=${cluster}`, '--format', '{{.Names}}'], { env })).stdout).split('\n').filter(Boolean);
+  const states = await Promise.all(names.map(async (n) => `${n} ${String((await execa(under.engine, ['inspect', '--format', '{{.State.Status}}', n], { env })).stdout).trim()}`));
+  return states.sort();
+}
+
+export function containerRuntimeSuite(engine: TestEngine): void {
+  describe(`${engine} runtime`, () => {
+    let under: EngineUnderTest;
+    let box: Sandbox;
+    const name = `e2e-${engine}`;
+    const run = (args: string[], input?: string) => kwokts(box, ['--name', name, ...args], input === undefined ? {} : { input });
+    const k = (args: string[], input?: string) => run(['kubectl', ...args], input);
+
+    before(async () => {
+      requireBinaries();
+      under = await startEngine(engine);
+      box = sandbox();
+      Object.assign(box.env, under.env, { KWOK_RUNTIME: engine });
+    });
+    after(async () => {
+      if (box) {
+        await run(['delete', 'cluster']);
+        box.cleanup();
+      }
+    });
+
+    test('create, kubectl, seed 000 (pods Running), stop, start, delete; nothing left', async () => {
+      const started = Date.now();
+      const created = await run(['create', 'cluster', '--wait', '2m']);
+      assert.equal(created.exitCode, 0, created.stderr);
+      console.log(`# ${engine}: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (CLI wall time, images present)`);
+
+      const ns = await k(['get', 'ns']);
+      assert.equal(ns.exitCode, 0, ns.stderr);
+      assert.match(ns.stdout, /^kube-system\s+Active/m);
+      const states = await containerStates(under, name);
+      assert.deepEqual(states, ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'].map((c) => `kwok-${name}-${c} running`));
+
+      assert.equal((await k(['apply', '-f', '-'], NODE)).exitCode, 0);
+      assert.equal((await k(['apply', '-f', '-'], DEPLOYMENT)).exitCode, 0);
+      const phases = async (): Promise<string[]> => (await k(['get', 'pod', '-l', 'app=fake-pod', '-o', 'jsonpath={.items[*].status.phase}'])).stdout.split(' ').filter(Boolean);
+      await waitFor('10 pods Running', async () => {
+        const p = await phases();
+        return p.length === 10 && p.every((x) => x === 'Running');
+      }, 60_000, 500);
+      const node = await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
+      assert.equal(node.stdout, 'True');
+
+      // Logs come from the engine; export logs collects them.
+      const logs = await run(['logs', 'kwok-controller']);
+      assert.equal(logs.exitCode, 0, logs.stderr);
+      assert.match(logs.stdout, /kwok controller .* started/);
+      const exportDir = join(box.workdir, '..', 'exported');
+      const exported = await run(['export', 'logs', exportDir]);
+      assert.equal(exported.exitCode, 0, exported.stderr);
+      assert.match(readFileSync(join(exportDir, name, 'components', 'kube-apiserver.log'), 'utf8'), /Serving securely|serving/i);
+      assert.ok(existsSync(join(exportDir, name, `${engine}-info.txt`)));
+
+      // Passthrough uses the host's binaries against the ports published on loopback.
+      const etcd = await run(['etcdctl', 'get', '/registry/namespaces/default', '--keys-only']);
+      assert.equal(etcd.exitCode, 0, etcd.stderr);
+      assert.equal(etcd.stdout.trim(), '/registry/namespaces/default');
+      const wide = await run(['get', 'clusters', '-o', 'wide']);
+      assert.match(wide.stdout, new RegExp(`^${name}\\s+5\\/5\\s+Ready\\s+${engine}\\s+https://127\\.0\\.0\\.1:\\d+`, 'm'));
+
+      const stopped = await run(['stop', 'cluster']);
+      assert.equal(stopped.exitCode, 0, stopped.stderr);
+      for (const s of await containerStates(under, name)) assert.match(s, / exited$/, 'stop keeps the containers, stopped');
+      const components = await run(['get', 'components', '-o', 'json']);
+      assert.ok((JSON.parse(components.stdout) as Array<{ state: string }>).every((c) => c.state === 'stopped'), components.stdout);
+
+      const restarted = await run(['start', 'cluster', '--wait', '2m']);
+      assert.equal(restarted.exitCode, 0, restarted.stderr);
+      // The objects survived: same deployment, pods Running again.
+      await waitFor('10 pods Running after start', async () => {
+        const p = await phases();
+        return p.length === 10 && p.every((x) => x === 'Running');
+      }, 60_000, 500);
+
+      const deleted = await run(['delete', 'cluster']);
+      assert.equal(deleted.exitCode, 0, deleted.stderr);
+      assert.deepEqual(await leftovers(under, name), []);
+      assert.ok(!existsSync(join(box.workdir, 'clusters', name)));
+    });
+
+    test('a network of that name that is not the cluster\'s: one clear error, nothing made', async () => {
+      const taken = `${name}-net`;
+      const network = `kwok-${taken}`;
+      const env = { ...process.env, ...under.env };
+      await execa(under.engine, ['network', 'create', network], { env });
+      try {
+        const r = await kwokts(box, ['--name', taken, 'create', 'cluster']);
+        assert.equal(r.exitCode, 3, r.stderr);
+        assert.match(r.stderr, new RegExp(`error: ${engine} network ${network} already exists and does not belong to cluster ${taken}`));
+        assert.match(r.stderr, /hint: remove it/);
+        assert.deepEqual(await leftovers(under, taken), []);
+        assert.ok(!existsSync(join(box.workdir, 'clusters', taken)));
+        // The user's network is untouched.
+        assert.equal((await execa(under.engine, ['network', 'inspect', network], { env, reject: false })).exitCode, 0);
+      } finally {
+        await execa(under.engine, ['network', 'rm', network], { env, reject: false });
+      }
+    });
+
+    test('an image that is missing and cannot be pulled: one clear error, rolled back', async () => {
+      const bad = `${name}-img`;
+      const r = await kwokts(box, ['--name', bad, 'create', 'cluster', '--quiet-pull', '--kube-scheduler-image', 'registry.invalid/kwokts/missing:v0']);
+      assert.equal(r.exitCode, 3, r.stderr);
+      assert.match(r.stderr, /error: image registry\.invalid\/kwokts\/missing:v0 of kube-scheduler is not present and could not be pulled/);
+      assert.deepEqual(await leftovers(under, bad), []);
+      assert.ok(!existsSync(join(box.workdir, 'clusters', bad)));
+    });
+
+    test('a port in use: one clear error before anything is made', async () => {
+      const server: Server = createServer();
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const port = (server.address() as { port: number }).port;
+      try {
+        const busy = `${name}-port`;
+        const r = await kwokts(box, ['--name', busy, 'create', 'cluster', '--kube-apiserver-port', String(port)]);
+        assert.equal(r.exitCode, 3, r.stderr);
+        assert.match(r.stderr, new RegExp(`error: port ${port} \\(--kube-apiserver-port\\) is already in use`));
+        assert.deepEqual(await leftovers(under, busy), []);
+      } finally {
+        server.close();
+      }
+    });
+
+    test('without --runtime the answering engine is chosen (kwokctl order: docker, then podman)', async () => {
+      // Only this engine answers: the other one's variable points nowhere.
+      const other = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
+      const r = await kwokts({ ...box, env: { ...box.env, KWOK_RUNTIME: '', ...other } }, ['--name', `${name}-auto`, 'create', 'cluster', '--dry-run']);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.match(r.stdout, new RegExp(`^${engine} network create .* kwok-${name}-auto$`, 'm'));
+    });
+
+    test('Ctrl-C during create: rolled back, no container or network left', async () => {
+      const interrupted = `${name}-int`;
+      const child = spawnKwokts(box, ['--name', interrupted, 'create', 'cluster']);
+      await waitFor('a container of the create', async () => (await leftovers(under, interrupted)).some((l) => l.startsWith('container ')), 60_000, 100);
+      child.kill('SIGINT');
+      const result = await child;
+      assert.equal(result.exitCode, 130, String(result.stderr));
+      assert.deepEqual(await leftovers(under, interrupted), []);
+      assert.ok(!existsSync(join(box.workdir, 'clusters', interrupted)));
+    });
+
+    test('the engine not running: one clear error naming where it looked', async () => {
+      const down = { ...box, env: { ...box.env, DOCKER_HOST: 'unix:///nonexistent/docker.sock', CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } };
+      const r = await kwokts(down, ['--name', `${name}-down`, 'create', 'cluster']);
+      assert.equal(r.exitCode, 3, r.stderr);
+      assert.match(r.stderr, new RegExp(`error: ${engine} is not running or not installed \\(tried unix:///nonexistent/`));
+      assert.ok(!existsSync(join(box.workdir, 'clusters', `${name}-down`)));
+    });
+  });
+}

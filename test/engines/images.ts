@@ -1,0 +1,171 @@
+/**
+ * The images the container e2e tests need, made locally under kwokctl's default names so nothing
+ * is pulled (there is no registry here): control-plane images from the static Go-built binaries
+ * (a rootfs with the one binary, `import`ed), and the kwok controller image from a rootfs with
+ * the host's node, the shared libraries it links and this package (as the Dockerfile lays it out).
+ * Cached: an image is re-imported only when its inputs (paths, sizes, mtimes) changed.
+ *
+ * Run: node --import tsx test/engines/images.ts docker|podman
+ */
+import { execa } from 'execa';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { resolveImages, DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
+import { defaultOptionValues } from '../../src/config/options.js';
+import { DEFAULT_KUBE_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const STAGING = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kwokts', 'images');
+const DIGEST_ENV = 'KWOKTS_IMAGE_INPUTS';
+
+export type TestEngine = 'docker' | 'podman';
+
+interface ImageRecipe {
+  ref: string;
+  /** Files of the rootfs: destination path inside the image → host path. */
+  files: Array<[string, string]>;
+  /** Directories copied whole (dereferenced): destination → host path. */
+  dirs: Array<[string, string]>;
+  changes: string[];
+}
+
+/** Fingerprint of the inputs: cheap (stat, not content) and changes when any input does. */
+function fingerprint(recipe: ImageRecipe): string {
+  const hash = createHash('sha256');
+  hash.update(JSON.stringify(recipe.changes));
+  for (const [to, from] of [...recipe.files, ...recipe.dirs]) {
+    const s = statSync(from);
+    hash.update(`${to}\0${from}\0${s.size}\0${s.mtimeMs}\n`);
+  }
+  // dist/ is rebuilt often: its files' mtimes count, not just the directory's.
+  for (const [, from] of recipe.dirs) if (from.endsWith('/dist')) hash.update(listFiles(from).join('\n'));
+  return hash.digest('hex').slice(0, 16);
+}
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return listFiles(path);
+    const s = statSync(path);
+    return [`${path}:${s.size}:${s.mtimeMs}`];
+  });
+}
+
+function engineEnv(engine: TestEngine): NodeJS.ProcessEnv {
+  return { ...process.env, ...(engine === 'podman' ? podmanEnv() : {}) };
+}
+
+/** The podman CLI reads the same containers.conf as the test's API service. */
+export function podmanEnv(): Record<string, string> {
+  const conf = join(process.env.KWOKTS_TEST_ENGINES ?? '/var/lib/kwokts-test', 'containers.conf');
+  return existsSync(conf) ? { CONTAINERS_CONF: conf } : {};
+}
+
+async function currentInputs(engine: TestEngine, ref: string): Promise<string | undefined> {
+  const result = await execa(engine, ['image', 'inspect', '--format', '{{json .Config.Env}}', ref], { reject: false, env: engineEnv(engine) });
+  if (result.exitCode !== 0) return undefined;
+  const env = JSON.parse(String(result.stdout) || '[]') as string[] | null;
+  return (env ?? []).find((e) => e.startsWith(`${DIGEST_ENV}=`))?.slice(DIGEST_ENV.length + 1);
+}
+
+function place(rootfs: string, to: string, from: string): void {
+  const target = join(rootfs, to);
+  mkdirSync(dirname(target), { recursive: true });
+  try {
+    linkSync(realpathSync(from), target);
+  } catch {
+    copyFileSync(realpathSync(from), target);
+  }
+}
+
+async function ensureImage(engine: TestEngine, recipe: ImageRecipe): Promise<'cached' | 'imported'> {
+  const inputs = fingerprint(recipe);
+  if ((await currentInputs(engine, recipe.ref)) === inputs) return 'cached';
+  const rootfs = join(STAGING, recipe.ref.replace(/[^A-Za-z0-9.-]/g, '_'));
+  rmSync(rootfs, { recursive: true, force: true });
+  mkdirSync(join(rootfs, 'tmp'), { recursive: true });
+  for (const [to, from] of recipe.files) place(rootfs, to, from);
+  for (const [to, from] of recipe.dirs) cpSync(from, join(rootfs, to), { recursive: true, dereference: true });
+  const changes = [...recipe.changes, `ENV ${DIGEST_ENV}=${inputs}`].flatMap((c) => ['--change', c]);
+  const tar = execa('tar', ['-C', rootfs, '-c', '.'], { buffer: false });
+  const imported = execa(engine, ['import', ...changes, '-', recipe.ref], { env: engineEnv(engine), reject: false, all: true });
+  tar.stdout?.pipe(imported.stdin!);
+  const [, result] = await Promise.all([tar, imported]);
+  if (result.exitCode !== 0) throw new Error(`${engine} import ${recipe.ref} failed: ${String(result.all)}`);
+  rmSync(rootfs, { recursive: true, force: true });
+  return 'imported';
+}
+
+/** Paths of the Go-built binaries, as `kwokts get artifacts` resolves them (building them if needed). */
+async function binaries(): Promise<Record<string, string>> {
+  const result = await execa('node', [join(ROOT, 'bin', 'run.js'), 'get', 'artifacts', '-o', 'json']);
+  const list = JSON.parse(String(result.stdout)) as Array<{ name: string; path: string }>;
+  return Object.fromEntries(list.map((a) => [a.name, a.path]));
+}
+
+/** The shared libraries node links against (ldd), at the paths the loader looks for them. */
+async function nodeLibraries(node: string): Promise<Array<[string, string]>> {
+  const { stdout } = await execa('ldd', [node]);
+  const files: Array<[string, string]> = [];
+  for (const line of String(stdout).split('\n')) {
+    const arrow = /=>\s+(\/\S+)/.exec(line);
+    const direct = /^\s*(\/\S+)\s+\(/.exec(line);
+    const path = arrow?.[1] ?? direct?.[1];
+    if (path) files.push([path, path]);
+  }
+  return files;
+}
+
+/** Production dependencies (what `npm ci --omit=dev` installs in the Dockerfile). */
+async function productionModules(): Promise<Array<[string, string]>> {
+  const { stdout } = await execa('npm', ['ls', '--omit=dev', '--parseable', '--all'], { cwd: ROOT, reject: false });
+  const modules = realpathSync(join(ROOT, 'node_modules'));
+  return String(stdout)
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && realpathSync(l) !== realpathSync(ROOT))
+    .map((l) => {
+      const real = realpathSync(l);
+      const rel = real.startsWith(modules) ? real.slice(modules.length) : l.slice(l.indexOf('/node_modules/') + '/node_modules'.length);
+      return [join('/app/node_modules', rel), real] as [string, string];
+    })
+    // A package nested in another is copied with its parent.
+    .filter(([to], _i, all) => !all.some(([other]) => other !== to && to.startsWith(other + '/')));
+}
+
+export async function ensureTestImages(engine: TestEngine): Promise<Record<string, 'cached' | 'imported'>> {
+  const values = defaultOptionValues();
+  const images = resolveImages(values, DEFAULT_KUBE_VERSION, etcdVersionForKube(DEFAULT_KUBE_VERSION));
+  const bins = await binaries();
+  const env = 'ENV PATH=/usr/local/bin:/usr/bin:/bin';
+  const recipes: ImageRecipe[] = (['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler'] as const).map((name) => ({
+    ref: images[name],
+    files: [[`/usr/local/bin/${name}`, bins[name]!]],
+    dirs: [],
+    changes: [env],
+  }));
+  const node = realpathSync(process.execPath);
+  recipes.push({
+    ref: DEFAULT_KWOK_CONTROLLER_IMAGE,
+    files: [['/usr/bin/node', node], ...(await nodeLibraries(node)), ['/app/package.json', join(ROOT, 'package.json')]],
+    dirs: [
+      ['/app/dist', join(ROOT, 'dist')],
+      ['/app/bin', join(ROOT, 'bin')],
+      ['/app/templates', join(ROOT, 'templates')],
+      ...(await productionModules()),
+    ],
+    changes: [env, 'WORKDIR /app', 'ENTRYPOINT ["node", "/app/dist/src/kwok/main.js"]'],
+  });
+  const outcome: Record<string, 'cached' | 'imported'> = {};
+  for (const recipe of recipes) outcome[recipe.ref] = await ensureImage(engine, recipe);
+  return outcome;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.filename)) {
+  const engine = process.argv[2] as TestEngine;
+  if (engine !== 'docker' && engine !== 'podman') throw new Error('usage: images.ts docker|podman');
+  const started = Date.now();
+  console.log(JSON.stringify(await ensureTestImages(engine)), `${((Date.now() - started) / 1000).toFixed(1)}s`);
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Podman's Docker-compatible API service for the tests, on its own socket. Two defaults are
+# changed through a containers.conf of ours (CONTAINERS_CONF): runc instead of crun (crun refuses
+# hosts with hybrid cgroups) and no default ulimits (setrlimit is refused in some sandboxes).
+# Idempotent: prints the CONTAINER_HOST value and returns at once when the service answers.
+set -euo pipefail
+root="${KWOKTS_TEST_ENGINES:-/var/lib/kwokts-test}"
+run="${KWOKTS_TEST_ENGINES_RUN:-/run/kwokts-test}"
+sock="$run/podman.sock"
+host="unix://$sock"
+conf="$root/containers.conf"
+mkdir -p "$root" "$run"
+if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then echo "$host"; exit 0; fi
+missing=()
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v runc >/dev/null 2>&1 || [ -x /usr/sbin/runc ] || missing+=(runc)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} from Debian packages" >&2
+  apt-get update -qq >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+runc_path="$(command -v runc || echo /usr/sbin/runc)"
+cat >"$conf" <<CONF
+[containers]
+default_ulimits = []
+[engine]
+runtime = "runc"
+[engine.runtimes]
+runc = ["$runc_path"]
+CONF
+CONTAINERS_CONF="$conf" nohup podman system service --time=0 "$host" >"$root/podman-service.log" 2>&1 &
+for _ in $(seq 1 100); do
+  if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then echo "$host"; exit 0; fi
+  sleep 0.2
+done
+echo "podman system service did not answer on $sock; see $root/podman-service.log" >&2
+tail -20 "$root/podman-service.log" >&2
+exit 1

@@ -1,0 +1,67 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildComponents, networkPlacement, type ClusterSpec } from '../../../src/components/index.js';
+import { clusterPaths } from '../../../src/cluster/naming.js';
+import { defaultOptionValues } from '../../../src/config/options.js';
+
+function spec(network: boolean): ClusterSpec {
+  return {
+    name: 'c1',
+    paths: clusterPaths('/w', 'c1'),
+    options: defaultOptionValues(),
+    kubeVersion: 'v1.36.1',
+    etcdVersion: 'v3.6.10',
+    ports: { etcd: 2001, etcdPeer: 2002, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 2007 },
+    components: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus'],
+    logLevel: 0,
+    kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
+    enableCrds: [],
+    ...(network ? { placement: networkPlacement('c1'), images: { etcd: 'e:1', 'kube-apiserver': 'a:1' } } : {}),
+  };
+}
+
+const byName = (network: boolean) => new Map(buildComponents(spec(network)).map((c) => [c.name, c]));
+
+test('on a network, components listen on all interfaces at fixed ports and reach each other by container name', () => {
+  const cs = byName(true);
+  const api = cs.get('kube-apiserver')!;
+  assert.ok(api.args.includes('--etcd-servers=http://kwok-c1-etcd:2379'));
+  assert.ok(api.args.includes('--bind-address=0.0.0.0') && api.args.includes('--secure-port=6443'));
+  assert.deepEqual(api.ports, [{ name: 'https', port: 2003, containerPort: 6443 }]);
+  // Probes stay on the host port, where the engine publishes the container's port.
+  assert.equal(api.probe.port, 2003);
+  assert.equal(api.image, 'a:1');
+  const etcd = cs.get('etcd')!;
+  assert.ok(etcd.args.includes('--advertise-client-urls=http://kwok-c1-etcd:2379'));
+  assert.ok(etcd.args.includes('--listen-peer-urls=http://0.0.0.0:2380'));
+  for (const name of ['kube-controller-manager', 'kube-scheduler', 'kwok-controller'] as const) {
+    assert.ok(cs.get(name)!.args.includes('--kubeconfig=/w/clusters/c1/kubeconfig'), `${name} uses the in-network kubeconfig`);
+  }
+  const kwok = cs.get('kwok-controller')!;
+  assert.equal(kwok.args[0], '--manage-all-nodes=true', 'the image runs the controller: no entry script argument');
+  assert.ok(kwok.args.includes('--server-address=0.0.0.0:10247'));
+  const prometheus = cs.get('prometheus')!;
+  assert.match(prometheus.files![0]!.content, /kwok-c1-kube-apiserver:6443/);
+});
+
+test('on the host, the same builders give loopback addresses and host ports, and no images', () => {
+  const cs = byName(false);
+  const api = cs.get('kube-apiserver')!;
+  assert.ok(api.args.includes('--etcd-servers=http://127.0.0.1:2001'));
+  assert.ok(api.args.includes('--bind-address=127.0.0.1') && api.args.includes('--secure-port=2003'));
+  assert.deepEqual(api.ports, [{ name: 'https', port: 2003 }]);
+  assert.equal(api.image, undefined);
+  assert.equal(cs.get('kwok-controller')!.args[0], '/pkg/dist/src/kwok/main.js');
+  assert.ok(cs.get('kube-scheduler')!.args.includes('--kubeconfig=/w/clusters/c1/kubeconfig.yaml'));
+});
+
+test('each component names the host paths it needs; only data is writable', () => {
+  const cs = byName(true);
+  assert.deepEqual(cs.get('etcd')!.mounts, [{ path: '/w/clusters/c1/etcd', readOnly: false }]);
+  assert.deepEqual(cs.get('kwok-controller')!.mounts, [
+    { path: '/w/clusters/c1/kubeconfig', readOnly: true },
+    { path: '/w/clusters/c1/kwok.yaml', readOnly: true },
+    { path: '/w/clusters/c1/pki', readOnly: true },
+  ]);
+  assert.ok(cs.get('kube-apiserver')!.mounts!.every((m) => m.readOnly));
+});

@@ -1,0 +1,168 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ContainerRuntime, componentState } from '../../../../runtimes/container/container-runtime.js';
+import { DOCKER } from '../../../../runtimes/docker.js';
+import { PODMAN } from '../../../../runtimes/podman.js';
+import { NERDCTL } from '../../../../runtimes/nerdctl.js';
+import type { ContainerDialect } from '../../../../runtimes/container/dialect.js';
+import type { RuntimeContext } from '../../../../runtimes/runtime.js';
+import { buildComponents, networkPlacement, type ClusterSpec } from '../../../../src/components/index.js';
+import { clusterPaths } from '../../../../src/cluster/naming.js';
+import { defaultOptionValues } from '../../../../src/config/options.js';
+import { resolveImages } from '../../../../src/artifacts/images.js';
+import { DryRunExecutor } from '../../../../src/exec/dry-run-executor.js';
+import { RealExecutor } from '../../../../src/exec/real-executor.js';
+import { ExternalCommandError, PreflightError } from '../../../../src/util/errors.js';
+import { silentLogger } from '../../../../src/util/log.js';
+import { FakeEngine } from './fake-engine.js';
+
+function components() {
+  const spec: ClusterSpec = {
+    name: 'c1',
+    paths: clusterPaths('/w', 'c1'),
+    options: defaultOptionValues(),
+    kubeVersion: 'v1.36.1',
+    etcdVersion: 'v3.6.10',
+    ports: { etcd: 2001, etcdPeer: 2002, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 0 },
+    components: ['etcd', 'kube-apiserver', 'kwok-controller'],
+    logLevel: 0,
+    kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
+    enableCrds: [],
+    placement: networkPlacement('c1'),
+    images: resolveImages(defaultOptionValues(), 'v1.36.1', 'v3.6.10'),
+  };
+  return buildComponents(spec);
+}
+
+function setup(dialect: ContainerDialect = DOCKER, dryRun = false) {
+  const engine = new FakeEngine();
+  const lines: string[] = [];
+  const executor = dryRun ? new DryRunExecutor((t) => lines.push(t)) : new RealExecutor(silentLogger);
+  const runtime = new ContainerRuntime(dialect, async () => engine);
+  const ctx: RuntimeContext = { cluster: 'c1', paths: clusterPaths('/w', 'c1'), executor, logger: silentLogger, programs: new Map(), quietPull: true };
+  return { engine, runtime, ctx, lines };
+}
+
+test('start: network once, pull only missing images, create and start each component in order', async () => {
+  const { engine, runtime, ctx } = setup();
+  engine.images.add('registry.k8s.io/etcd:3.6.10-0');
+  const cs = components();
+  ctx.clusterComponents = cs;
+  await runtime.start(cs.slice(0, 1), ctx);
+  await runtime.start(cs.slice(1), ctx);
+  const apiserver = engine.applied.find((o) => o.op === 'create' && o.spec.name === 'kwok-c1-kube-apiserver');
+  assert.deepEqual(apiserver?.op === 'create' && apiserver.spec.links, ['kwok-c1-etcd'], 'a link to a component started in an earlier group');
+  assert.deepEqual(engine.applied.map((o) => `${o.op} ${'name' in o ? o.name : 'image' in o ? o.image : o.spec.name}`), [
+    'network-create kwok-c1',
+    'create kwok-c1-etcd',
+    'start kwok-c1-etcd',
+    'pull registry.k8s.io/kube-apiserver:v1.36.1',
+    'create kwok-c1-kube-apiserver',
+    'start kwok-c1-kube-apiserver',
+    'pull ghcr.io/kwokts/kwok:v0.1.0',
+    'create kwok-c1-kwok-controller',
+    'start kwok-c1-kwok-controller',
+  ]);
+  assert.deepEqual((await runtime.status(cs, ctx)).map((s) => s.state), ['running', 'running', 'running']);
+});
+
+test('start again skips running containers; stop keeps them; start brings back stopped ones without re-creating', async () => {
+  const { engine, runtime, ctx } = setup();
+  const cs = components();
+  await runtime.start(cs, ctx);
+  const before = engine.applied.length;
+  await runtime.start(cs, ctx);
+  assert.equal(engine.applied.length, before);
+  await runtime.stop(cs, ctx, { graceMs: 5000 });
+  const stops = engine.applied.slice(before);
+  // Dependents first: the controller before the apiserver before etcd.
+  assert.deepEqual(stops.map((o) => (o.op === 'stop' ? `${o.name} t=${o.timeoutSeconds}` : o.op)), ['kwok-c1-kwok-controller t=5', 'kwok-c1-kube-apiserver t=5', 'kwok-c1-etcd t=5']);
+  assert.deepEqual((await runtime.status(cs, ctx)).map((s) => s.state), ['stopped', 'stopped', 'stopped']);
+  const mark = engine.applied.length;
+  await runtime.start(cs, ctx);
+  assert.deepEqual(engine.applied.slice(mark).map((o) => o.op), ['start', 'start', 'start']);
+});
+
+test('remove: every labelled container, then the network', async () => {
+  const { engine, runtime, ctx } = setup();
+  await runtime.start(components(), ctx);
+  engine.containers.set('someone-else', { id: 'x', status: 'running', exitCode: 0, labels: {}, network: 'bridge' });
+  await runtime.remove(ctx);
+  assert.deepEqual([...engine.containers.keys()], ['someone-else']);
+  assert.equal(engine.networks.size, 0);
+});
+
+test("a network or container of the cluster's name that is not the cluster's is refused, not used", async () => {
+  const { engine, runtime, ctx } = setup();
+  engine.networks.set('kwok-c1', { name: 'kwok-c1', labels: {} });
+  await assert.rejects(runtime.check(ctx), (e: unknown) => e instanceof PreflightError && /docker network kwok-c1 already exists and does not belong to cluster c1/.test(e.message) && /docker network rm kwok-c1/.test(e.hint ?? ''));
+  const other = setup(PODMAN);
+  other.engine.containers.set('kwok-c1-etcd', { id: 'x', status: 'running', exitCode: 0, labels: {}, network: 'x' });
+  await assert.rejects(other.runtime.start(components(), other.ctx), /a podman container named kwok-c1-etcd exists and does not belong to cluster c1/);
+  assert.ok(!other.engine.applied.some((o) => o.op === 'create' || o.op === 'start'));
+});
+
+test('an image that cannot be pulled: PreflightError naming image, component and the flag', async () => {
+  const { engine, runtime, ctx } = setup();
+  engine.pullFails = true;
+  await assert.rejects(runtime.start(components(), ctx), (e: unknown) =>
+    e instanceof PreflightError && /image registry.k8s.io\/etcd:3.6.10-0 of etcd is not present and could not be pulled: no route to registry/.test(e.message) && /--etcd-image/.test(e.hint ?? ''));
+});
+
+test('dry-run prints each engine command line, in the dialect of the engine', async () => {
+  for (const [dialect, link] of [[DOCKER, '--link=kwok-c1-etcd'], [PODMAN, '--requires=kwok-c1-etcd'], [NERDCTL, undefined]] as const) {
+    const { engine, runtime, ctx, lines } = setup(dialect, true);
+    await runtime.start(components(), ctx);
+    assert.equal(engine.applied.length, 0, 'dry-run performs nothing');
+    const cli = dialect.cli;
+    assert.equal(lines[0], `${cli} network create --label=io.kwokts.cluster=c1 --label=com.docker.compose.project=kwok-c1${dialect === PODMAN ? ' --label=io.podman.compose.project=kwok-c1' : ''} kwok-c1`);
+    assert.equal(lines[1], `${cli} pull registry.k8s.io/etcd:3.6.10-0`);
+    const apiserver = lines.find((l) => l.startsWith(`${cli} create --name=kwok-c1-kube-apiserver`))!;
+    assert.ok(apiserver.includes('--publish=127.0.0.1:2003:6443/tcp'), apiserver);
+    assert.ok(apiserver.includes('--volume=/w/clusters/c1/pki:/w/clusters/c1/pki:ro'), apiserver);
+    assert.ok(apiserver.includes(' --entrypoint=kube-apiserver ') && apiserver.includes(' registry.k8s.io/kube-apiserver:v1.36.1 --etcd-prefix=/registry '), apiserver);
+    assert.ok(apiserver.includes('--etcd-servers=http://kwok-c1-etcd:2379'), apiserver);
+    assert.equal(link === undefined ? !/--link|--requires/.test(apiserver) : apiserver.includes(link), true, apiserver);
+    const controller = lines.find((l) => l.startsWith(`${cli} create --name=kwok-c1-kwok-controller`))!;
+    assert.ok(!controller.includes('--entrypoint'), 'the controller image runs its own entrypoint');
+    assert.ok(controller.includes('ghcr.io/kwokts/kwok:v0.1.0 --manage-all-nodes=true --kubeconfig=/w/clusters/c1/kubeconfig '), controller);
+    assert.deepEqual(lines.filter((l) => / start /.test(l)), ['etcd', 'kube-apiserver', 'kwok-controller'].map((c) => `${cli} start kwok-c1-${c}`));
+  }
+});
+
+test('dry-run delete prints the removal of the network even with nothing to find', async () => {
+  const { runtime, ctx, lines } = setup(DOCKER, true);
+  await runtime.remove(ctx);
+  assert.deepEqual(lines, ['docker network rm kwok-c1']);
+});
+
+test('component state: a restart loop is a crash; exited is stopped (kcm exits 2 on SIGTERM)', () => {
+  assert.equal(componentState({ id: 'a', status: 'running', exitCode: 0, labels: {} }), 'running');
+  assert.equal(componentState({ id: 'a', status: 'restarting', exitCode: 1, labels: {} }), 'exited');
+  assert.equal(componentState({ id: 'a', status: 'exited', exitCode: 2, labels: {} }), 'stopped');
+  assert.equal(componentState({ id: 'a', status: 'created', exitCode: 0, labels: {} }), 'stopped');
+});
+
+test('logs come from the engine', async () => {
+  const { runtime, ctx } = setup();
+  let text = '';
+  const { Writable } = await import('node:stream');
+  const out = new Writable({ write(chunk: Buffer, _e, done) { text += chunk.toString(); done(); } });
+  await runtime.logs('etcd', ctx, out, { follow: false });
+  assert.equal(text, 'log of kwok-c1-etcd\n');
+});
+
+test("the engine's refusal becomes one error naming the command, not a crash", async () => {
+  const { engine, runtime, ctx } = setup();
+  engine.refuse = 'start';
+  await assert.rejects(runtime.start(components(), ctx), (e: unknown) =>
+    e instanceof ExternalCommandError && e.message === 'docker start kwok-c1-etcd failed: (HTTP code 500) server error - OCI permission denied' && e.exitCode === 1);
+});
+
+test('an engine that stops answering mid-command: one PreflightError, not an internal error', async () => {
+  const { engine, runtime, ctx } = setup(PODMAN);
+  engine.inspectContainer = async () => {
+    throw new Error('connect ECONNREFUSED /run/podman/podman.sock\nstack');
+  };
+  await assert.rejects(runtime.status(components(), ctx), (e: unknown) => e instanceof PreflightError && e.message === 'podman failed to answer: connect ECONNREFUSED /run/podman/podman.sock');
+});

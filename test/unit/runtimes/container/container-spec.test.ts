@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildContainerSpec } from '../../../../runtimes/container/container-spec.js';
+import { buildUserComponent } from '../../../../src/components/index.js';
+
+test('a user component runs as a container with its image, entrypoint, volumes at their mount paths, and its port published on loopback', () => {
+  const component = buildUserComponent(
+    {
+      name: 'exporter',
+      image: 'example/exporter:1',
+      command: ['/bin/exporter'],
+      args: ['--listen=:9100'],
+      links: ['kube-apiserver'],
+      ports: [{ name: 'http', port: 9100, hostPort: 19100, protocol: 'TCP' }],
+      envs: [{ name: 'A', value: 'b' }],
+      volumes: [{ hostPath: '/srv/data', mountPath: '/data', readOnly: true }],
+    },
+    'docker',
+  );
+  const spec = buildContainerSpec(component, 'c1', new Set(['kube-apiserver']));
+  assert.equal(spec.image, 'example/exporter:1');
+  assert.deepEqual(spec.entrypoint, ['/bin/exporter']);
+  assert.deepEqual(spec.args, ['--listen=:9100']);
+  assert.deepEqual(spec.env, { A: 'b' });
+  assert.deepEqual(spec.mounts, [{ hostPath: '/srv/data', containerPath: '/data', readOnly: true }]);
+  assert.deepEqual(spec.ports, [{ hostIp: '127.0.0.1', hostPort: 19100, containerPort: 9100 }]);
+  assert.deepEqual(spec.links, ['kwok-c1-kube-apiserver']);
+});
+
+test('a user component without an image cannot run in a container: one error naming it', () => {
+  const component = buildUserComponent({ name: 'exporter', binary: '/usr/bin/x', command: [], args: [], links: [], ports: [], envs: [], volumes: [] }, 'docker');
+  assert.throws(() => buildContainerSpec(component, 'c1', new Set()), /component exporter has no image/);
+});

@@ -1,0 +1,39 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { parse, parseAllDocuments } from 'yaml';
+import { renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
+import type { Component } from '../../../../src/components/index.js';
+import { templatePath } from '../../../../src/util/package-root.js';
+
+const component = (name: Component['name'], port: number): Component => ({
+  name,
+  program: { artifact: 'kube-apiserver' },
+  args: [],
+  env: {},
+  links: [],
+  ports: [{ name: 'p', port }],
+  probe: { scheme: 'http', port, path: '/', clientCert: false },
+});
+
+test('kind config: apiserver and controller published on loopback at the cluster ports', () => {
+  const config = parse(renderKindConfig([component('kube-apiserver', 32766), component('kwok-controller', 32765)])) as Record<string, unknown>;
+  assert.deepEqual(config, {
+    kind: 'Cluster',
+    apiVersion: 'kind.x-k8s.io/v1alpha4',
+    networking: { apiServerAddress: '127.0.0.1', apiServerPort: 32766 },
+    nodes: [{ role: 'control-plane', extraPortMappings: [{ containerPort: 10247, hostPort: 32765, listenAddress: '127.0.0.1', protocol: 'TCP' }] }],
+  });
+  const noController = parse(renderKindConfig([component('kube-apiserver', 1)])) as { nodes: unknown[] };
+  assert.deepEqual(noController.nodes, [{ role: 'control-plane' }]);
+});
+
+test('the controller manifests reference the image given, and manage only fake nodes', () => {
+  const text = renderControllerManifests(readFileSync(templatePath('kind', 'kwok-controller.yaml'), 'utf8'), 'ghcr.io/kwokts/kwok:v0.1.0');
+  const docs = parseAllDocuments(text).map((d) => d.toJSON() as { kind: string; spec?: { template: { spec: { containers: Array<{ image: string; args: string[] }> } } } });
+  assert.deepEqual(docs.map((d) => d.kind), ['ServiceAccount', 'ClusterRoleBinding', 'Deployment']);
+  const container = docs[2]!.spec!.template.spec.containers[0]!;
+  assert.equal(container.image, 'ghcr.io/kwokts/kwok:v0.1.0');
+  assert.ok(container.args.includes('--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake'));
+  assert.ok(!text.includes('${'), 'no placeholder left');
+});
