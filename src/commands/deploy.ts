@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { controllerImage } from '../deploy/image.js';
+import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../artifacts/images.js';
 import { deploy } from '../deploy/deploy.js';
 import { renderDeployManifests } from '../deploy/manifests.js';
 import { resolveUserKubeconfigPath } from '../kubeconfig/index.js';
@@ -19,7 +19,7 @@ export default class Deploy extends BaseCommand<typeof Deploy> {
     context: Flags.string({ description: 'kubeconfig context to use (default: its current context)' }),
     output: Flags.string({ char: 'o', description: 'print the manifests instead of applying them', options: ['yaml'] }),
     stages: Flags.boolean({ description: 'also apply the default Stages (stage-fast.yaml)', default: true, allowNo: true }),
-    image: Flags.string({ description: `controller image (default ${controllerImage()}); for a mirror registry` }),
+    image: Flags.string({ description: `controller image (default ${DEFAULT_KWOK_CONTROLLER_IMAGE}); for a mirror registry` }),
   };
 
   async run(): Promise<void> {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseK8sYamlDocuments } from '../kwok/api/index.js';
 import type { KubeObject } from '../kwok/client/types.js';
 import { templatePath } from '../util/package-root.js';
-import { CONTROLLER_IMAGE_REPOSITORY, controllerImage } from './image.js';
+import { DEFAULT_KWOK_CONTROLLER_IMAGE, KWOK_CONTROLLER_IMAGE_REPOSITORY } from '../artifacts/images.js';
 
 export const DEPLOY_MANIFEST_FILES = { kwok: 'kwok.yaml', stages: 'stage-fast.yaml' } as const;
 
@@ -25,10 +25,10 @@ export function readDeployTemplate(file: string): string {
 
 /** kwok.yaml with the controller image set; stage-fast.yaml appended unless turned off. */
 export function renderDeployManifests(options: RenderDeployOptions = {}): string {
-  const image = options.image ?? controllerImage();
-  const pattern = new RegExp(`^(\\s*image:\\s*)${CONTROLLER_IMAGE_REPOSITORY.replace(/[.]/g, '\\.')}:\\S+\\s*$`, 'gm');
+  const image = options.image ?? DEFAULT_KWOK_CONTROLLER_IMAGE;
+  const pattern = new RegExp(`^(\\s*image:\\s*)${KWOK_CONTROLLER_IMAGE_REPOSITORY.replace(/[.]/g, '\\.')}:\\S+\\s*$`, 'gm');
   const kwok = readDeployTemplate(DEPLOY_MANIFEST_FILES.kwok);
-  if (!pattern.test(kwok)) throw new Error(`templates/deploy/${DEPLOY_MANIFEST_FILES.kwok} names no ${CONTROLLER_IMAGE_REPOSITORY} image`);
+  if (!pattern.test(kwok)) throw new Error(`templates/deploy/${DEPLOY_MANIFEST_FILES.kwok} names no ${KWOK_CONTROLLER_IMAGE_REPOSITORY} image`);
   const pinned = kwok.replace(pattern, (_line, prefix: string) => `${prefix}${image}`);
   if (options.stages === false) return pinned;
   const stages = readDeployTemplate(DEPLOY_MANIFEST_FILES.stages);

@@ -6,7 +6,8 @@ import { after, describe, it } from 'node:test';
 import { parse } from 'yaml';
 import { defaultStageDocuments } from '../../../src/cluster/default-stages.js';
 import { loadDeployKubeconfig } from '../../../src/deploy/deploy.js';
-import { controllerImage, kwoktsVersion } from '../../../src/deploy/image.js';
+import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../../src/artifacts/images.js';
+import { KWOKTS_VERSION } from '../../../src/util/version.js';
 import { deployObjects, readDeployTemplate, renderDeployManifests } from '../../../src/deploy/manifests.js';
 import { parseKwokArgs, resolveKwokOptions } from '../../../src/kwok/options.js';
 import { PreflightError, UsageError } from '../../../src/util/errors.js';
@@ -24,11 +25,11 @@ describe('in-cluster manifests', () => {
   const packageVersion = (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
 
   it('pins the controller image to v + the package version, in the shipped file too', () => {
-    assert.equal(kwoktsVersion(), packageVersion);
-    assert.equal(controllerImage(), `ghcr.io/kwokts/kwok:v${packageVersion}`);
+    assert.equal(KWOKTS_VERSION, packageVersion);
+    assert.equal(DEFAULT_KWOK_CONTROLLER_IMAGE, `ghcr.io/kwokts/kwok:v${packageVersion}`);
     const shipped = deployObjects(readDeployTemplate('kwok.yaml')) as Obj[];
-    assert.equal(container(shipped)['image'], controllerImage(), 'templates/deploy/kwok.yaml must name the pinned image (update it with package.json)');
-    assert.equal(container(deployObjects(renderDeployManifests()) as Obj[])['image'], controllerImage());
+    assert.equal(container(shipped)['image'], DEFAULT_KWOK_CONTROLLER_IMAGE, 'templates/deploy/kwok.yaml must name the pinned image (update it with package.json)');
+    assert.equal(container(deployObjects(renderDeployManifests()) as Obj[])['image'], DEFAULT_KWOK_CONTROLLER_IMAGE);
     assert.equal(container(deployObjects(renderDeployManifests({ image: 'mirror.local/kwok:dev' })) as Obj[])['image'], 'mirror.local/kwok:dev');
   });
 
