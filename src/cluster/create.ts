@@ -66,14 +66,14 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const { name, workdir, executor } = options;
   const paths = clusterPaths(workdir, name);
   const values = resolveOptionValues(options.config.fileOptions, options.env, options.flags);
-  const runtimeName = values.runtime || (await detectRuntime());
-  const runtime = createRuntime(runtimeName);
   // kwokctl: a non-zero --prometheus-port also enables Prometheus.
   const chosen = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable);
+  if (existsSync(paths.config)) return existing(options, paths, started);
+
+  const runtimeName = values.runtime || (await detectRuntimeFor(values, chosen, options.logger));
+  const runtime = createRuntime(runtimeName);
   // A real cluster (kind) brings its own control plane; only the controller is ours to deploy.
   const components = runtime.info().mode === 'cluster' ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
-
-  if (existsSync(paths.config)) return existing(options, paths, started);
 
   // Dry-run takes no lock: it changes nothing, so it cannot race.
   const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
@@ -385,6 +385,19 @@ function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<s
 }
 
 /** Images under container runtimes; under kind the apiserver's "image" is kind's node image. */
+/** Auto-detection (no --runtime): an engine counts only if it can get this cluster's images. */
+async function detectRuntimeFor(values: ClusterOptionValues, components: readonly ComponentName[], logger: Logger): Promise<string> {
+  const kubeVersion = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
+  const etcdVersion = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kubeVersion);
+  const images = resolveImages(values, kubeVersion, etcdVersion);
+  const name = await detectRuntime({
+    images: components.map((c) => images[c]).filter((i): i is string => i !== undefined),
+    onSkip: (runtime, reason) => logger.info(`not using ${runtime}: ${reason} (pass --runtime ${runtime} to use it anyway)`),
+  });
+  logger.debug(`runtime: ${name} (detected)`);
+  return name;
+}
+
 function componentImages(mode: 'container' | 'cluster', values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): Partial<Record<ComponentName, string>> {
   const images = resolveImages(values, kubeVersion, etcdVersion);
   return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'] } : images;

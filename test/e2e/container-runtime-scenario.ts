@@ -171,6 +171,17 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       assert.match(r.stdout, new RegExp(`^${engine} network create .* kwok-${name}-auto$`, 'm'));
     });
 
+    test('without --runtime an engine that lacks the images and cannot pull them is passed over (offline: binary)', async () => {
+      // No test image exists for this version, and no registry is reachable from this machine.
+      const other = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
+      const env = { ...box.env, KWOK_RUNTIME: '', KWOK_KUBE_VERSION: 'v1.35.0', ...other };
+      const r = await kwokts({ ...box, env }, ['--name', `${name}-offline`, 'create', 'cluster', '--dry-run']);
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`not using ${engine}: image registry\\.k8s\\.io/\\S+ is not in ${engine} and registry\\.k8s\\.io cannot be reached \\(pass --runtime ${engine} to use it anyway\\)`));
+      assert.doesNotMatch(r.stdout, new RegExp(`^${engine} network create`, 'm'));
+      assert.match(r.stdout, /^# Use kube-apiserver from /m, 'the binary runtime plans its programs');
+    });
+
     test('Ctrl-C during create: rolled back, no container or network left', async () => {
       const interrupted = `${name}-int`;
       const child = spawnKwokts(box, ['--name', interrupted, 'create', 'cluster']);

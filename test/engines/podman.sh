@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Podman's Docker-compatible API service for the tests, on its own socket. Two defaults are
-# changed through a containers.conf of ours (CONTAINERS_CONF): runc instead of crun (crun refuses
+# Podman's Docker-compatible API service for the tests, on its own socket and storage. Two defaults
+# are changed through a containers.conf of ours (CONTAINERS_CONF): runc instead of crun (crun refuses
 # hosts with hybrid cgroups) and no default ulimits (setrlimit is refused in some sandboxes).
 # Idempotent: prints the CONTAINER_HOST value and returns at once when the service answers.
 set -euo pipefail
@@ -28,7 +28,15 @@ runtime = "runc"
 [engine.runtimes]
 runc = ["$runc_path"]
 CONF
-CONTAINERS_CONF="$conf" nohup podman system service --time=0 "$host" >"$root/podman-service.log" 2>&1 &
+# Storage of its own: the tests' images stay out of the machine's default podman storage.
+storage="$root/storage.conf"
+cat >"$storage" <<CONF
+[storage]
+driver = "overlay"
+graphroot = "$root/podman/storage"
+runroot = "$run/podman/runroot"
+CONF
+CONTAINERS_CONF="$conf" CONTAINERS_STORAGE_CONF="$storage" nohup podman system service --time=0 "$host" >"$root/podman-service.log" 2>&1 &
 for _ in $(seq 1 100); do
   if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then echo "$host"; exit 0; fi
   sleep 0.2
