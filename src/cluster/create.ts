@@ -35,6 +35,8 @@ export interface CreateClusterOptions {
   /** Flag values by option key (undefined = not given). */
   flags: Partial<Record<keyof ClusterOptionValues, unknown>>;
   env: NodeJS.ProcessEnv;
+  /** kwokctl's --components: the base set before enable/disable (empty: the default set). */
+  components?: readonly string[];
   enable: readonly string[];
   disable: readonly string[];
   /** Kinds served as custom resources (kwokctl's --enable-crds); only Stage is supported. */
@@ -67,7 +69,7 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const paths = clusterPaths(workdir, name);
   const values = resolveOptionValues(options.config.fileOptions, options.env, options.flags);
   // kwokctl: a non-zero --prometheus-port also enables Prometheus.
-  const chosen = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable);
+  const chosen = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable, options.components);
   if (existsSync(paths.config)) return existing(options, paths, started);
 
   const runtimeName = values.runtime || (await detectRuntimeFor(values, chosen, options.logger));
@@ -334,16 +336,18 @@ function checkCrdKinds(kinds: readonly string[]): string[] {
   return [...new Set(kinds)];
 }
 
-export function chooseComponents(enable: readonly string[], disable: readonly string[]): ComponentName[] {
+export function chooseComponents(enable: readonly string[], disable: readonly string[], base: readonly string[] = []): ComponentName[] {
   const known = new Set<string>(COMPONENT_NAMES);
-  for (const n of [...enable, ...disable]) {
+  for (const n of [...base, ...enable, ...disable]) {
     if (!known.has(n)) throw new UsageError(`unknown component ${JSON.stringify(n)}`, { hint: `components: ${COMPONENT_NAMES.join(', ')}` });
   }
   for (const n of disable) {
     if ((REQUIRED_COMPONENTS as readonly string[]).includes(n)) throw new UsageError(`component ${n} cannot be disabled`, { hint: 'a cluster always runs etcd and kube-apiserver' });
   }
-  const set = new Set<string>([...DEFAULT_COMPONENTS, ...enable]);
+  const set = new Set<string>([...(base.length > 0 ? base : DEFAULT_COMPONENTS), ...enable]);
   for (const n of disable) set.delete(n);
+  const missing = REQUIRED_COMPONENTS.filter((n) => !set.has(n));
+  if (missing.length > 0) throw new UsageError(`--components leaves out ${missing.join(' and ')}`, { hint: 'a cluster always runs etcd and kube-apiserver' });
   return COMPONENT_NAMES.filter((n) => set.has(n));
 }
 

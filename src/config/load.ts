@@ -21,7 +21,8 @@ export interface LoadedConfig {
   componentsPatches: ComponentPatch[];
   /** Extra components started with the built-in ones (KwokctlConfiguration.components). */
   components: UserComponentSpec[];
-  /** options.enable / options.disable / options.enableCRDs, added to the flags' lists. */
+  /** options.components (kwokctl's base set; a later file replaces it), options.enable / disable / enableCRDs (added to the flags' lists). */
+  baseComponents: string[];
   enable: string[];
   disable: string[];
   enableCrds: string[];
@@ -48,7 +49,7 @@ const specByKey = new Map<string, OptionSpec>(OPTION_SPECS.map((s) => [s.key, s]
 const TOLERATED_OPTION_FIELDS = new Set([
   'kwokVersion', 'kindVersion', 'securePort', 'kubeApiserverInsecurePort', 'kubeApiserverCertSANs', 'insecureKubeconfig',
   'kwokBinaryPrefix', 'kwokControllerBinary', 'kubeImagePrefix', 'etcdImagePrefix', 'kwokImagePrefix',
-  'components', 'kubeApiserverImage', 'etcdImage', 'kwokControllerImage', 'runtimes',
+  'kubeApiserverImage', 'etcdImage', 'kwokControllerImage', 'runtimes',
   'kubeControllerManagerImage', 'kubeSchedulerImage', 'prometheusImage', 'prometheusImagePrefix', 'jaegerPort',
   'jaegerVersion', 'metricsServerPort', 'kindNodeImage', 'kindBinary', 'etcdctlBinaryTar', 'etcdBinaryTar',
 ]);
@@ -57,7 +58,7 @@ const TOLERATED_OPTION_FIELDS = new Set([
 const LIST_OPTIONS = { enable: 'enable', disable: 'disable', enableCRDs: 'enableCrds' } as const;
 
 export function emptyConfig(): LoadedConfig {
-  return { fileOptions: {}, componentsPatches: [], components: [], enable: [], disable: [], enableCrds: [], kwokDocuments: [], resources: [], sources: [] };
+  return { fileOptions: {}, componentsPatches: [], components: [], baseComponents: [], enable: [], disable: [], enableCrds: [], kwokDocuments: [], resources: [], sources: [] };
 }
 
 export async function loadConfigFiles(paths: readonly string[], logger: Logger, readStdin: () => Promise<string> = readAllStdin): Promise<LoadedConfig> {
@@ -112,6 +113,10 @@ function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unk
     throw new UsageError(`config file ${source}: KwokctlConfiguration.options must be a mapping`);
   }
   for (const [field, value] of Object.entries(options)) {
+    if (field === 'components') {
+      result.baseComponents = nameList(value, `config file ${source}: options.components`);
+      continue;
+    }
     if (field in LIST_OPTIONS) {
       result[LIST_OPTIONS[field as keyof typeof LIST_OPTIONS]].push(...nameList(value, `config file ${source}: options.${field}`));
       continue;

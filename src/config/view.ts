@@ -19,6 +19,7 @@ export function effectiveConfigYaml(config: LoadedConfig, env: NodeJS.ProcessEnv
     apiVersion: 'config.kwok.x-k8s.io/v1alpha1',
     options: {
       ...resolveOptionValues(config.fileOptions, env, {}),
+      ...(config.baseComponents.length > 0 ? { components: config.baseComponents } : {}),
       ...(config.enable.length > 0 ? { enable: config.enable } : {}),
       ...(config.disable.length > 0 ? { disable: config.disable } : {}),
       ...(config.enableCrds.length > 0 ? { enableCRDs: config.enableCrds } : {}),

@@ -207,4 +207,15 @@ describe('binary runtime: bad input', () => {
     assert.equal(existsSync(join(box.workdir, 'clusters', 'dry')), false);
     assert.equal(readFileSync(box.kubeconfig, 'utf8'), USER_KUBECONFIG);
   });
+
+  test('--components sets the base set (kwokctl): only those are started', async () => {
+    const result = await kwokts(box, ['--name', 'few', '--dry-run', 'create', 'cluster', '--components', 'etcd,kube-apiserver', '--enable', 'kwok-controller']);
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.match(result.stdout, /pids\/kwok-controller\.pid/);
+    assert.doesNotMatch(result.stdout, /pids\/kube-(scheduler|controller-manager)\.pid/);
+    const bad = await kwokts(box, ['--name', 'few', 'create', 'cluster', '--components', 'etcd']);
+    assert.equal(bad.exitCode, 2);
+    assert.match(bad.stderr, /^error: --components leaves out kube-apiserver$/m);
+    assert.equal(existsSync(join(box.workdir, 'clusters', 'few')), false);
+  });
 });

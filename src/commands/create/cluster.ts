@@ -15,6 +15,7 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
 
   static override flags = {
     ...optionFlags(),
+    components: Flags.string({ description: 'the base set of components before --enable/--disable (comma-separated; default: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok-controller)', multiple: true, delimiter: ',', default: [] }),
     enable: Flags.string({ description: 'enable a component (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
     disable: Flags.string({ description: 'disable a component (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
     'extra-args': Flags.string({ description: 'extra argument for a component, COMPONENT=KEY=VALUE (repeatable), e.g. kube-apiserver=v=4', multiple: true, default: [] }),
@@ -45,7 +46,8 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
       config,
       flags: givenOptionValues(flags as Record<string, unknown>),
       env: process.env,
-      // Lists from config files and flags add up, as kwokctl's do.
+      // The base set: the flag replaces the config's. Enable/disable lists add up, as kwokctl's do.
+      components: flags.components.length > 0 ? flags.components : config.baseComponents,
       enable: [...config.enable, ...flags.enable],
       disable: [...config.disable, ...disable],
       enableCrds: [...config.enableCrds, ...flags['enable-crds']],

@@ -79,6 +79,7 @@ test('stdin is read for -', async () => {
 test('extra components and extraVolumes are parsed strictly; relative paths become absolute', async () => {
   const p = file('components.yaml', `kind: KwokctlConfiguration
 options:
+  components: [etcd, kube-apiserver, kwok-controller]
   enable: [prometheus]
   disable: kube-scheduler
   enableCRDs: [Stage]
@@ -101,6 +102,7 @@ components:
     port: 8080
 `);
   const loaded = await loadConfigFiles([p], silentLogger);
+  assert.deepEqual(loaded.baseComponents, ['etcd', 'kube-apiserver', 'kwok-controller']);
   assert.deepEqual(loaded.enable, ['prometheus']);
   assert.deepEqual(loaded.disable, ['kube-scheduler']);
   assert.deepEqual(loaded.enableCrds, ['Stage']);
