@@ -163,6 +163,7 @@ function createOptions(spec: ContainerSpec): Docker.ContainerCreateOptions {
     Image: spec.image,
     ...(spec.entrypoint.length > 0 ? { Entrypoint: spec.entrypoint } : {}),
     Cmd: spec.args,
+    ...(spec.workDir ? { WorkingDir: spec.workDir } : {}),
     Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
     Labels: spec.labels,
     ExposedPorts: Object.fromEntries(spec.ports.map((p) => [portKey(p.containerPort), {}])),

@@ -35,5 +35,6 @@ export function buildContainerSpec(component: Component, cluster: string, presen
       ...(component.volumes ?? []).map((v) => ({ hostPath: v.hostPath, containerPath: v.mountPath, readOnly: v.readOnly })),
     ],
     links: component.links.filter((l) => present.has(l)).map((l) => runtimeObjectName(cluster, l)),
+    ...(component.workDir ? { workDir: component.workDir } : {}),
   };
 }

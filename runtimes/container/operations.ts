@@ -30,6 +30,8 @@ export interface ContainerSpec {
   mounts: BindMount[];
   /** Containers started before this one (docker `--link`, podman `--requires`). */
   links: string[];
+  /** Working directory inside the container; absent keeps the image's. */
+  workDir?: string;
 }
 
 export type ContainerOp =
@@ -66,7 +68,10 @@ export function renderArgs(op: ContainerOp, dialect: CommandDialect): string[] {
         'create',
         `--name=${s.name}`,
         '--pull=never',
-        ...(s.entrypoint.length > 0 ? [`--entrypoint=${s.entrypoint.join(' ')}`] : []),
+        // --entrypoint takes one program; the rest of a longer entrypoint goes before the args,
+        // which is what the API's Entrypoint array means.
+        ...(s.entrypoint.length > 0 ? [`--entrypoint=${s.entrypoint[0]}`] : []),
+        ...(s.workDir ? [`--workdir=${s.workDir}`] : []),
         `--network=${s.network}`,
         ...(dialect.linkFlag ? s.links.map((l) => `${dialect.linkFlag}=${l}`) : []),
         '--restart=unless-stopped',
@@ -75,6 +80,7 @@ export function renderArgs(op: ContainerOp, dialect: CommandDialect): string[] {
         ...s.mounts.map((m) => `--volume=${m.hostPath}:${m.containerPath}${m.readOnly ? ':ro' : ''}`),
         ...Object.entries(s.env).map(([k, v]) => `--env=${k}=${v}`),
         s.image,
+        ...s.entrypoint.slice(1),
         ...s.args,
       ];
     }

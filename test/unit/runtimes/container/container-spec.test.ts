@@ -31,3 +31,18 @@ test('a user component without an image cannot run in a container: one error nam
   const component = buildUserComponent({ name: 'exporter', binary: '/usr/bin/x', command: [], args: [], links: [], ports: [], envs: [], volumes: [] }, 'docker');
   assert.throws(() => buildContainerSpec(component, 'c1', new Set()), /component exporter has no image/);
 });
+
+test('the CLI form of a container with a multi-word entrypoint and a working directory means what the API form means', async () => {
+  const { renderArgs } = await import('../../../../runtimes/container/operations.js');
+  const { DOCKER } = await import('../../../../runtimes/docker.js');
+  const component = buildUserComponent(
+    { name: 'job', image: 'busybox:1', command: ['/bin/sh', '-c'], args: ['echo hi'], workDir: '/work', links: [], ports: [], envs: [], volumes: [] },
+    'docker',
+  );
+  const spec = buildContainerSpec(component, 'c1', new Set());
+  assert.equal(spec.workDir, '/work');
+  const args = renderArgs({ op: 'create', spec }, DOCKER);
+  assert.ok(args.includes('--entrypoint=/bin/sh'), args.join(' '));
+  assert.ok(args.includes('--workdir=/work'), args.join(' '));
+  assert.deepEqual(args.slice(-3), ['busybox:1', '-c', 'echo hi']);
+});
