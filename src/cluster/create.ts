@@ -7,7 +7,7 @@ import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, n
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import { resolveOptionValues, type LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
-import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
+import { clusterVersions } from '../config/versions.js';
 import type { Executor } from '../exec/executor.js';
 import { ConflictError, InterruptedError, KwoktsError, OperationError, PreflightError, UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -98,8 +98,7 @@ interface Plan {
 async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<CreateClusterResult> {
   const { executor, logger, name, signal } = options;
   const { paths, values, runtime } = plan;
-  const kubeVersion = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
-  const etcdVersion = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kubeVersion);
+  const { kubeVersion, etcdVersion } = clusterVersions(values);
   const journal = new Journal(logger);
   const runPhases = options.runPhases ?? runPhasesQuietly;
   let userSnapshot: KubeconfigSnapshot | undefined;
@@ -391,8 +390,7 @@ function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<s
 /** Images under container runtimes; under kind the apiserver's "image" is kind's node image. */
 /** Auto-detection (no --runtime): an engine counts only if it can get this cluster's images. */
 async function detectRuntimeFor(values: ClusterOptionValues, components: readonly ComponentName[], logger: Logger): Promise<string> {
-  const kubeVersion = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
-  const etcdVersion = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kubeVersion);
+  const { kubeVersion, etcdVersion } = clusterVersions(values);
   const images = resolveImages(values, kubeVersion, etcdVersion);
   const name = await detectRuntime({
     images: components.map((c) => images[c]).filter((i): i is string => i !== undefined),

@@ -1,4 +1,4 @@
-import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
+import { clusterVersions } from '../config/versions.js';
 import { join } from 'node:path';
 import { planArtifacts, resolveArtifacts, type ArtifactProgressEvent, type ArtifactRequest, type BinaryName, type OfflineBuildMode } from '../artifacts/index.js';
 import type { Component } from '../components/index.js';
@@ -86,8 +86,7 @@ export type ToolName = 'kubectl' | 'etcdctl' | 'etcdutl';
 
 /** A tool for option values without a cluster (e.g. `snapshot export` of someone else's cluster). */
 export async function resolveToolFor(name: ToolName, values: ClusterOptionValues, options: { workdir: string; logger: Logger; signal: AbortSignal }): Promise<string> {
-  const kubeVersion = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
-  const etcdVersion = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kubeVersion);
+  const { kubeVersion, etcdVersion } = clusterVersions(values);
   const request = artifactRequest(name, values, kubeVersion, etcdVersion);
   const [resolved] = await resolveArtifacts([request], {
     cacheDir: cacheDirOf(values, options.workdir),

@@ -53,3 +53,9 @@ export function normalizeVersion(version: string): string {
   const v = version.trim();
   return v.startsWith('v') ? v : `v${v}`;
 }
+
+/** The Kubernetes and etcd versions a cluster uses: the options' own, else the defaults (etcd paired with Kubernetes, as kwokctl). */
+export function clusterVersions(values: { kubeVersion: string; etcdVersion: string }): { kubeVersion: string; etcdVersion: string } {
+  const kubeVersion = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
+  return { kubeVersion, etcdVersion: values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kubeVersion) };
+}

@@ -4,7 +4,7 @@ import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
 import { buildClusterAutoscalerFromModule, buildClusterAutoscalerFromSource, buildFromGoModules, detectGo } from '../../artifacts/index.js';
 import { cacheDirOf, describeProgress } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
-import { clusterAutoscalerVersionForKube, DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../../config/versions.js';
+import { clusterAutoscalerVersionForKube, clusterVersions, normalizeVersion } from '../../config/versions.js';
 import { PreflightError, UsageError } from '../../util/errors.js';
 
 const TARGETS = ['kubernetes', 'etcd', 'cluster-autoscaler'] as const;
@@ -31,8 +31,7 @@ export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
   async run(): Promise<void> {
     const config = await this.loadConfig();
     const values = resolveOptionValues(config.fileOptions, process.env, {});
-    const kube = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
-    const etcd = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kube);
+    const { kubeVersion: kube, etcdVersion: etcd } = clusterVersions(values);
     const target = this.args.target;
     if (this.flags.only && target && this.flags.only !== target) throw new UsageError(`--only ${this.flags.only} contradicts ${target}`, { hint: 'give one of them' });
     if (this.flags.source !== undefined && target !== 'cluster-autoscaler') throw new UsageError('--source is only for `artifacts build cluster-autoscaler`');

@@ -4,7 +4,7 @@ import { givenOptionValues, optionFlags } from '../../cli/option-flags.js';
 import { planArtifacts, type BinaryName } from '../../artifacts/index.js';
 import { artifactRequest, cacheDirOf, offlineMode } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
-import { DEFAULT_KUBE_VERSION, etcdVersionForKube, normalizeVersion } from '../../config/versions.js';
+import { clusterVersions } from '../../config/versions.js';
 
 const CLUSTER_BINARIES: BinaryName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl', 'etcdctl'];
 
@@ -20,8 +20,7 @@ export default class GetArtifacts extends BaseCommand<typeof GetArtifacts> {
   async run(): Promise<void> {
     const config = await this.loadConfig();
     const values = resolveOptionValues(config.fileOptions, process.env, givenOptionValues(this.flags as Record<string, unknown>));
-    const kube = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
-    const etcd = values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kube);
+    const { kubeVersion: kube, etcdVersion: etcd } = clusterVersions(values);
     const plans = planArtifacts(
       CLUSTER_BINARIES.map((n) => artifactRequest(n, values, kube, etcd)),
       { cacheDir: cacheDirOf(values, this.workdir), offlineBuild: offlineMode(values) },
