@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generateClusterPki } from '../pki/index.js';
+import { generateClusterPki, type FrontProxyPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
 import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
@@ -363,6 +363,13 @@ async function writePki(executor: Executor, paths: ClusterPaths, dnsSans: string
   await executor.writeFile(paths.adminKey, pki.adminKey, { mode: 0o600 });
   await executor.writeFile(paths.serviceAccountKey, pki.serviceAccountKey, { mode: 0o600 });
   await executor.writeFile(paths.serviceAccountPub, pki.serviceAccountPub, { mode: 0o644 });
+  await writeFrontProxyPki(executor, paths, pki.frontProxy);
+}
+
+async function writeFrontProxyPki(executor: Executor, paths: ClusterPaths, pki: FrontProxyPki): Promise<void> {
+  await executor.writeFile(paths.frontProxyCaCert, pki.caCert, { mode: 0o644 });
+  await executor.writeFile(paths.frontProxyClientCert, pki.clientCert, { mode: 0o644 });
+  await executor.writeFile(paths.frontProxyClientKey, pki.clientKey, { mode: 0o600 });
 }
 
 async function copyUserFiles(executor: Executor, values: ClusterOptionValues, paths: ClusterPaths, componentKubeconfig: string): Promise<void> {

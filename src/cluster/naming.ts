@@ -42,6 +42,9 @@ export interface ClusterPaths {
   adminKey: string;
   serviceAccountKey: string;
   serviceAccountPub: string;
+  frontProxyCaCert: string;
+  frontProxyClientCert: string;
+  frontProxyClientKey: string;
   etcdData: string;
   pids: string;
   logs: string;
@@ -69,6 +72,9 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
     adminKey: join(pki, 'admin.key'),
     serviceAccountKey: join(pki, 'sa.key'),
     serviceAccountPub: join(pki, 'sa.pub'),
+    frontProxyCaCert: join(pki, 'front-proxy-ca.crt'),
+    frontProxyClientCert: join(pki, 'front-proxy-client.crt'),
+    frontProxyClientKey: join(pki, 'front-proxy-client.key'),
     etcdData: join(root, 'etcd'),
     pids: join(root, 'pids'),
     logs: join(root, 'logs'),

@@ -1,4 +1,5 @@
 import type { ClusterSpec, Component, ComponentMount } from './component.js';
+import { FRONT_PROXY_CLIENT } from '../pki/index.js';
 import { klogVerbosity } from './args.js';
 import { imageOf } from './image.js';
 import { componentPort, listenAddress, listenPort, reach } from './placement.js';
@@ -28,10 +29,11 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
     `--service-account-key-file=${paths.serviceAccountPub}`,
     `--service-account-signing-key-file=${paths.serviceAccountKey}`,
     '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
-    `--proxy-client-key-file=${paths.adminKey}`,
-    `--proxy-client-cert-file=${paths.adminCert}`,
-    `--requestheader-client-ca-file=${paths.caCert}`,
-    '--requestheader-allowed-names=kwok-admin',
+    // The aggregation layer gets its own CA (see FrontProxyPki for why not the cluster CA).
+    `--proxy-client-key-file=${paths.frontProxyClientKey}`,
+    `--proxy-client-cert-file=${paths.frontProxyClientCert}`,
+    `--requestheader-client-ca-file=${paths.frontProxyCaCert}`,
+    `--requestheader-allowed-names=${FRONT_PROXY_CLIENT}`,
     '--requestheader-username-headers=X-Remote-User',
     '--requestheader-group-headers=X-Remote-Group',
     '--requestheader-extra-headers-prefix=X-Remote-Extra-',

@@ -1,10 +1,13 @@
 export {
   generateClusterPki,
+  generateFrontProxyPki,
   CA_COMMON_NAME,
+  FRONT_PROXY_CLIENT,
   ADMIN_USER,
   ADMIN_GROUPS,
   type ClusterPki,
   type ClusterPkiOptions,
+  type FrontProxyPki,
 } from './cluster-pki.js';
 export {
   signClientCertificate,

@@ -61,6 +61,8 @@ export interface LoadOptions {
   timeoutSeconds?: number;
   /** Called after each phase with a human-readable line. */
   report?: (line: string) => void;
+  /** Called as each phase starts and once at the end, to sample per-process CPU between them. */
+  mark?: (phase: 'nodes' | 'pods' | 'delete' | 'end') => void;
 }
 
 export interface PhaseResult {
@@ -91,6 +93,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
   const { nodes, pods, concurrency } = options;
   const timeout = options.timeoutSeconds ?? Infinity;
   const report = options.report ?? (() => {});
+  const mark = options.mark ?? (() => {});
   const abort = new AbortController();
   try {
     const readyNodes = new Set<string>();
@@ -104,6 +107,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     });
     void nodeWatch.run(abort.signal);
     await nodeWatch.waitForSync();
+    mark('nodes');
     const nodeStart = performance.now();
     await forEachLimited(nodes, concurrency, async (i) => {
       await client.create(nodesResource, {
@@ -117,7 +121,10 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     const nodesDone = await waitUntil(() => readyNodes.size >= nodes, nodeStart, timeout);
     const result: LoadResult = { nodesReady: { seconds: nodesDone, requestSeconds: nodesCreated, done: readyNodes.size } };
     report(`nodes: ${readyNodes.size}/${nodes} Ready in ${nodesDone.toFixed(1)} s (creation took ${nodesCreated.toFixed(1)} s)`);
-    if (Number.isNaN(nodesDone)) return result;
+    if (Number.isNaN(nodesDone)) {
+      mark('end');
+      return result;
+    }
 
     // Pods, all on one node as in kwok's benchmark.
     const running = new Set<string>();
@@ -138,6 +145,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     });
     void podWatch.run(abort.signal);
     await podWatch.waitForSync();
+    mark('pods');
     const podStart = performance.now();
     await forEachLimited(pods, concurrency, async (i) => {
       await client.create(podsResource, {
@@ -155,8 +163,12 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     const podsDone = await waitUntil(() => running.size >= pods, podStart, timeout);
     result.podsRunning = { seconds: podsDone, requestSeconds: podsCreated, done: running.size };
     report(`pods: ${running.size}/${pods} Running in ${podsDone.toFixed(1)} s (creation took ${podsCreated.toFixed(1)} s)`);
-    if (Number.isNaN(podsDone)) return result;
+    if (Number.isNaN(podsDone)) {
+      mark('end');
+      return result;
+    }
 
+    mark('delete');
     const deleteStart = performance.now();
     await forEachLimited(pods, concurrency, async (i) => {
       await client.delete(podsResource, { name: podName(i), namespace: 'default' });
@@ -164,6 +176,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     const deletesSent = (performance.now() - deleteStart) / 1000;
     const deleteDone = await waitUntil(() => present.size === 0, deleteStart, timeout);
     result.podsDeleted = { seconds: deleteDone, requestSeconds: deletesSent, done: pods - present.size };
+    mark('end');
     report(`pods: ${pods - present.size}/${pods} deleted in ${deleteDone.toFixed(1)} s (delete requests took ${deletesSent.toFixed(1)} s)`);
     return result;
   } finally {

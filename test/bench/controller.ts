@@ -11,7 +11,7 @@
  */
 import { execa } from 'execa';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,9 +42,16 @@ interface ClusterPaths {
   adminKey: string;
 }
 
+/** CPU seconds per process, sampled as each phase starts (and at the end). */
+interface CpuSample {
+  phase: string;
+  seconds: Record<string, number>;
+}
+
 interface Outcome {
   label: string;
   load?: LoadResult;
+  cpuSamples: CpuSample[];
   cpu: number;
   rssMiB: number;
   error?: string;
@@ -89,7 +96,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-'));
   const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
   const log = join(logDir, `${controller.label.replace(/\W+/g, '-')}.log`);
-  const outcome: Outcome = { label: controller.label, cpu: NaN, rssMiB: NaN, log };
+  const outcome: Outcome = { label: controller.label, cpu: NaN, rssMiB: NaN, log, cpuSamples: [] };
   let child: ChildProcess | undefined;
   let created = false;
   try {
@@ -123,8 +130,17 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
 
     const { config } = loadKubeConfig({ kubeconfig: paths.kubeconfig, logger: silentLogger });
     const client = new HttpKubeClient(await buildConnection(config), { maxSockets: load.concurrency });
+    const controllerPid = child.pid;
+    const sample = (phase: string): void => {
+      const seconds = componentCpu(clusterDir);
+      if (controllerPid !== undefined) seconds['controller'] = cpuSeconds(controllerPid);
+      const self = process.cpuUsage();
+      seconds['bench (creator)'] = (self.user + self.system) / 1e6;
+      outcome.cpuSamples.push({ phase, seconds });
+    };
     try {
       outcome.load = await runControllerLoad(client, {
+        mark: sample,
         nodes: load.nodes,
         pods: load.pods,
         concurrency: load.concurrency,
@@ -149,6 +165,30 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
     rmSync(dir, { recursive: true, force: true });
   }
   return outcome;
+}
+
+/** CPU seconds of each component the cluster's pid files name. */
+function componentCpu(clusterDir: string): Record<string, number> {
+  const pids = join(clusterDir, 'pids');
+  const seconds: Record<string, number> = {};
+  for (const file of existsSync(pids) ? readdirSync(pids) : []) {
+    if (!file.endsWith('.pid')) continue;
+    const pid = Number(readFileSync(join(pids, file), 'utf8').trim());
+    if (Number.isInteger(pid) && pid > 0) seconds[file.slice(0, -'.pid'.length)] = cpuSeconds(pid);
+  }
+  return seconds;
+}
+
+/** Where the CPU went in each phase: one line per process, one column per phase. */
+function cpuBreakdown(outcome: Outcome): string {
+  const samples = outcome.cpuSamples;
+  if (samples.length < 2) return '';
+  const names = Object.keys(samples[samples.length - 1]!.seconds);
+  const rows = [['CPU s, ' + outcome.label, ...samples.slice(0, -1).map((s) => s.phase)]];
+  for (const name of names) {
+    rows.push([name, ...samples.slice(0, -1).map((s, i) => ((samples[i + 1]!.seconds[name] ?? NaN) - (s.seconds[name] ?? NaN)).toFixed(1))]);
+  }
+  return table(rows);
 }
 
 function phase(p: PhaseResult | undefined, total: number): string {
@@ -195,6 +235,10 @@ export async function benchController(args: string[]): Promise<void> {
   const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods on one node, ${load.concurrency} concurrent requests, load average after ${loadavg}\n`);
   process.stdout.write(`${table(rows)}\n`);
+  for (const o of outcomes) {
+    const breakdown = cpuBreakdown(o);
+    if (breakdown) process.stdout.write(`\n${breakdown}\n`);
+  }
   for (const o of outcomes) if (o.error) notes.push(`${o.label}: ${o.error}`);
   notes.push(`controller logs in ${logDir}`);
   process.stdout.write(notes.map((n) => `note: ${n}\n`).join(''));

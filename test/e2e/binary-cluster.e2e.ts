@@ -55,6 +55,15 @@ describe('binary runtime: a real cluster', () => {
     const dir = join(box.workdir, 'clusters', 'e2e');
     assert.equal(statSync(join(dir, 'kubeconfig.yaml')).mode & 0o777, 0o600);
     assert.equal(statSync(join(dir, 'pki', 'admin.key')).mode & 0o777, 0o600);
+    assert.equal(statSync(join(dir, 'pki', 'front-proxy-client.key')).mode & 0o777, 0o600);
+
+    // The aggregation layer trusts its own CA, not the cluster CA (the apiserver publishes what it loaded).
+    const auth = await kwokts(box, ['--name', 'e2e', 'kubectl', '-n', 'kube-system', 'get', 'configmap', 'extension-apiserver-authentication', '-o', 'json']);
+    assert.equal(auth.exitCode, 0, auth.stderr);
+    const authData = (JSON.parse(auth.stdout) as { data: Record<string, string> }).data;
+    assert.equal(authData['requestheader-allowed-names'], '["front-proxy-client"]');
+    assert.equal(authData['requestheader-client-ca-file']?.trim(), readFileSync(join(dir, 'pki', 'front-proxy-ca.crt'), 'utf8').trim());
+    assert.notEqual(authData['requestheader-client-ca-file']?.trim(), authData['client-ca-file']?.trim());
     assert.equal(statSync(box.kubeconfig).mode & 0o777, 0o600);
 
     const list = await kwokts(box, ['get', 'clusters']);

@@ -4,6 +4,7 @@
  * are slow) or until an exec credential expires, and dropped at once after a 401 so rotated
  * credentials are picked up.
  */
+import { explicitClientChain } from './client-chain.js';
 import { readCredentials, type CredentialAnswer } from './credentials.js';
 import type { RestConfig, TlsMaterial } from './rest-config.js';
 
@@ -27,6 +28,7 @@ export async function buildConnection(config: RestConfig): Promise<Connection> {
   const first = await readCredentials(config.credentials);
   // An exec plugin may answer with a client certificate instead of a token; the agent needs it.
   const tls: TlsMaterial = { ...config.tls, ...(first.cert ? { cert: first.cert } : {}), ...(first.key ? { key: first.key } : {}) };
+  if (tls.cert) tls.cert = explicitClientChain(tls.cert);
   let cached: { headers: Record<string, string>; until: number } | undefined = { headers: first.headers, until: expiry(first) };
   let refreshing: Promise<Record<string, string>> | undefined;
   return {

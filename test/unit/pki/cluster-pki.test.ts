@@ -22,6 +22,8 @@ describe('generateClusterPki (ECDSA P-256, the default)', () => {
       'admin.key': pki.adminKey,
       'sa.key': pki.serviceAccountKey,
       'sa.pub': pki.serviceAccountPub,
+      'front-proxy-ca.crt': pki.frontProxy.caCert,
+      'front-proxy-client.crt': pki.frontProxy.clientCert,
     });
   });
   after(() => scratch.cleanup());
@@ -118,6 +120,18 @@ describe('generateClusterPki (ECDSA P-256, the default)', () => {
       assert.equal((await mtlsRoundTrip(both, { ...both, servername })).CN, 'kwok-admin', servername);
     }
     await assert.rejects(mtlsRoundTrip(both, { ...both, servername: 'not-a-san.example' }), /ERR_TLS_CERT_ALTNAME_INVALID|altnames/);
+  });
+
+  it('gives the aggregation layer a CA of its own whose client chains to it and not to the cluster CA', () => {
+    const client = certText(pki.frontProxy.clientCert);
+    assert.match(client, /Subject: CN=front-proxy-client\n/);
+    assert.match(client, /Issuer: CN=front-proxy-ca\n/);
+    assert.match(client, /X509v3 Extended Key Usage: \n\s+TLS Web Client Authentication\n/);
+    assert.equal(new X509Certificate(pki.frontProxy.clientCert).checkPrivateKey(createPrivateKey(pki.frontProxy.clientKey)), true);
+    assert.equal(openssl(['verify', '-x509_strict', '-CAfile', files['front-proxy-ca.crt'] as string, files['front-proxy-client.crt'] as string]).trim(), `${files['front-proxy-client.crt']}: OK`);
+    // The admin certificate must not verify against the request-header CA: that is the point of a separate CA.
+    assert.throws(() => openssl(['verify', '-CAfile', files['front-proxy-ca.crt'] as string, files['admin.crt'] as string]));
+    assert.notEqual(new X509Certificate(pki.frontProxy.caCert).fingerprint256, new X509Certificate(pki.caCert).fingerprint256);
   });
 
   it('refuses a client certificate from another CA', async () => {
