@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import Docker from 'dockerode';
 import type { ApiEndpoint, ContainerDialect, DetectEnv } from './container/dialect.js';
 import { parseHostUrl } from './container/dialect.js';
 
@@ -61,6 +60,7 @@ async function startService(detect: DetectEnv): Promise<ApiEndpoint | undefined>
     child.once('error', () => resolve(false));
   });
   if (!spawned) return undefined;
+  const { default: Docker } = await import('dockerode');
   const docker = new Docker({ socketPath: endpoint.socketPath });
   for (let i = 0; i < 100; i++) {
     try {

@@ -1,7 +1,7 @@
 /**
  * A Docker-compatible Engine API (dockerd, or podman's compat service) through dockerode.
  */
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import type { Writable } from 'node:stream';
 import { NotFoundError, PreflightError } from '../../src/util/errors.js';
 import type { ContainerEngine, ContainerState, NetworkState, PullProgress } from './engine.js';
@@ -25,10 +25,17 @@ async function tolerate(statuses: number[], action: () => Promise<unknown>): Pro
 }
 
 export class ApiEngine implements ContainerEngine {
-  private readonly docker: Docker;
+  private constructor(
+    readonly endpoint: ApiEndpoint,
+    private readonly engineName: string,
+    private readonly docker: Docker,
+  ) {}
 
-  constructor(readonly endpoint: ApiEndpoint, private readonly engineName: string) {
-    this.docker = new Docker('socketPath' in endpoint ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol });
+  /** dockerode (and the ssh/modem stack under it) is loaded here, not at start-up: binary-runtime commands never need it. */
+  static async open(endpoint: ApiEndpoint, engineName: string): Promise<ApiEngine> {
+    const { default: DockerClient } = await import('dockerode');
+    const docker = new DockerClient('socketPath' in endpoint ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol });
+    return new ApiEngine(endpoint, engineName, docker);
   }
 
   async ping(): Promise<void> {

@@ -45,17 +45,22 @@ export async function connectEngine(dialect: ContainerDialect, detect: DetectEnv
   }
   const tried: string[] = [];
   for (const endpoint of dialect.endpoints(detect)) {
-    const engine = new ApiEngine(endpoint, dialect.name);
-    try {
-      await engine.ping();
-      return engine;
-    } catch {
-      tried.push(describeEndpoint(endpoint));
+    // A socket file that is not there cannot answer; asking would cost loading dockerode.
+    const absent = 'socketPath' in endpoint && !existsSync(endpoint.socketPath);
+    if (!absent) {
+      const engine = await ApiEngine.open(endpoint, dialect.name);
+      try {
+        await engine.ping();
+        return engine;
+      } catch {
+        // tried below
+      }
     }
+    tried.push(describeEndpoint(endpoint));
   }
   const started = await dialect.startService?.(detect);
   if (started) {
-    const engine = new ApiEngine(started, dialect.name);
+    const engine = await ApiEngine.open(started, dialect.name);
     await engine.ping();
     return engine;
   }

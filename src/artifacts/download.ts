@@ -14,7 +14,7 @@ import { access, chmod, mkdir, mkdtemp, open, readdir, rename, rm, stat, unlink 
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import got, { HTTPError, RequestError, TimeoutError as GotTimeoutError } from 'got';
+import type * as GotModule from 'got';
 import { lock } from 'proper-lockfile';
 import { x as untar } from 'tar';
 import { ArtifactError, PreflightError, type KwoktsErrorOptions } from '../util/errors.js';
@@ -150,17 +150,29 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 const UNREACHABLE_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'ECONNREFUSED', 'ENETUNREACH', 'EHOSTUNREACH', 'EAI_FAIL', 'EAI_NONAME']);
 const CONNECT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
 
+/**
+ * got (and its dozen dependencies) is loaded on the first download, not when the CLI starts:
+ * a create with every binary cached never needs it, and importing it cost ~0.1 s of start-up.
+ */
+let gotModule: typeof GotModule | undefined;
+async function loadGot(): Promise<typeof GotModule> {
+  gotModule ??= await import('got');
+  return gotModule;
+}
+
 /** Maps whatever a request threw to a DownloadError, deciding whether another attempt may help. */
 function classify(error: unknown, url: string, signal?: AbortSignal): { error: DownloadError | Error; retryable: boolean } {
   if (signal?.aborted) return { error: abortReason(signal, url), retryable: false };
   if (error instanceof DownloadError) return { error, retryable: error.reason === 'network' };
-  if (error instanceof HTTPError) {
+  // got is loaded by then: only its own requests throw its error classes.
+  const lib = gotModule;
+  if (lib && error instanceof lib.HTTPError) {
     const status = error.response.statusCode;
     const reason: DownloadFailure = status === 404 || status === 410 ? 'not-found' : 'http';
     const retryable = status >= 500 || status === 408 || status === 429;
     return { error: new DownloadError(`GET ${url}: HTTP ${status}`, reason, url, { cause: error }), retryable };
   }
-  if (error instanceof GotTimeoutError) {
+  if (lib && error instanceof lib.TimeoutError) {
     if (CONNECT_EVENTS.has(error.event)) {
       return { error: new DownloadError(`cannot connect to ${hostOf(url)} (${error.event} timed out)`, 'unreachable', url, { cause: error }), retryable: false };
     }
@@ -170,7 +182,7 @@ function classify(error: unknown, url: string, signal?: AbortSignal): { error: D
   if (typeof code === 'string' && UNREACHABLE_CODES.has(code)) {
     return { error: new DownloadError(`cannot reach ${hostOf(url)} (${code})`, 'unreachable', url, { cause: error }), retryable: false };
   }
-  if (error instanceof RequestError || (error instanceof Error && typeof code === 'string')) {
+  if ((lib && error instanceof lib.RequestError) || (error instanceof Error && typeof code === 'string')) {
     const detail = typeof code === 'string' ? `${error instanceof Error ? error.message : String(error)} (${code})` : String(error);
     return { error: new DownloadError(`GET ${url}: ${detail}`, 'network', url, { cause: error }), retryable: true };
   }
@@ -220,6 +232,7 @@ function requestOptions(ctx: DownloadContext) {
 
 /** Fetches a small text file (a checksum), with the same timeouts and retries as downloads. */
 export async function fetchText(url: string, ctx: DownloadContext = {}): Promise<string> {
+  const { default: got } = await loadGot();
   return withRetries(url, ctx, () => got(url, requestOptions(ctx)).text());
 }
 
@@ -401,6 +414,7 @@ async function downloadOnce(url: string, dest: string, expected: string | undefi
     ctx.onProgress({ type: 'download', ...(ctx.name ? { name: ctx.name } : {}), url, transferred, ...(total !== undefined ? { total } : {}), percent, done });
   };
   try {
+    const { default: got } = await loadGot();
     const stream = got.stream(url, requestOptions(ctx));
     stream.on('response', (response: { headers: Record<string, string | string[] | undefined> }) => {
       const length = Number(response.headers['content-length']);
