@@ -1,4 +1,3 @@
-import { execa } from 'execa';
 import { UsageError } from '../src/util/errors.js';
 import { BinaryRuntime } from './binary/binary-runtime.js';
 import { ContainerRuntime, connectEngine, hostDetectEnv } from './container/container-runtime.js';
@@ -8,6 +7,7 @@ import { NERDCTL } from './nerdctl.js';
 import { PODMAN } from './podman.js';
 import { KindRuntime } from './kind/kind-runtime.js';
 import type { Runtime } from './runtime.js';
+import { loadExeca } from '../src/exec/load-execa.js';
 
 const FACTORIES: Record<string, () => Runtime> = {
   binary: () => new BinaryRuntime(),
@@ -116,6 +116,7 @@ async function answers(dialect: ContainerDialect, detect: DetectEnv): Promise<bo
 
 async function cliWorks(cli: string, args: string[]): Promise<boolean> {
   try {
+    const execa = await loadExeca();
     const result = await execa(cli, args, { reject: false, timeout: 10_000 });
     return result.exitCode === 0;
   } catch {

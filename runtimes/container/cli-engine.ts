@@ -2,17 +2,18 @@
  * A container engine through its docker-compatible CLI (nerdctl): effects are the command lines
  * of renderArgs, reads are `inspect`/`ls` with JSON output.
  */
-import { execa } from 'execa';
 import type { Writable } from 'node:stream';
 import { ExternalCommandError, NotFoundError, PreflightError } from '../../src/util/errors.js';
 import { shellJoin } from '../../src/exec/shell-quote.js';
 import type { ContainerEngine, ContainerState, NetworkState } from './engine.js';
 import { renderArgs, type CommandDialect, type ContainerOp } from './operations.js';
+import { loadExeca } from '../../src/exec/load-execa.js';
 
 export class CliEngine implements ContainerEngine {
   constructor(private readonly dialect: CommandDialect, private readonly hints: { install: string; start: string }) {}
 
   private async exec(args: string[], options: { allowFailure?: boolean } = {}): Promise<{ ok: boolean; stdout: string; all: string }> {
+    const execa = await loadExeca();
     const result = await execa(this.dialect.cli, args, { reject: false, all: true });
     if ((result as { code?: string }).code === 'ENOENT') {
       throw new PreflightError(`${this.dialect.cli} is not installed`, { hint: this.hints.install });
@@ -70,6 +71,7 @@ export class CliEngine implements ContainerEngine {
   }
 
   async logs(name: string, out: Writable, options: { follow: boolean; signal?: AbortSignal }): Promise<void> {
+    const execa = await loadExeca();
     const child = execa(this.dialect.cli, ['logs', ...(options.follow ? ['--follow'] : []), name], { reject: false, all: true, ...(options.signal ? { cancelSignal: options.signal } : {}) });
     child.all?.pipe(out, { end: false });
     const result = await child;

@@ -4,7 +4,6 @@
  * plane is kind's own (kubeadm); the cluster's components here are the apiserver (kind's, probed
  * on the published port) and the kwok controller (a Deployment on the control-plane node).
  */
-import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -15,6 +14,7 @@ import { NotFoundError, OperationError, PreflightError } from '../../src/util/er
 import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, LogOptions, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
 import { renderControllerManifests, renderKindConfig } from './kind-config.js';
+import { loadExeca } from '../../src/exec/load-execa.js';
 
 /** kind's provider CLI; kwokctl's kind-podman/kind-nerdctl variants are not supported. */
 const PROVIDER_CLI = 'docker';
@@ -29,6 +29,7 @@ export class KindRuntime implements Runtime {
 
   async check(ctx: RuntimeContext): Promise<void> {
     const kind = kindOf(ctx);
+    const execa = await loadExeca();
     const result = await execa(kind, ['version'], { reject: false, timeout: 10_000 });
     if (result.exitCode === 0 || ctx.executor.dryRun) return;
     const missing = (result as { code?: string }).code === 'ENOENT';
@@ -89,6 +90,7 @@ export class KindRuntime implements Runtime {
 
   async logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void> {
     const target = component === 'kwok-controller' ? 'deployment/kwok-controller' : `pod/${component}-${nodeName(ctx)}`;
+    const execa = await loadExeca();
     const child = execa(kubectlOf(ctx), [`--kubeconfig=${ctx.paths.kubeconfig}`, 'logs', '-n', 'kube-system', ...(options.follow ? ['-f'] : []), target], {
       reject: false,
       all: true,
@@ -111,6 +113,7 @@ const kubectlOf = (ctx: RuntimeContext): string => ctx.programs.get('kubectl') ?
 
 /** The node container's state through the provider's CLI; undefined when it does not exist (or no engine answers). */
 async function nodeState(node: string): Promise<string | undefined> {
+  const execa = await loadExeca();
   const result = await execa(PROVIDER_CLI, ['inspect', '--format', '{{.State.Status}}', node], { reject: false, timeout: 10_000 });
   return result.exitCode === 0 ? String(result.stdout).trim() : undefined;
 }

@@ -16,11 +16,11 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { ExternalCommandError, PreflightError, UsageError } from '../util/errors.js';
 import { silentLogger } from '../util/log.js';
 import { withFileLock } from './download.js';
 import { buildFromGoModules, CLUSTER_AUTOSCALER_MODULE, detectGo, parseGoMod, runGo, type GoBuildOptions, type GoBuildResult } from './gobuild.js';
+import { loadExeca } from '../exec/load-execa.js';
 
 export const LEGACY_CLUSTER_AUTOSCALER_MODULE = 'k8s.io/autoscaler/cluster-autoscaler';
 
@@ -80,6 +80,7 @@ export async function buildClusterAutoscalerFromSource(dir: string, options: GoB
         ...(options.signal ? { signal: options.signal } : {}),
         onLine: (line) => logger.debug(`go: ${line}`),
       });
+      const execa = await loadExeca();
       const check = await execa(tmp, ['--help'], { reject: false, timeout: 60_000, all: true, stdin: 'ignore' });
       if (!String(check.all ?? '').includes('--cloud-provider')) {
         throw new ExternalCommandError(`the binary built from ${plan.moduleDir} does not look like cluster-autoscaler (its --help names no --cloud-provider)`, [tmp, '--help'], String(check.all ?? ''));

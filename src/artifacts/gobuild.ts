@@ -15,13 +15,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile, open } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { normalizeVersion } from '../config/versions.js';
 import { ExternalCommandError, PreflightError } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { removeStaleTemps, withFileLock, type DownloadTuning } from './download.js';
 import type { GoBuildPhase, ProgressCallback } from './progress.js';
 import { binariesOfKind, goBuildDir, type BuildableName, type GoBuildKind } from './sources.js';
+import { loadExeca } from '../exec/load-execa.js';
 
 // ---------------------------------------------------------------------------------------------
 // go.mod parsing and rendering (pure)
@@ -384,6 +384,7 @@ export interface GoToolchain {
 /** Finds the go tool; undefined when it cannot be run. */
 export async function detectGo(command = 'go', signal?: AbortSignal): Promise<GoToolchain | undefined> {
   try {
+    const execa = await loadExeca();
     const result = await execa(command, ['env', 'GOVERSION'], { reject: false, timeout: 30_000, ...(signal ? { cancelSignal: signal } : {}) });
     if (result.exitCode !== 0 || result.failed) return undefined;
     const version = String(result.stdout).trim();
@@ -443,6 +444,7 @@ export interface RunGoOptions {
 
 /** Runs the go tool, streaming its output lines; ExternalCommandError (with the tail) on failure. */
 export async function runGo(args: string[], options: RunGoOptions): Promise<string> {
+  const execa = await loadExeca();
   const subprocess = execa(options.go, args, {
     cwd: options.cwd,
     env: options.env,
@@ -552,6 +554,7 @@ export async function buildFromGoModules(kind: GoBuildKind, version: string, opt
         const built = path.join(tmpOut, o.builtName);
         const named = path.join(tmpOut, o.name);
         if (built !== named) await rename(built, named);
+        const execa = await loadExeca();
         const check = await execa(named, o.versionArgs, { reject: false, timeout: 60_000, all: true, stdin: 'ignore' });
         const output = String(check.all ?? '');
         if (!output.includes(o.versionText)) {

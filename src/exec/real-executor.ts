@@ -3,12 +3,12 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { execa } from 'execa';
 import { ExternalCommandError, PreflightError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { CallSpec, Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
 import { readPid, terminate } from './process.js';
 import { shellJoin } from './shell-quote.js';
+import { loadExeca } from './load-execa.js';
 
 export class RealExecutor implements Executor {
   readonly dryRun = false;
@@ -67,6 +67,7 @@ export class RealExecutor implements Executor {
 
   async run(spec: RunSpec): Promise<string> {
     this.logger.debug(`run: ${shellJoin([spec.command, ...spec.args])}`);
+    const execa = await loadExeca();
     const result = await execa(spec.command, [...spec.args], {
       cwd: spec.cwd,
       env: spec.env,

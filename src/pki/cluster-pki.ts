@@ -1,14 +1,9 @@
 import { caExtensions, issueCertificate, keyIdentifierOf, leafExtensions, validityFrom } from './certificate.js';
 import { DEFAULT_KEY_ALGORITHM, exportPrivateKeyPem, exportPublicKeyPem, generateKeyPair, type KeyAlgorithm } from './keys.js';
 import { mergeSans, type SubjectAltNames } from './sans.js';
+import { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT } from './names.js';
 
-/** kwokctl's names: the CA, and the one identity every component and the user's kubectl share. */
-export const CA_COMMON_NAME = 'kwok-ca';
-export const ADMIN_USER = 'kwok-admin';
-export const ADMIN_GROUPS: readonly string[] = Object.freeze(['system:masters']);
-/** kubeadm's names for the aggregation layer's own CA and the apiserver's client identity. */
-export const FRONT_PROXY_CA_COMMON_NAME = 'front-proxy-ca';
-export const FRONT_PROXY_CLIENT = 'front-proxy-client';
+export { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT };
 
 export interface ClusterPkiOptions {
   /** Added to DEFAULT_SANS (host interface IPs, container names, `kubeApiserverCertSANs`). */

@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
-import { execa } from 'execa';
 import type { Executor } from '../exec/executor.js';
 import { isAlreadyExists } from '../kwok/client/api-error.js';
 import type { KubeClient, KubeObject, ResourceRef } from '../kwok/client/types.js';
@@ -24,6 +23,7 @@ import { startComponents } from '../cluster/start-components.js';
 import { summarizeCluster } from '../cluster/summary.js';
 import { clientForKubeconfig } from '../scale/scale.js';
 import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
+import { loadExeca } from '../exec/load-execa.js';
 
 export type SnapshotFormat = 'etcd' | 'k8s';
 
@@ -90,6 +90,7 @@ export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
 
 /** The objects of `filter`, listed by kubectl in pages, as a YAML stream. */
 export async function exportObjects(kubectl: string, kubeconfigArgs: readonly string[], filter: readonly string[]): Promise<string> {
+  const execa = await loadExeca();
   const result = await execa(kubectl, [...kubeconfigArgs, 'get', filter.join(','), '--all-namespaces', '--chunk-size=500', '-o', 'json'], { reject: false, maxBuffer: 1 << 30 });
   if (result.exitCode !== 0) throw new OperationError(`listing objects failed: ${String(result.stderr).trim().split('\n')[0]}`, { hint: 'check --filter names the resources of this cluster (name, name.group or name.version.group)' });
   const list = JSON.parse(String(result.stdout)) as { items: KubeObject[] };
