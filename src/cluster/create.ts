@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { generateClusterPki, type FrontProxyPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
 import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS } from '../components/index.js';
@@ -13,6 +13,7 @@ import { ConflictError, InterruptedError, KwoktsError, OperationError, Preflight
 import type { Logger } from '../util/log.js';
 import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
+import { checkCrdKinds, installCrds } from './crds.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from './naming.js';
 import { allocatePorts, isPortInUse } from './ports.js';
@@ -23,8 +24,7 @@ import { ComponentExitedError } from './wait.js';
 import { logTail } from './log-tail.js';
 import { startComponents } from './start-components.js';
 import { resolvePrograms } from './programs.js';
-import { packageRoot, templatePath } from '../util/package-root.js';
-import { renderYamlDocuments } from '../config/yaml.js';
+import { packageRoot } from '../util/package-root.js';
 import { defaultStageDocuments } from './default-stages.js';
 import { isClusterReady } from './status.js';
 
@@ -39,7 +39,7 @@ export interface CreateClusterOptions {
   components?: readonly string[];
   enable: readonly string[];
   disable: readonly string[];
-  /** Kinds served as custom resources (kwokctl's --enable-crds); only Stage is supported. */
+  /** Kinds served as custom resources (kwokctl's --enable-crds): Stage, Logs, ClusterLogs. */
   enableCrds: readonly string[];
   /** The user's kubeconfig to add the context to; empty string skips it. */
   userKubeconfig: string;
@@ -121,6 +121,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
   // Containers reach each other by name on the cluster network; host processes on loopback.
   const mode = runtime.info().mode;
   const inContainers = mode === 'container';
+  const crdKinds = checkCrdKinds(options.enableCrds);
   const spec: ClusterSpec = {
     name,
     paths,
@@ -131,7 +132,8 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     components: plan.components,
     logLevel: options.logLevel,
     kwokControllerEntry: kwokControllerEntry(),
-    enableCrds: checkCrdKinds(options.enableCrds),
+    enableCrds: crdKinds,
+    logDirs: directoriesOf(options.config.logFiles),
     placement: inContainers ? networkPlacement(name) : HOST_PLACEMENT,
     ...(mode !== 'native' ? { images: componentImages(mode, values, kubeVersion, etcdVersion) } : {}),
   };
@@ -144,7 +146,11 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     const [invalidStage] = parseStages(userStages, options.config.sources.join(', ') || 'config').errors;
     if (invalidStage) throw invalidStage;
   }
-  const stagesAsCrs = spec.enableCrds.includes('Stage');
+  const stagesAsCrs = crdKinds.includes('Stage');
+  const servedAsCrs = new Set<string>(crdKinds);
+  // Objects of a kind served as a custom resource are created in the cluster instead of being
+  // written into the controller's config (kwokctl leaves them out of kwok.yaml too).
+  const crObjects = [...(stagesAsCrs ? stageDocuments : []), ...options.config.kwokDocuments.filter((d) => d.kind !== 'Stage' && servedAsCrs.has(String(d.kind)))];
   const components = buildComponents(spec, options.config.componentsPatches, options.config.components);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
   // kind is taken as installed (its releases are GitHub downloads); the runtime checks that it answers.
@@ -190,8 +196,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
           componentsPatches: options.config.componentsPatches,
           components,
           programs: Object.fromEntries(programs),
-          // With Stage served as a CRD the stages live in the cluster, not in the config file.
-          kwokDocuments: stagesAsCrs ? options.config.kwokDocuments.filter((d) => d.kind !== 'Stage') : withDefaultStages(options.config.kwokDocuments),
+          kwokDocuments: (stagesAsCrs ? options.config.kwokDocuments : withDefaultStages(options.config.kwokDocuments)).filter((d) => !servedAsCrs.has(String(d.kind))),
           version: KWOKTS_VERSION,
         };
         await executor.writeFile(paths.config, renderRecord(record), { mode: 0o600 });
@@ -216,19 +221,11 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       },
     },
   ];
-  if (stagesAsCrs) {
+  if (crdKinds.length > 0) {
     phases.push({
-      title: 'Install the Stage CRD and stages',
-      run: async () => {
-        // Inside the cluster: removed with it on rollback, so no undo of its own.
-        const kubectl = programs.get('kubectl')!;
-        const base = ['--kubeconfig', paths.kubeconfig];
-        await executor.run({ command: kubectl, args: [...base, 'apply', '-f', templatePath('crds', 'stage.yaml')] });
-        await executor.run({ command: kubectl, args: [...base, 'wait', '--for=condition=Established', '--timeout=60s', 'crd/stages.kwok.x-k8s.io'] });
-        const file = join(paths.root, 'stages.yaml');
-        await executor.writeFile(file, renderYamlDocuments(stageDocuments));
-        await executor.run({ command: kubectl, args: [...base, 'apply', '-f', file] });
-      },
+      title: `Install the ${crdKinds.join(', ')} CRD${crdKinds.length > 1 ? 's' : ''}${crObjects.length > 0 ? ' and objects' : ''}`,
+      // Inside the cluster: removed with it on rollback, so no undo of its own.
+      run: () => installCrds({ kinds: crdKinds, objects: crObjects, kubectl: programs.get('kubectl')!, paths, executor }),
     });
   }
   if (options.userKubeconfig) {
@@ -328,11 +325,9 @@ async function explainFailure(error: unknown, runtime: Runtime, components: read
   return error;
 }
 
-function checkCrdKinds(kinds: readonly string[]): string[] {
-  for (const kind of kinds) {
-    if (kind !== 'Stage') throw new UsageError(`--enable-crds ${kind} is not supported yet`, { hint: 'only Stage can be served as a custom resource so far' });
-  }
-  return [...new Set(kinds)];
+/** The directories of the log files, for container runtimes to mount into the controller. */
+function directoriesOf(files: readonly string[]): string[] {
+  return [...new Set(files.map((f) => dirname(f)))].sort();
 }
 
 export function chooseComponents(enable: readonly string[], disable: readonly string[], base: readonly string[] = []): ComponentName[] {

@@ -115,6 +115,8 @@ export interface ClusterSpec {
   kwokControllerEntry: string;
   /** Kinds the controller takes from custom resources instead of its config file. */
   enableCrds: readonly string[];
+  /** Directories of the Logs/ClusterLogs files, mounted read-only into a containerised controller. */
+  logDirs?: readonly string[];
   /** Where components listen and how they reach each other (default: host processes). */
   placement?: Placement;
   /** Images of the components, for container runtimes. */

@@ -3,6 +3,7 @@ import { FRONT_PROXY_CLIENT } from '../pki/names.js';
 import { klogVerbosity } from './args.js';
 import { imageOf } from './image.js';
 import { componentPort, listenAddress, listenPort, reach } from './placement.js';
+import { kubeletAddressTypes } from './kwok-controller.js';
 
 export function buildKubeApiserver(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
@@ -37,6 +38,11 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
     '--requestheader-username-headers=X-Remote-User',
     '--requestheader-group-headers=X-Remote-Group',
     '--requestheader-extra-headers-prefix=X-Remote-Extra-',
+    // The "kubelet" behind `kubectl logs` is the kwok controller, serving TLS with the cluster's
+    // certificate: verify it against the cluster CA (without this flag the apiserver would not
+    // verify it at all), and dial the address kind that reaches it.
+    `--kubelet-certificate-authority=${paths.caCert}`,
+    `--kubelet-preferred-address-types=${kubeletAddressTypes(spec)}`,
   );
   const mounts: ComponentMount[] = [{ path: paths.pki, readOnly: true }];
   if (options.kubeAuditPolicy) {

@@ -1,7 +1,24 @@
 import { levelName } from '../util/log.js';
 import type { ClusterSpec, Component } from './component.js';
 import { imageOf } from './image.js';
-import { componentKubeconfig, componentPort, listenAddress, listenPort, placementOf } from './placement.js';
+import { componentKubeconfig, componentPort, listenAddress, listenPort, networkName, placementOf } from './placement.js';
+
+/**
+ * How kube-apiserver finds this controller's kubelet endpoint (for `kubectl logs`): node-initialize
+ * writes --node-ip as the InternalIP and --node-name as the Hostname address, and --node-port as
+ * the kubelet port. On the host that is loopback; in a container, its name on the cluster network
+ * (loopback there would be the apiserver's own container). kubeletAddressTypes tells the apiserver
+ * which one to use.
+ */
+export function kubeletAddress(spec: ClusterSpec): { nodeIP: string; nodeName: string } {
+  return { nodeIP: '127.0.0.1', nodeName: networkName(spec, 'kwok-controller') ?? 'localhost' };
+}
+
+export function kubeletAddressTypes(spec: ClusterSpec): string {
+  // The apiserver's default order, with the type that reaches the controller moved first.
+  const first = placementOf(spec).kind === 'host' ? 'InternalIP' : 'Hostname';
+  return [first, ...['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'].filter((t) => t !== first)].join(',');
+}
 
 export function buildKwokController(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
@@ -9,6 +26,7 @@ export function buildKwokController(spec: ClusterSpec): Component {
   // On the host the controller is this package's own JavaScript, run by the same Node that runs
   // the CLI; in a container the image's entrypoint already is `node …/kwok/main.js`.
   const onHost = placementOf(spec).kind === 'host';
+  const address = kubeletAddress(spec);
   const args = [
     ...(onHost ? [spec.kwokControllerEntry] : []),
     '--manage-all-nodes=true',
@@ -16,10 +34,9 @@ export function buildKwokController(spec: ClusterSpec): Component {
     `--config=${paths.config}`,
     `--tls-cert-file=${paths.adminCert}`,
     `--tls-private-key-file=${paths.adminKey}`,
-    // Loopback: the address the apiserver reaches this controller's kubelet port on, and what
-    // `kubectl get node -o wide` shows as INTERNAL-IP (kwokctl leaves it empty).
-    '--node-ip=127.0.0.1',
-    '--node-name=localhost',
+    // Also what `kubectl get node -o wide` shows as INTERNAL-IP (kwokctl leaves it empty).
+    `--node-ip=${address.nodeIP}`,
+    `--node-name=${address.nodeName}`,
     `--node-port=${listenPort(spec, 'kwokController')}`,
     `--server-address=${listenAddress(spec)}:${listenPort(spec, 'kwokController')}`,
     `--node-lease-duration-seconds=${options.nodeLeaseDurationSeconds * options.heartbeatFactor}`,
@@ -42,6 +59,8 @@ export function buildKwokController(spec: ClusterSpec): Component {
       { path: kubeconfig, readOnly: true },
       { path: paths.config, readOnly: true },
       { path: paths.pki, readOnly: true },
+      // The files `kubectl logs` reads (Logs/ClusterLogs), as kwokctl mounts them.
+      ...(spec.logDirs ?? []).map((path) => ({ path, readOnly: true })),
     ],
     ...imageOf(spec, 'kwok-controller'),
   };

@@ -1,11 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { defaultOptionValues, OPTION_SPECS, type ClusterOptionValues, type OptionSpec } from './options.js';
 import { parseYamlDocuments } from './yaml.js';
 import { parseEnvs, parseUserComponents, parseVolumes, type UserComponentSpec, type VolumeSpec } from './component-specs.js';
 import { COMPONENT_NAMES } from '../components/component.js';
+import { logFilesOf, LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../kwok/api/logs-schema.js';
 
 /** Extra arguments for a built-in component, as KwokctlConfiguration.componentsPatches. */
 export interface ComponentPatch {
@@ -28,6 +30,8 @@ export interface LoadedConfig {
   enableCrds: string[];
   /** Documents handed to the kwok controller as they are (KwokConfiguration, Stage, ...). */
   kwokDocuments: Array<Record<string, unknown>>;
+  /** Every logsFile and previousLogsFile of the Logs and ClusterLogs documents (absolute paths). */
+  logFiles: string[];
   /** KwokctlResource documents: user templates for `scale`, by metadata.name. */
   resources: Array<Record<string, unknown>>;
   /** Which files were read, in order. */
@@ -58,7 +62,7 @@ const TOLERATED_OPTION_FIELDS = new Set([
 const LIST_OPTIONS = { enable: 'enable', disable: 'disable', enableCRDs: 'enableCrds' } as const;
 
 export function emptyConfig(): LoadedConfig {
-  return { fileOptions: {}, componentsPatches: [], components: [], baseComponents: [], enable: [], disable: [], enableCrds: [], kwokDocuments: [], resources: [], sources: [] };
+  return { fileOptions: {}, componentsPatches: [], components: [], baseComponents: [], enable: [], disable: [], enableCrds: [], kwokDocuments: [], logFiles: [], resources: [], sources: [] };
 }
 
 export async function loadConfigFiles(paths: readonly string[], logger: Logger, readStdin: () => Promise<string> = readAllStdin): Promise<LoadedConfig> {
@@ -104,7 +108,33 @@ function applyDocument(result: LoadedConfig, doc: unknown, source: string, logge
     applyKwokctlConfiguration(result, record, source, logger);
     return;
   }
+  if (kind === 'Logs' || kind === 'ClusterLogs') result.logFiles.push(...checkLogsDocument(kind, record, source));
   if (CONTROLLER_KINDS.has(kind)) result.kwokDocuments.push(record);
+}
+
+/**
+ * A Logs or ClusterLogs document is checked here, where its file is known, rather than by a
+ * controller that would refuse to start. Its files must be absolute: the controller runs in the
+ * cluster's directory (or a container), not where the config was written.
+ */
+function checkLogsDocument(kind: 'Logs' | 'ClusterLogs', doc: Record<string, unknown>, source: string): string[] {
+  let files: string[];
+  try {
+    files = logFilesOf([kind === 'Logs' ? parseLogsDocument(doc) : parseClusterLogsDocument(doc)]);
+  } catch (error) {
+    if (error instanceof LogsDocumentError) {
+      throw new UsageError(`config file ${source}: ${error.message}`, { hint: 'fields of a log entry: containers, logsFile, previousLogsFile, follow' });
+    }
+    throw error;
+  }
+  const relative = files.find((f) => !isAbsolute(f));
+  if (relative !== undefined) {
+    const name = (doc.metadata as { name?: unknown } | undefined)?.name;
+    throw new UsageError(`config file ${source}: ${kind} "${String(name)}": log file "${relative}" is not an absolute path`, {
+      hint: 'the kwok controller does not run in this directory; give the full path',
+    });
+  }
+  return files;
 }
 
 function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unknown>, source: string, logger: Logger): void {

@@ -19,7 +19,7 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
     enable: Flags.string({ description: 'enable a component (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
     disable: Flags.string({ description: 'disable a component (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
     'extra-args': Flags.string({ description: 'extra argument for a component, COMPONENT=KEY=VALUE (repeatable), e.g. kube-apiserver=v=4', multiple: true, default: [] }),
-    'enable-crds': Flags.string({ description: 'serve these kinds as custom resources in the cluster instead of config (Stage)', multiple: true, delimiter: ',', default: [] }),
+    'enable-crds': Flags.string({ description: 'serve these kinds as custom resources in the cluster instead of config (Stage, Logs, ClusterLogs)', multiple: true, delimiter: ',', default: [] }),
     kubeconfig: Flags.string({ description: 'kubeconfig to add the context to (default $KUBECONFIG or ~/.kube/config; "" to skip)' }),
     wait: Flags.string({ description: 'how long to wait for the cluster to be ready (e.g. 30s, 2m); exits non-zero when it is not', default: '0s' }),
     timeout: Flags.string({ description: 'alias of --wait for the whole create', hidden: true }),

@@ -1,12 +1,16 @@
 /**
  * Reads kwok --config files: multi-document YAML (or JSON) routed by `kind` alone, as kwok does
  * (apiVersion is not checked). KwokConfiguration documents contribute `options`; Stage documents are
- * collected for the stage engine; every other kind (KwokctlConfiguration, Metric, ...) is skipped.
+ * collected for the stage engine; Logs and ClusterLogs are validated here (a bad field stops the
+ * controller with the file, object and field named); every other kind (KwokctlConfiguration,
+ * Metric, ...) is skipped.
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
 import { z } from 'zod';
+import { LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../api/logs-schema.js';
+import type { ClusterPodLogs, PodLogs } from '../api/logs-schema.js';
 
 /** sigs.k8s.io/yaml reads YAML 1.1 (yes/no booleans, 0755 octal) but keeps timestamps as strings. */
 const goYamlOptions: ParseOptions & DocumentOptions & SchemaOptions = {
@@ -44,6 +48,8 @@ export interface KwokConfigFiles {
   /** Later documents override earlier ones field by field. */
   options: KwokConfigurationOptions;
   stages: unknown[];
+  logs: PodLogs[];
+  clusterLogs: ClusterPodLogs[];
   /** Kinds that were present but are not used by the controller (for a debug line). */
   skippedKinds: string[];
 }
@@ -77,6 +83,14 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
       Object.assign(into.options, parsed.data);
     } else if (kind === 'Stage') {
       into.stages.push(document);
+    } else if (kind === 'Logs' || kind === 'ClusterLogs') {
+      try {
+        if (kind === 'Logs') into.logs.push(parseLogsDocument(document));
+        else into.clusterLogs.push(parseClusterLogsDocument(document));
+      } catch (error) {
+        if (error instanceof LogsDocumentError) throw new ConfigFileError(`${source}: ${error.message}`);
+        throw error;
+      }
     } else {
       into.skippedKinds.push(typeof kind === 'string' ? kind : '<no kind>');
     }
@@ -85,7 +99,7 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
 
 /** Load every file in order; "-" reads standard input. */
 export function loadKwokConfigFiles(paths: readonly string[], read: (path: string) => string = defaultRead): KwokConfigFiles {
-  const result: KwokConfigFiles = { options: {}, stages: [], skippedKinds: [] };
+  const result: KwokConfigFiles = { options: {}, stages: [], logs: [], clusterLogs: [], skippedKinds: [] };
   for (const path of paths) {
     let text: string;
     try {

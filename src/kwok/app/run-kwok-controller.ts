@@ -1,7 +1,8 @@
 /**
  * The kwok controller process from argv to shutdown: parse flags, load config files, check the
- * stage setup like kwok (fail when there are no stages at all), connect, wait for the API server,
- * start the health/metrics server, then run the controllers until the signal aborts. With
+ * stage setup like kwok (fail when there are no stages at all), set up the Logs/ClusterLogs
+ * registry, connect, wait for the API server, start the HTTP server (health, metrics and the
+ * kubelet's containerLogs), then run the controllers until the signal aborts. With
  * --leader-elect the controllers run only while this replica holds the leader Lease; a replica
  * that loses it stops with an error (as client-go components exit), to be restarted as a standby.
  */
@@ -19,12 +20,17 @@ import { KwokController } from '../controllers/kwok-controller.js';
 import { LeaderElector, leaderElectionDefaults, runWhileLeader } from '../controllers/leader-election.js';
 import { buildNodeSelection } from '../controllers/node-selection.js';
 import type { StageCatalog, StageCatalogFactory } from '../controllers/stage-engine.js';
-import { configPathsOf, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from '../options.js';
+import { configPathsOf, implementedCrdKinds, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from '../options.js';
 import type { KwokControllerOptions } from '../options.js';
 import { startKwokServer, resolveListenAddress } from '../server/http-server.js';
 import type { RunningServer } from '../server/http-server.js';
 import { KwokMetrics } from '../server/kwok-metrics.js';
 import { ConfigFileError, loadKwokConfigFiles } from './config-file.js';
+import type { KwokConfigFiles } from './config-file.js';
+import { LOGS_KINDS } from '../api/logs-schema.js';
+import type { LogsKind } from '../api/logs-schema.js';
+import { LogsRegistry } from '../controllers/logs-registry.js';
+import { CONTAINER_LOGS_PREFIX, handleContainerLogs } from '../server/container-logs.js';
 
 export interface RunKwokControllerOptions {
   /** Stops the controller; without one it runs until the process ends. */
@@ -67,7 +73,7 @@ function stderrLogger(level: number): Logger {
  * with its file, name and problem, and the valid ones keep working.
  */
 function checkStages(options: KwokControllerOptions, documents: readonly unknown[], factory: StageCatalogFactory, logger: Logger): StageCatalog | undefined {
-  for (const kind of options.enableCRDs) if (kind !== 'Stage') logger.warn(`--enable-crds=${kind}: not implemented by this controller; ignored`);
+  for (const kind of options.enableCRDs) if (!(implementedCrdKinds as readonly string[]).includes(kind)) logger.warn(`--enable-crds=${kind}: not implemented by this controller; ignored`);
   if (options.enableCRDs.includes('Stage')) {
     if (documents.length > 0) throw new UsageError('Stage is in --enable-crds and Stage documents are also in --config', { hint: 'drop the Stage documents from the config, or Stage from --enable-crds' });
     return undefined;
@@ -81,6 +87,25 @@ function checkStages(options: KwokControllerOptions, documents: readonly unknown
   if (!kinds.has('Node')) logger.warn('no Node stages configured: nodes will not change');
   if (!kinds.has('Pod')) logger.warn('no Pod stages configured: pods will not change');
   return catalog;
+}
+
+/**
+ * Logs and ClusterLogs each come from --config or, when listed in --enable-crds, from custom
+ * resources; as with Stage, having both is a mistake worth stopping for.
+ */
+function buildLogsRegistry(options: KwokControllerOptions, files: KwokConfigFiles, logger: Logger): { registry: LogsRegistry; watched: LogsKind[] } {
+  const watched = LOGS_KINDS.filter((kind) => options.enableCRDs.includes(kind));
+  for (const kind of watched) {
+    if ((kind === 'Logs' ? files.logs : files.clusterLogs).length > 0) {
+      throw new UsageError(`${kind} is in --enable-crds and ${kind} documents are also in --config`, { hint: `drop the ${kind} documents from the config, or ${kind} from --enable-crds` });
+    }
+  }
+  const registry = new LogsRegistry({
+    ...(watched.includes('Logs') ? {} : { logs: files.logs }),
+    ...(watched.includes('ClusterLogs') ? {} : { clusterLogs: files.clusterLogs }),
+    logger,
+  });
+  return { registry, watched };
 }
 
 /**
@@ -117,6 +142,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   const catalogFactory = run.catalogFactory ?? engineCatalogFactory;
   const stages = checkStages(options, files.stages, catalogFactory, logger);
   const watchStageCrds = stages === undefined;
+  const { registry: logsRegistry, watched: watchedLogKinds } = buildLogsRegistry(options, files, logger);
 
   const signal = run.signal ?? new AbortController().signal;
   const metrics = new KwokMetrics();
@@ -151,22 +177,32 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   }
 
   let server: RunningServer | undefined;
+  // Ends the Logs watch with the controller, also when the controller fails.
+  const logsWatch = new AbortController();
+  const stopLogsWatch = (): void => logsWatch.abort();
+  signal.addEventListener('abort', stopLogsWatch, { once: true });
   try {
     await waitForApiServer(client, logger, signal);
     const kubeClient = client;
+    if (watchedLogKinds.length > 0) {
+      // Every replica serves logs (standbys included), so the watch does not wait for leadership.
+      void logsRegistry.run(kubeClient, watchedLogKinds, logsWatch.signal);
+      logger.info(`watching ${watchedLogKinds.join(' and ')} custom resources`);
+    }
     let synced = false;
     const listen = resolveListenAddress(options.serverAddress, options.nodePort);
     if (listen) {
       server = await startKwokServer({
         listen,
         renderMetrics: () => metrics.render(),
+        routes: [{ prefix: CONTAINER_LOGS_PREFIX, handle: handleContainerLogs({ lookup: (ns, pod, container) => logsRegistry.lookup(ns, pod, container), logger }) }],
         isReady: () => synced,
         ...(options.tlsCertFile ? { tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile } } : {}),
         logger,
       }).catch((error: Error) => {
         throw new PreflightError(`cannot listen on ${listen.host}:${listen.port}: ${error.message}`, { cause: error });
       });
-      logger.info(`serving /healthz and /metrics on ${server.address.address}:${server.address.port}`);
+      logger.info(`serving /healthz, /metrics and /containerLogs on ${server.address.address}:${server.address.port}`);
     }
     run.onStarted?.({ serverAddress: server?.address, identity: options.id });
 
@@ -234,6 +270,8 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     if (error instanceof UsageError || error instanceof PreflightError || error instanceof OperationError) throw error;
     throw new OperationError(`kwok controller failed: ${(error as Error).message}`, { cause: error });
   } finally {
+    signal.removeEventListener('abort', stopLogsWatch);
+    logsWatch.abort();
     await server?.close();
     httpClient?.close();
     logger.info('kwok controller stopped');

@@ -7,8 +7,10 @@ export const configMapsResource: ResourceRef = { group: '', version: 'v1', resou
 export const eventsResource: ResourceRef = { group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true };
 export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true };
 export const stagesResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'stages', kind: 'Stage', namespaced: false };
+export const logsResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'logs', kind: 'Logs', namespaced: true };
+export const clusterLogsResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'clusterlogs', kind: 'ClusterLogs', namespaced: false };
 
-export const wellKnownResources: readonly ResourceRef[] = [nodesResource, podsResource, configMapsResource, eventsResource, leasesResource, stagesResource];
+export const wellKnownResources: readonly ResourceRef[] = [nodesResource, podsResource, configMapsResource, eventsResource, leasesResource, stagesResource, logsResource, clusterLogsResource];
 
 export function apiVersionOf(ref: ResourceRef): string {
   return ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;

@@ -2,7 +2,8 @@
  * The controller's HTTP endpoint: /healthz, /readyz, /livez answer "ok" and /metrics serves
  * Prometheus text. With --tls-cert-file/--tls-private-key-file, HTTPS is served on the same port as
  * plain HTTP, told apart by the first byte of the connection (a TLS handshake starts with 0x16), as
- * kwok does. The kubelet debugging API (exec, logs, port-forward) is not implemented.
+ * kwok does. Other routes (the kubelet's /containerLogs/) are given by the caller as prefixes;
+ * of the kubelet debugging API, exec, attach and port-forward are not implemented.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -17,8 +18,15 @@ export interface ListenAddress {
   port: number;
 }
 
+/** A route served under a path prefix, e.g. the kubelet's /containerLogs/. */
+export interface ServerRoute {
+  prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
+}
+
 export interface KwokServerOptions {
   listen: ListenAddress;
+  routes?: readonly ServerRoute[];
   renderMetrics(): string;
   /** /readyz answers 503 until this returns true (initial lists delivered). */
   isReady?(): boolean;
@@ -53,6 +61,17 @@ function handler(options: KwokServerOptions): (req: IncomingMessage, res: Server
       res.end(req.method === 'HEAD' ? undefined : body);
     };
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
+    const route = options.routes?.find((r) => path?.startsWith(r.prefix));
+    if (route) {
+      Promise.resolve()
+        .then(() => route.handle(req, res))
+        .catch((error: unknown) => {
+          options.logger.error(`server: ${path}: ${(error as Error).stack ?? String(error)}`);
+          if (!res.headersSent) send(500, 'internal error\n');
+          else res.destroy();
+        });
+      return;
+    }
     switch (path) {
       case '/healthz':
       case '/livez':

@@ -127,3 +127,24 @@ for (const [what, body, message] of [
     await assert.rejects(loadConfigFiles([p], silentLogger), (error: unknown) => error instanceof UsageError && error.message.includes(p) && message.test(error.message));
   });
 }
+
+test('Logs and ClusterLogs: checked where the file is known, their files collected', async () => {
+  const good = file('logs-good.yaml', `kind: ClusterLogs
+metadata: {name: all}
+spec:
+  logs:
+  - logsFile: /var/log/fake/a.log
+    previousLogsFile: /var/log/old/a.log
+`);
+  const loaded = await loadConfigFiles([good], silentLogger);
+  assert.deepEqual(loaded.logFiles, ['/var/log/fake/a.log', '/var/log/old/a.log']);
+  assert.deepEqual(loaded.kwokDocuments.map((d) => d.kind), ['ClusterLogs']);
+
+  const typo = file('logs-typo.yaml', 'kind: Logs\nmetadata: {name: p}\nspec:\n  logs:\n  - logfile: /x.log\n');
+  await assert.rejects(loadConfigFiles([typo], silentLogger), (e: unknown) => e instanceof UsageError && e.message === `config file ${typo}: Logs "p": unknown field "spec.logs[0].logfile"`);
+  const relative = file('logs-relative.yaml', 'kind: ClusterLogs\nmetadata: {name: r}\nspec:\n  logs:\n  - logsFile: logs/app.log\n');
+  await assert.rejects(
+    loadConfigFiles([relative], silentLogger),
+    (e: unknown) => e instanceof UsageError && e.message === `config file ${relative}: ClusterLogs "r": log file "logs/app.log" is not an absolute path`,
+  );
+});

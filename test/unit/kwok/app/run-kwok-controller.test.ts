@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { runKwokController } from '../../../../src/kwok/index.js';
-import { leasesResource, nodesResource } from '../../../../src/kwok/client/resources.js';
+import { leasesResource, logsResource, nodesResource } from '../../../../src/kwok/client/resources.js';
 import type { KubeObject } from '../../../../src/kwok/client/types.js';
 import { OperationError, UsageError } from '../../../../src/util/errors.js';
 import { createLogger, LogLevel } from '../../../../src/util/log.js';
@@ -92,5 +92,51 @@ describe('runKwokController', () => {
     // Its Lease is taken from it: it stops acting and fails, as client-go components exit.
     client.modify(leasesResource, 'kube-system/kwok-controller', (l) => ((l['spec'] as Record<string, unknown>)['holderIdentity'] = 'usurper'));
     await assert.rejects(running, (e: unknown) => e instanceof OperationError && /^lost the leader election lease kube-system\/kwok-controller$/.test(e.message));
+  });
+  it('serves /containerLogs from --config ClusterLogs, or from watched custom resources with --enable-crds', async () => {
+    const logFile = join(dir, 'app.log');
+    writeFileSync(logFile, 'hello from the config\n');
+    const clusterLogs = `kind: ClusterLogs\nmetadata: {name: all}\nspec:\n  logs:\n  - logsFile: ${logFile}\n`;
+    const serve = async (args: string[], client: FakeKubeClient, check: (base: string) => Promise<void>): Promise<void> => {
+      const abort = new AbortController();
+      let port = 0;
+      const running = runKwokController([`--config=${config('logs-stage.yaml', stageYaml)}`, '--manage-all-nodes', '--server-address=127.0.0.1:0', ...args], {
+        signal: abort.signal,
+        client,
+        catalogFactory: (docs) => fakeCatalogFactory(docs.length > 0 ? [nodeReadyStage] : []),
+        logger: createLogger(LogLevel.ERROR, () => undefined),
+        onStarted: ({ serverAddress }) => (port = serverAddress?.port ?? 0),
+      });
+      await eventually(() => port > 0, 'the server');
+      try {
+        await check(`http://127.0.0.1:${port}`);
+      } finally {
+        abort.abort();
+        await running;
+      }
+    };
+    await serve([`--config=${config('cluster-logs.yaml', clusterLogs)}`], new FakeKubeClient(), async (base) => {
+      assert.equal(await (await fetch(`${base}/containerLogs/default/any-pod/any-container`)).text(), 'hello from the config\n');
+    });
+
+    const client = new FakeKubeClient();
+    await serve(['--enable-crds=Logs,ClusterLogs'], client, async (base) => {
+      const lookup = (): Promise<Response> => fetch(`${base}/containerLogs/shop/web-0/app`);
+      assert.equal((await lookup()).status, 400, 'nothing configured yet');
+      client.seed(logsResource, { apiVersion: 'kwok.x-k8s.io/v1alpha1', kind: 'Logs', metadata: { name: 'web-0', namespace: 'shop' }, spec: { logs: [{ logsFile: logFile }] } } as KubeObject);
+      for (let tries = 0; (await lookup()).status !== 200; tries++) {
+        if (tries > 100) assert.fail('the Logs custom resource was not served');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(await (await lookup()).text(), 'hello from the config\n');
+    });
+  });
+
+  it('refuses Logs both in --enable-crds and in --config', async () => {
+    const logs = config('own-logs.yaml', `${stageYaml}---\nkind: Logs\nmetadata: {name: p, namespace: d}\nspec: {logs: []}\n`);
+    await assert.rejects(
+      runKwokController([`--config=${logs}`, '--manage-all-nodes', '--enable-crds=Logs'], { client: new FakeKubeClient(), catalogFactory: (docs) => fakeCatalogFactory(docs.length > 0 ? [nodeReadyStage] : []) }),
+      (e: unknown) => e instanceof UsageError && e.message === 'Logs is in --enable-crds and Logs documents are also in --config',
+    );
   });
 });

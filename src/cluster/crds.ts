@@ -1,0 +1,52 @@
+/**
+ * The kinds `create cluster --enable-crds` can serve as custom resources (kwokctl's flag; the
+ * other kinds kwok knows are refused until the controller implements them), their CRD
+ * manifests in templates/crds, and the install steps.
+ */
+import { join } from 'node:path';
+import type { Executor } from '../exec/executor.js';
+import { UsageError } from '../util/errors.js';
+import { templatePath } from '../util/package-root.js';
+import { renderYamlDocuments } from '../config/yaml.js';
+import type { ClusterPaths } from './naming.js';
+
+const SERVED_CRDS = {
+  Stage: { file: 'stage.yaml', name: 'stages.kwok.x-k8s.io' },
+  Logs: { file: 'logs.yaml', name: 'logs.kwok.x-k8s.io' },
+  ClusterLogs: { file: 'clusterlogs.yaml', name: 'clusterlogs.kwok.x-k8s.io' },
+} as const;
+
+export type ServedCrdKind = keyof typeof SERVED_CRDS;
+export const SERVED_CRD_KINDS = Object.keys(SERVED_CRDS) as ServedCrdKind[];
+
+/** Validates --enable-crds (kwokctl's spelling of the kinds), without duplicates, in the given order. */
+export function checkCrdKinds(kinds: readonly string[]): ServedCrdKind[] {
+  for (const kind of kinds) {
+    if (!(SERVED_CRD_KINDS as readonly string[]).includes(kind)) {
+      throw new UsageError(`--enable-crds ${kind} is not supported yet`, { hint: `kinds that can be served as custom resources: ${SERVED_CRD_KINDS.join(', ')}` });
+    }
+  }
+  return [...new Set(kinds as ServedCrdKind[])];
+}
+
+export interface InstallCrdsOptions {
+  kinds: readonly ServedCrdKind[];
+  /** The objects of those kinds to create once their CRDs are established. */
+  objects: readonly Record<string, unknown>[];
+  kubectl: string;
+  paths: ClusterPaths;
+  executor: Executor;
+}
+
+/** Applies the CRDs, waits until the API server serves them, then applies the objects. */
+export async function installCrds(options: InstallCrdsOptions): Promise<void> {
+  const { executor, kubectl, paths } = options;
+  const base = ['--kubeconfig', paths.kubeconfig];
+  const crds = options.kinds.map((kind) => SERVED_CRDS[kind]);
+  await executor.run({ command: kubectl, args: [...base, 'apply', ...crds.flatMap((crd) => ['-f', templatePath('crds', crd.file)])] });
+  await executor.run({ command: kubectl, args: [...base, 'wait', '--for=condition=Established', '--timeout=60s', ...crds.map((crd) => `crd/${crd.name}`)] });
+  if (options.objects.length === 0) return;
+  const file = join(paths.root, 'crs.yaml');
+  await executor.writeFile(file, renderYamlDocuments(options.objects));
+  await executor.run({ command: kubectl, args: [...base, 'apply', '-f', file] });
+}

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigFileError, loadKwokConfigFiles } from '../../../../src/kwok/app/config-file.js';
+
+const LOGS_FILE = `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterLogs
+metadata: {name: everything}
+spec:
+  logs:
+  - logsFile: /var/log/fake/all.log
+---
+apiVersion: kwok.x-k8s.io/v1alpha1
+kind: Logs
+metadata: {name: web-0, namespace: shop}
+spec:
+  logs:
+  - containers: [app]
+    logsFile: /var/log/fake/web.log
+    follow: true
+---
+kind: Metric
+metadata: {name: m}
+`;
+
+describe('kwok --config routing of Logs and ClusterLogs', () => {
+  it('routes each kind to its list and skips the kinds the controller does not use', () => {
+    const files = loadKwokConfigFiles(['logs.yaml'], () => LOGS_FILE);
+    assert.deepEqual(files.clusterLogs.map((l) => [l.name, l.logs[0]?.logsFile]), [['everything', '/var/log/fake/all.log']]);
+    assert.deepEqual(files.logs.map((l) => [l.namespace, l.name, l.logs[0]?.follow]), [['shop', 'web-0', true]]);
+    assert.deepEqual(files.skippedKinds, ['Metric']);
+    assert.deepEqual(files.stages, []);
+  });
+
+  it('a bad field is one error naming the file, the object and the field', () => {
+    const bad = LOGS_FILE.replace('    follow: true', '    folow: true');
+    assert.throws(
+      () => loadKwokConfigFiles(['ok.yaml', 'logs.yaml'], (path) => (path === 'ok.yaml' ? 'kind: KwokConfiguration\noptions: {}\n' : bad)),
+      (e: unknown) => e instanceof ConfigFileError && e.message === 'logs.yaml: Logs "web-0": unknown field "spec.logs[0].folow"',
+    );
+    assert.throws(
+      () => loadKwokConfigFiles(['c.yaml'], () => 'kind: ClusterLogs\nmetadata: {name: c}\nspec: {selector: {matchNames: web}, logs: []}\n'),
+      (e: unknown) => e instanceof ConfigFileError && /^c\.yaml: ClusterLogs "c": spec\.selector\.matchNames: /.test(e.message),
+    );
+  });
+});
