@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { Component, ComponentName } from '../src/components/index.js';
+import type { Component, ComponentName, ComponentPort } from '../src/components/index.js';
 import type { ClusterPaths } from '../src/cluster/naming.js';
 import type { Executor } from '../src/exec/executor.js';
 import type { Logger } from '../src/util/log.js';
@@ -51,6 +51,15 @@ export interface RuntimeContext {
 }
 
 /**
+ * Where the host reaches one of a component's ports: an address on the host (a host process, or a
+ * container's port published on loopback), or a port of a pod inside the cluster (kind), which
+ * only a tunnel through the apiserver reaches.
+ */
+export type PortEndpoint =
+  | { kind: 'address'; host: string; port: number }
+  | { kind: 'pod'; namespace: string; /** kubectl's form: `pod/<name>` or `deployment/<name>`. */ target: string; port: number };
+
+/**
  * One small interface every runtime implements. Readiness, kubeconfig, passthrough and
  * rollback are built once on top of it in src/cluster.
  */
@@ -68,6 +77,11 @@ export interface Runtime {
   status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]>;
   /** Write the component's log to `out` (NotFoundError when there is none); follow until the signal aborts. */
   logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void>;
+  /**
+   * Where the host reaches a component's port: one it declares, or a bare number it does not
+   * (UsageError when this runtime cannot reach an undeclared port). Pure: nothing is probed.
+   */
+  endpoint(component: Component, port: ComponentPort | number, ctx: RuntimeContext): PortEndpoint;
   /** Remove everything the runtime made outside the cluster directory (containers, networks). */
   remove(ctx: RuntimeContext): Promise<void>;
 }

@@ -1,8 +1,8 @@
 import { logFile, pidFile } from '../../src/cluster/naming.js';
-import { startGroups, type Component, type ComponentName } from '../../src/components/index.js';
+import { startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { PreflightError } from '../../src/util/errors.js';
 import type { Writable } from 'node:stream';
-import type { ComponentStatus, LogOptions, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
+import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
 import { printLog } from '../../src/util/log-file.js';
 import { isProcessAlive, readPid } from '../../src/exec/process.js';
 
@@ -65,6 +65,14 @@ export class BinaryRuntime implements Runtime {
 
   async logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void> {
     await printLog(logFile(ctx.paths, component), out, options);
+  }
+
+  /**
+   * Host processes listen on the host: a declared port, or any number (as kwokctl's binary
+   * runtime, which dials whatever port it is given), on loopback, where the readiness probes look too.
+   */
+  endpoint(_component: Component, port: ComponentPort | number): PortEndpoint {
+    return { kind: 'address', host: '127.0.0.1', port: typeof port === 'number' ? port : port.port };
   }
 
   async remove(): Promise<void> {

@@ -7,10 +7,10 @@ import { homedir } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { CLUSTER_LABEL, runtimeObjectName } from '../../src/cluster/naming.js';
-import { startGroups, type Component, type ComponentName } from '../../src/components/index.js';
-import { ExternalCommandError, KwoktsError, PreflightError } from '../../src/util/errors.js';
+import { startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
+import { ExternalCommandError, KwoktsError, PreflightError, UsageError } from '../../src/util/errors.js';
 import { shellJoin } from '../../src/exec/shell-quote.js';
-import type { ComponentStatus, LogOptions, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
+import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
 import { ApiEngine } from './api-engine.js';
 import { CliEngine } from './cli-engine.js';
 import { buildContainerSpec, clusterLabels } from './container-spec.js';
@@ -212,6 +212,20 @@ export class ContainerRuntime implements Runtime {
     await engine.logs(runtimeObjectName(ctx.cluster, component), out, options);
   }
 
+  /**
+   * Every declared port is published on 127.0.0.1 at its host port (buildContainerSpec), so the
+   * host reaches it there, with no helper container (kwokctl runs one on the cluster network and
+   * `nc` per connection). A port that is not declared is not published: nothing to reach.
+   */
+  endpoint(component: Component, port: ComponentPort | number): PortEndpoint {
+    if (typeof port === 'number') {
+      throw new UsageError(`port ${port} of ${component.name} is not published by ${this.dialect.name}, so it cannot be forwarded`, {
+        hint: `forward one of its ports: ${describePorts(component)}`,
+      });
+    }
+    return { kind: 'address', host: '127.0.0.1', port: port.port };
+  }
+
   /** Everything labelled as the cluster's: containers, then the network, then volumes. */
   async remove(ctx: RuntimeContext): Promise<void> {
     const engine = await this.engineFor(ctx);
@@ -222,6 +236,10 @@ export class ContainerRuntime implements Runtime {
     for (const name of networks) await this.apply(ctx, { op: 'network-rm', name });
     for (const name of await engine.listByLabel('volume', CLUSTER_LABEL, ctx.cluster)) await this.apply(ctx, { op: 'volume-rm', name });
   }
+}
+
+function describePorts(component: Component): string {
+  return component.ports.map((p) => `${p.name} (${p.containerPort ?? p.port})`).join(', ') || 'it declares none';
 }
 
 /**

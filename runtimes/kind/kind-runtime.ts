@@ -9,10 +9,10 @@ import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parse } from 'yaml';
 import { runtimeObjectName } from '../../src/cluster/naming.js';
-import type { Component, ComponentName } from '../../src/components/index.js';
+import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
 import { templatePath } from '../../src/util/package-root.js';
-import type { ComponentStatus, LogOptions, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
+import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
 import { renderControllerManifests, renderKindConfig } from './kind-config.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 
@@ -89,7 +89,7 @@ export class KindRuntime implements Runtime {
   }
 
   async logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void> {
-    const target = component === 'kwok-controller' ? 'deployment/kwok-controller' : `pod/${component}-${nodeName(ctx)}`;
+    const target = podTarget(component, ctx);
     const execa = await loadExeca();
     const child = execa(kubectlOf(ctx), [`--kubeconfig=${ctx.paths.kubeconfig}`, 'logs', '-n', 'kube-system', ...(options.follow ? ['-f'] : []), target], {
       reject: false,
@@ -101,6 +101,16 @@ export class KindRuntime implements Runtime {
     if (result.exitCode !== 0 && !options.signal?.aborted) throw new NotFoundError(`no log for ${component}: ${String(result.stderr).trim()}`, { hint: 'is the kind cluster running? `kwokts start cluster`' });
   }
 
+  /**
+   * The component's pod, at the port it listens on in the node: a declared port is published on
+   * the host at another number (kind.yaml), so the in-node one is used; a bare number is taken
+   * as an in-node port, as kwokctl's kind runtime does (it relays to 127.0.0.1:<port> in the node).
+   */
+  endpoint(component: Component, port: ComponentPort | number, ctx: RuntimeContext): PortEndpoint {
+    const inNode = typeof port === 'number' ? port : (IN_NODE_PORTS[component.name] ?? port.containerPort ?? port.port);
+    return { kind: 'pod', namespace: 'kube-system', target: podTarget(component.name, ctx), port: inNode };
+  }
+
   async remove(ctx: RuntimeContext): Promise<void> {
     // Idempotent: kind deletes nothing (and succeeds) when the cluster is not there.
     await ctx.executor.run({ command: kindOf(ctx), args: ['delete', 'cluster', `--name=${runtimeObjectName(ctx.cluster)}`] });
@@ -108,6 +118,10 @@ export class KindRuntime implements Runtime {
 }
 
 const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.cluster)}-control-plane`;
+/** kubeadm's static pods are named <component>-<node>; the controller is our Deployment. */
+const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (component === 'kwok-controller' ? 'deployment/kwok-controller' : `pod/${component}-${nodeName(ctx)}`);
+/** Where kind's apiserver (kubeadm's default) and our controller (templates/kind) listen in the node. */
+const IN_NODE_PORTS: Partial<Record<ComponentName, number>> = { 'kube-apiserver': 6443, 'kwok-controller': CONTAINER_PORTS.kwokController };
 const kindOf = (ctx: RuntimeContext): string => ctx.programs.get('kind') ?? 'kind';
 const kubectlOf = (ctx: RuntimeContext): string => ctx.programs.get('kubectl') ?? 'kubectl';
 

@@ -25,6 +25,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   protected flags!: GlobalFlags<T>;
   protected args!: Interfaces.InferredArgs<T['args']>;
+  /** Every positional argument, for commands that take any number (static strict = false). */
+  protected positionals: string[] = [];
   protected logger!: Logger;
   protected logLevel: number = LogLevel.INFO;
   protected workdir!: string;
@@ -34,7 +36,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   override async init(): Promise<void> {
     await super.init();
-    const { flags, args } = await this.parse({
+    const { flags, args, argv } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
       args: this.ctor.args,
@@ -42,6 +44,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     });
     this.flags = flags as GlobalFlags<T>;
     this.args = args as Interfaces.InferredArgs<T['args']>;
+    this.positionals = argv.map(String);
     const level = parseLogLevel(this.flags.v);
     if (level === undefined) throw new UsageError(`invalid log level ${JSON.stringify(this.flags.v)}`, { hint: 'use DEBUG, INFO, WARN or ERROR' });
     this.logLevel = level;

@@ -87,6 +87,17 @@ export async function loadConfigFiles(paths: readonly string[], logger: Logger, 
   return result;
 }
 
+/**
+ * One file's parsed documents checked as `-c` checks them (the same errors, naming `source`),
+ * without reading anything else: for tools that rewrite a file rather than use it.
+ */
+export function checkConfigDocuments(docs: readonly unknown[], source: string, logger: Logger): LoadedConfig {
+  const result = emptyConfig();
+  result.sources.push(source);
+  for (const doc of docs) applyDocument(result, doc, source, logger);
+  return result;
+}
+
 function applyDocument(result: LoadedConfig, doc: unknown, source: string, logger: Logger): void {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new UsageError(`config file ${source}: a document is not a mapping`);
@@ -230,7 +241,7 @@ export function resolveOptionValues(
   return values as unknown as ClusterOptionValues;
 }
 
-async function readAllStdin(): Promise<string> {
+export async function readAllStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks).toString('utf8');

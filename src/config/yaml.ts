@@ -31,6 +31,11 @@ export function parseYamlDocuments(text: string): unknown[] {
   return out;
 }
 
+/**
+ * Written as YAML 1.1 too, so that every string a 1.1 reader (ours above, Go's, the kwok
+ * controller's) would take for something else is quoted: "yes"/"on" (booleans), "1:20"
+ * (a base-60 number), "2024-01-01"; written as 1.2 they came back as other values.
+ */
 export function renderYamlDocuments(docs: readonly unknown[]): string {
-  return docs.map((d) => stringify(d, { lineWidth: 0 })).join('---\n');
+  return docs.map((d) => stringify(d, { lineWidth: 0, version: '1.1' })).join('---\n');
 }

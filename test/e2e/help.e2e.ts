@@ -10,12 +10,12 @@ test('--help lists the topics with their own descriptions, and every command', a
     assert.equal(result.exitCode, 0, result.stderr);
     for (const [topic, description] of [
       ['get', /List clusters, components, artifacts, or print a kubeconfig/],
-      ['config', /View, save \(tidy\) or reset the default configuration/],
+      ['config', /View, save \(tidy\), reset or convert configuration/],
       ['snapshot', /Save, restore or export a cluster's objects/],
     ] as const) {
       assert.match(result.stdout, new RegExp(`^  ${topic}\\s+${description.source}`, 'm'), `topic ${topic}`);
     }
-    for (const command of ['deploy', 'etcdctl', 'kubectl', 'kwok', 'logs', 'scale']) assert.match(result.stdout, new RegExp(`^  ${command}\\s`, 'm'));
+    for (const command of ['deploy', 'etcdctl', 'kubectl', 'kwok', 'logs', 'port-forward', 'scale']) assert.match(result.stdout, new RegExp(`^  ${command}\\s`, 'm'));
   } finally {
     box.cleanup();
   }

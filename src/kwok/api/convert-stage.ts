@@ -24,7 +24,7 @@ import type {
 
 export type ConvertResult = { stage: Stage; problems: [] } | { stage: undefined; problems: string[]; dropped?: boolean };
 
-function convertExpressionFrom(from: ExpressionFromDocument | null | undefined): ExpressionFrom | undefined {
+export function convertExpressionFrom(from: ExpressionFromDocument | null | undefined): ExpressionFrom | undefined {
   if (!from) return undefined;
   const out: ExpressionFrom = {};
   if (from.jq) out.jq = { expression: from.jq.expression };
@@ -49,7 +49,7 @@ function checkOperator(operator: string, values: string[], path: string, problem
   return true;
 }
 
-function convertSelectorExpression(item: SelectorExpressionDocument, path: string, problems: string[]): SelectorExpression | undefined {
+export function convertSelectorExpression(item: SelectorExpressionDocument, path: string, problems: string[]): SelectorExpression | undefined {
   if (item.jq) {
     const values = item.jq.values ?? [];
     if (!checkOperator(item.jq.operator, values, `${path}.jq`, problems)) return undefined;

@@ -24,3 +24,4 @@ export type { ParseStagesResult } from './parse-stages.js';
 export { loadKwokDocuments } from './load-documents.js';
 export type { KwokDocuments } from './load-documents.js';
 export { parseK8sYaml, parseK8sYamlDocuments, YamlSyntaxError } from './k8s-yaml.js';
+export { upgradeStageDocument } from './upgrade-stage.js';
