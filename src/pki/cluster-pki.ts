@@ -1,4 +1,5 @@
-import { caExtensions, issueCertificate, keyIdentifierOf, leafExtensions, validityFrom } from './certificate.js';
+import type { webcrypto } from 'node:crypto';
+import { caExtensions, issueCertificate, keyIdentifierOf, leafExtensions, validityFrom, type Validity } from './certificate.js';
 import { DEFAULT_KEY_ALGORITHM, exportPrivateKeyPem, exportPublicKeyPem, generateKeyPair, type KeyAlgorithm } from './keys.js';
 import { mergeSans, type SubjectAltNames } from './sans.js';
 import { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT } from './names.js';
@@ -60,18 +61,11 @@ export async function generateClusterPki(options: ClusterPkiOptions = {}): Promi
     generateFrontProxyPki({ ...options, keyAlgorithm: algorithm }),
   ]);
 
-  const ca = await issueCertificate({
-    subject: { commonName: CA_COMMON_NAME },
-    publicKey: caKeys.publicKey,
-    selfSigningKey: caKeys.privateKey,
-    validity,
-    extensions: caExtensions(),
-  });
-  const caKeyId = await keyIdentifierOf(ca);
+  const ca = await selfSignedCa(CA_COMMON_NAME, caKeys, validity);
   const admin = await issueCertificate({
     subject: { commonName: ADMIN_USER, organizations: ADMIN_GROUPS },
     publicKey: adminKeys.publicKey,
-    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: caKeyId },
+    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: await keyIdentifierOf(ca) },
     validity,
     extensions: leafExtensions({ server: true, client: true }, sans),
   });
@@ -87,18 +81,16 @@ export async function generateClusterPki(options: ClusterPkiOptions = {}): Promi
   };
 }
 
-/** A front-proxy CA and its one client certificate (also used alone, for clusters made before it existed). */
-export async function generateFrontProxyPki(options: Pick<ClusterPkiOptions, 'now' | 'keyAlgorithm'> = {}): Promise<FrontProxyPki> {
+function selfSignedCa(commonName: string, keys: webcrypto.CryptoKeyPair, validity: Validity): ReturnType<typeof issueCertificate> {
+  return issueCertificate({ subject: { commonName }, publicKey: keys.publicKey, selfSigningKey: keys.privateKey, validity, extensions: caExtensions() });
+}
+
+/** A front-proxy CA and its one client certificate. */
+async function generateFrontProxyPki(options: Pick<ClusterPkiOptions, 'now' | 'keyAlgorithm'>): Promise<FrontProxyPki> {
   const algorithm = options.keyAlgorithm ?? DEFAULT_KEY_ALGORITHM;
   const validity = validityFrom(options.now ?? new Date());
   const [caKeys, clientKeys] = await Promise.all([generateKeyPair(algorithm), generateKeyPair(algorithm)]);
-  const ca = await issueCertificate({
-    subject: { commonName: FRONT_PROXY_CA_COMMON_NAME },
-    publicKey: caKeys.publicKey,
-    selfSigningKey: caKeys.privateKey,
-    validity,
-    extensions: caExtensions(),
-  });
+  const ca = await selfSignedCa(FRONT_PROXY_CA_COMMON_NAME, caKeys, validity);
   const client = await issueCertificate({
     subject: { commonName: FRONT_PROXY_CLIENT },
     publicKey: clientKeys.publicKey,

@@ -1,6 +1,5 @@
 export {
   generateClusterPki,
-  generateFrontProxyPki,
   CA_COMMON_NAME,
   FRONT_PROXY_CLIENT,
   ADMIN_USER,
