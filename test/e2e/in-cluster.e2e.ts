@@ -257,7 +257,7 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
     const a = controllers.find((c) => c.id === 'a')!;
     const b = startController('b');
     await waitFor('b to stand by', () => /held by a; standing by/.test(b.log()), 30_000, 250);
-    const port = Number(/serving \/healthz and \/metrics on 127\.0\.0\.1:(\d+)/.exec(b.log())?.[1]);
+    const port = Number(/serving \/healthz[^\n]* on 127\.0\.0\.1:(\d+)/.exec(b.log())?.[1]);
     assert.equal(await (await fetch(`http://127.0.0.1:${port}/healthz`)).text(), 'ok', "the standby's probes pass");
     await new Promise((r) => setTimeout(r, 4_000));
     assert.equal(await leaderHolder(), 'a');

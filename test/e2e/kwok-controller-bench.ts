@@ -31,7 +31,7 @@ const createConcurrency = arg('concurrency', 32);
 
 /** Mean API latency per verb/resource and request counts, from the controller's /metrics. */
 async function printControllerMetrics(logFile: string): Promise<void> {
-  const port = /serving \/healthz and \/metrics on [^:]+:(\d+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+  const port = /serving \/healthz[^\n]* on [^:\s]+:(\d+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
   if (!port) return;
   const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
   const sums = new Map<string, { sum: number; count: number }>();

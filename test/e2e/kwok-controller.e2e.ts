@@ -187,7 +187,7 @@ describe('kwok controller against a real API server', { skip, timeout: 600_000 }
   });
 
   it('serves health and metrics', async () => {
-    const port = /serving \/healthz and \/metrics on [^:]+:(\d+)/.exec(readFileSync(controllerLog, 'utf8'))?.[1];
+    const port = /serving \/healthz[^\n]* on [^:\s]+:(\d+)/.exec(readFileSync(controllerLog, 'utf8'))?.[1];
     assert.ok(port, 'the server address is logged');
     assert.equal(await (await fetch(`http://127.0.0.1:${port}/healthz`)).text(), 'ok');
     const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
