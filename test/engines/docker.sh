@@ -21,6 +21,9 @@ if ! command -v dockerd >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io >/dev/null
   if [ -n "$created_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
+# The service outlives this checkout: run it from /, since conmon fails in a working directory
+# that has since been deleted ("Failed to get working directory").
+cd /
 # --bridge=none: no docker0 on the host; clusters use their own user-defined networks.
 nohup dockerd --host "$host" --data-root "$root/docker" --exec-root "$run/docker-exec" \
   --pidfile "$run/docker.pid" --bridge=none >"$root/dockerd.log" 2>&1 &

@@ -36,6 +36,9 @@ driver = "overlay"
 graphroot = "$root/podman/storage"
 runroot = "$run/podman/runroot"
 CONF
+# The service outlives this checkout: run it from /, since conmon fails in a working directory
+# that has since been deleted ("Failed to get working directory").
+cd /
 CONTAINERS_CONF="$conf" CONTAINERS_STORAGE_CONF="$storage" nohup podman system service --time=0 "$host" >"$root/podman-service.log" 2>&1 &
 for _ in $(seq 1 100); do
   if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then echo "$host"; exit 0; fi
