@@ -1,22 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildComponents, formatGoDuration, quantityToBytes, startGroups, type ClusterSpec } from '../../../src/components/index.js';
-import { clusterPaths } from '../../../src/cluster/naming.js';
+import { sampleSpec } from './sample-spec.js';
 import { defaultOptionValues } from '../../../src/config/options.js';
 
 function spec(overrides: Partial<ClusterSpec['options']> = {}): ClusterSpec {
-  return {
-    name: 'c1',
-    paths: clusterPaths('/w', 'c1'),
-    options: { ...defaultOptionValues(), ...overrides },
-    kubeVersion: 'v1.36.1',
-    etcdVersion: 'v3.6.10',
-    ports: { etcd: 2001, etcdPeer: 2002, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 0 },
-    components: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'],
-    logLevel: 0,
-    kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
-    enableCrds: [],
-  };
+  return sampleSpec({ options: { ...defaultOptionValues(), ...overrides } });
 }
 
 test('components start in dependency groups', () => {

@@ -5,25 +5,15 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildComponents, networkPlacement, type ClusterSpec, type Component } from '../../../src/components/index.js';
-import { clusterPaths } from '../../../src/cluster/naming.js';
-import { defaultOptionValues } from '../../../src/config/options.js';
+import { buildComponents, networkPlacement, type Component } from '../../../src/components/index.js';
+import { sampleSpec } from './sample-spec.js';
 
 function components(network: boolean, logDirs?: string[]): Map<string, Component> {
-  const spec: ClusterSpec = {
-    name: 'c1',
-    paths: clusterPaths('/w', 'c1'),
-    options: defaultOptionValues(),
-    kubeVersion: 'v1.36.1',
-    etcdVersion: 'v3.6.10',
-    ports: { etcd: 2001, etcdPeer: 2002, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 0 },
+  const spec = sampleSpec({
     components: ['etcd', 'kube-apiserver', 'kwok-controller'],
-    logLevel: 0,
-    kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
-    enableCrds: [],
     ...(logDirs ? { logDirs } : {}),
     ...(network ? { placement: networkPlacement('c1'), images: { 'kwok-controller': 'k:1' } } : {}),
-  };
+  });
   return new Map(buildComponents(spec).map((c) => [c.name, c]));
 }
 

@@ -1,23 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildComponents, networkPlacement, type ClusterSpec } from '../../../src/components/index.js';
-import { clusterPaths } from '../../../src/cluster/naming.js';
-import { defaultOptionValues } from '../../../src/config/options.js';
+import { sampleSpec } from './sample-spec.js';
 
 function spec(network: boolean): ClusterSpec {
-  return {
-    name: 'c1',
-    paths: clusterPaths('/w', 'c1'),
-    options: defaultOptionValues(),
-    kubeVersion: 'v1.36.1',
-    etcdVersion: 'v3.6.10',
-    ports: { etcd: 2001, etcdPeer: 2002, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 2007 },
+  return sampleSpec({
+    ports: { ...sampleSpec().ports, prometheus: 2007 },
     components: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus'],
-    logLevel: 0,
-    kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
-    enableCrds: [],
     ...(network ? { placement: networkPlacement('c1'), images: { etcd: 'e:1', 'kube-apiserver': 'a:1' } } : {}),
-  };
+  });
 }
 
 const byName = (network: boolean) => new Map(buildComponents(spec(network)).map((c) => [c.name, c]));

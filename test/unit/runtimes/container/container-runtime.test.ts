@@ -6,7 +6,7 @@ import { PODMAN } from '../../../../runtimes/podman.js';
 import { NERDCTL } from '../../../../runtimes/nerdctl.js';
 import type { ContainerDialect } from '../../../../runtimes/container/dialect.js';
 import type { RuntimeContext } from '../../../../runtimes/runtime.js';
-import { buildComponents, networkPlacement, type ClusterSpec } from '../../../../src/components/index.js';
+import { buildComponents, networkPlacement } from '../../../../src/components/index.js';
 import { clusterPaths } from '../../../../src/cluster/naming.js';
 import { defaultOptionValues } from '../../../../src/config/options.js';
 import { resolveImages } from '../../../../src/artifacts/images.js';
@@ -14,23 +14,15 @@ import { DryRunExecutor } from '../../../../src/exec/dry-run-executor.js';
 import { RealExecutor } from '../../../../src/exec/real-executor.js';
 import { ExternalCommandError, PreflightError } from '../../../../src/util/errors.js';
 import { silentLogger } from '../../../../src/util/log.js';
+import { sampleSpec } from '../../components/sample-spec.js';
 import { FakeEngine } from './fake-engine.js';
 
 function components() {
-  const spec: ClusterSpec = {
-    name: 'c1',
-    paths: clusterPaths('/w', 'c1'),
-    options: defaultOptionValues(),
-    kubeVersion: 'v1.36.1',
-    etcdVersion: 'v3.6.10',
-    ports: { etcd: 2001, etcdPeer: 2002, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 0 },
+  const spec = sampleSpec({
     components: ['etcd', 'kube-apiserver', 'kwok-controller'],
-    logLevel: 0,
-    kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
-    enableCrds: [],
     placement: networkPlacement('c1'),
     images: resolveImages(defaultOptionValues(), 'v1.36.1', 'v3.6.10'),
-  };
+  });
   return buildComponents(spec);
 }
 
