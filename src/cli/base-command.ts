@@ -78,6 +78,20 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 }
 
 /** Print one error (plus hint) to stderr and return the exit code. Shared with bin/run.js. */
+/**
+ * oclif's parse errors span lines ("Missing 1 required arg:", then one line per missing arg with
+ * its description, then a blank line and notes or "See more help with --help"); the user gets one
+ * line that names what is missing.
+ */
+export function oneLineParseError(message: string): string {
+  const [first = message, ...rest] = message.split('\n').map((l) => l.trim());
+  if (!first.endsWith(':')) return first;
+  // The list ends at the first blank line (oclif may add a note about multi-value flags after it).
+  const end = rest.findIndex((l) => l === '' || /^See more help/i.test(l));
+  const names = (end < 0 ? rest : rest.slice(0, end)).map((l) => l.split(/\s{2,}/)[0]);
+  return names.length > 0 ? `${first} ${names.join(', ')}` : first;
+}
+
 export function reportError(error: unknown, logLevel: number = LogLevel.INFO): number {
   const write = (line: string) => process.stderr.write(line + '\n');
   if (KwoktsError.is(error)) {
@@ -91,7 +105,7 @@ export function reportError(error: unknown, logLevel: number = LogLevel.INFO): n
   // oclif's own parse errors (unknown flag, missing arg): user input, exit 2, one line.
   const oclif = (error as { oclif?: { exit?: number } }).oclif;
   if (oclif && error instanceof Error) {
-    write(`error: ${error.message.split('\n')[0]}`);
+    write(`error: ${oneLineParseError(error.message)}`);
     write('hint: see --help');
     return 2;
   }
