@@ -77,7 +77,6 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   }
 }
 
-/** Print one error (plus hint) to stderr and return the exit code. Shared with bin/run.js. */
 /**
  * oclif's parse errors span lines ("Missing 1 required arg:", then one line per missing arg with
  * its description, then a blank line and notes or "See more help with --help"); the user gets one
@@ -92,6 +91,7 @@ export function oneLineParseError(message: string): string {
   return names.length > 0 ? `${first} ${names.join(', ')}` : first;
 }
 
+/** Print one error (plus hint) to stderr and return the exit code. Shared with bin/run.js. */
 export function reportError(error: unknown, logLevel: number = LogLevel.INFO): number {
   const write = (line: string) => process.stderr.write(line + '\n');
   if (KwoktsError.is(error)) {
