@@ -6,12 +6,12 @@
  * Either way the effect goes through the Executor, so --dry-run prints its command line
  * (`socat …` for the relay, which does the same) and starts nothing.
  */
-import { execa } from 'execa';
 import { basename } from 'node:path';
 import { createRuntime } from '../../runtimes/registry.js';
 import type { PortEndpoint, Runtime } from '../../runtimes/runtime.js';
 import type { Component, ComponentPort } from '../components/index.js';
 import type { Executor } from '../exec/executor.js';
+import { loadExeca } from '../exec/load-execa.js';
 import { ExternalCommandError, PreflightError, UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { readContext } from './logs.js';
@@ -178,6 +178,7 @@ export async function runPortForward(plan: PortForwardPlan, ctx: PortForwardCont
 
 /** kubectl prints its own "Forwarding from" lines; it runs until the signal stops it. */
 async function runKubectlForward(kubectl: string, args: string[], signal: AbortSignal): Promise<void> {
+  const execa = await loadExeca();
   const result = await execa(kubectl, args, { stdin: 'ignore', stdout: 'inherit', stderr: 'inherit', cancelSignal: signal, reject: false });
   if (signal.aborted) return;
   if ((result as { code?: string }).code === 'ENOENT') {

@@ -15,13 +15,13 @@
 import { execa } from 'execa';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildConnection } from '../../src/kwok/client/connection.js';
 import { HttpKubeClient } from '../../src/kwok/client/http-client.js';
 import { loadKubeConfig } from '../../src/kwok/client/kubeconfig.js';
 import { silentLogger } from '../../src/util/log.js';
+import { freePort } from '../e2e/harness.js';
 import { cpuSeconds, peakRssMiB, runControllerLoad, type LoadResult, type PhaseResult } from './controller-load.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -66,14 +66,6 @@ function flag(args: string[], name: string, fallback: number): number {
   const inline = args.find((a) => a.startsWith(`--${name}=`));
   const value = inline ? inline.slice(name.length + 3) : index >= 0 ? args[index + 1] : undefined;
   return value === undefined ? fallback : Number(value);
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((done) => server.close(done));
-  return port;
 }
 
 async function kwokts(args: string[], env: Record<string, string>): Promise<void> {

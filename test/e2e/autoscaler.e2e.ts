@@ -18,13 +18,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { clusterAutoscalerVersionForKube, DEFAULT_KUBE_VERSION, normalizeVersion } from '../../src/config/versions.js';
-import { kwokts, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
+import { freePort, kwokts, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'ca';
 const NS = 'autoscaling';
@@ -43,17 +42,6 @@ function findClusterAutoscaler(): { binary: string } | { skip: string } {
   return {
     skip: 'no cluster-autoscaler binary: `kwokts artifacts build cluster-autoscaler` could not build one here (the Go module proxy does not serve sigs.k8s.io/cluster-autoscaler); build one from a checkout with --source DIR or set KWOK_CLUSTER_AUTOSCALER_BINARY',
   };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 const autoscaler = findClusterAutoscaler();

@@ -117,6 +117,18 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** A TCP port free on loopback right now (the system picks it; another process may take it later). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export async function isListening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const server = createServer();

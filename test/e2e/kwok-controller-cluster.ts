@@ -7,9 +7,9 @@ import { spawn, execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './harness.js';
 
 export interface ControlPlane {
   dir: string;
@@ -66,17 +66,6 @@ function findInCache(root: string, name: string): string[] {
   };
   walk(root, 0);
   return found.sort().reverse();
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {

@@ -6,8 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createServer } from 'node:net';
-import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { freePort, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'logs';
 const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
@@ -24,14 +23,6 @@ async function ok(box: Sandbox, args: string[], input?: string): Promise<string>
 
 function listFiles(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
 }
 
 /** An extra component: a tiny HTTP server that answers with an env var and an argument. */

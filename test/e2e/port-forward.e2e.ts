@@ -11,17 +11,9 @@ import { request as httpsRequest } from 'node:https';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { isAlive, isListening, kwokts, recordedPids, requireBinaries, sandbox, spawnKwokts, waitFor, type CliResult, type Sandbox } from './harness.js';
+import { freePort, isAlive, isListening, kwokts, recordedPids, requireBinaries, sandbox, spawnKwokts, waitFor, type CliResult, type Sandbox } from './harness.js';
 
 const NAME = 'pf';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 interface Forward {
   port: number;
