@@ -24,9 +24,11 @@ export const PODMAN: ContainerDialect = {
   },
   startService,
   networkLabels: (cluster) => ({ 'io.podman.compose.project': `kwok-${cluster}` }),
+  libpodApi: true,
   hints: {
     install: 'install podman (Debian: `apt-get install podman`)',
     start: 'start its API service (`podman system service --time=0 &`, or `systemctl start podman.socket`) or set CONTAINER_HOST',
+    dns: 'give podman networks DNS: use the netavark backend with aardvark-dns (Debian: `apt-get install netavark aardvark-dns`, and `network_backend = "netavark"` under [network] in containers.conf; existing networks and containers must be removed first: `podman system reset`), or for the CNI backend install the dnsname plugin (Debian: golang-github-containernetworking-plugin-dnsname)',
   },
 };
 

@@ -29,13 +29,14 @@ export class ApiEngine implements ContainerEngine {
     readonly endpoint: ApiEndpoint,
     private readonly engineName: string,
     private readonly docker: Docker,
+    private readonly libpodApi: boolean,
   ) {}
 
   /** dockerode (and the ssh/modem stack under it) is loaded here, not at start-up: binary-runtime commands never need it. */
-  static async open(endpoint: ApiEndpoint, engineName: string): Promise<ApiEngine> {
+  static async open(endpoint: ApiEndpoint, engineName: string, options: { libpodApi?: boolean } = {}): Promise<ApiEngine> {
     const { default: DockerClient } = await import('dockerode');
     const docker = new DockerClient('socketPath' in endpoint ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol });
-    return new ApiEngine(endpoint, engineName, docker);
+    return new ApiEngine(endpoint, engineName, docker, options.libpodApi ?? false);
   }
 
   async ping(): Promise<void> {
@@ -113,11 +114,25 @@ export class ApiEngine implements ContainerEngine {
   async inspectNetwork(name: string): Promise<NetworkState | undefined> {
     try {
       const info = (await this.docker.getNetwork(name).inspect()) as { Name: string; Labels?: Record<string, string> | null };
-      return { name: info.Name, labels: info.Labels ?? {} };
+      const dns = this.libpodApi ? await this.libpodNetworkDns(name) : undefined;
+      return { name: info.Name, labels: info.Labels ?? {}, ...(dns === undefined ? {} : { dns }) };
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
       throw error;
     }
+  }
+
+  /** libpod's own view of a network (the Docker-compatible one does not say whether it has DNS). */
+  private libpodNetworkDns(name: string): Promise<boolean | undefined> {
+    return new Promise((resolve) => {
+      this.docker.modem.dial(
+        { path: `/libpod/networks/${encodeURIComponent(name)}/json`, method: 'GET', statusCodes: { 200: true, 404: 'no such network' }, options: {} },
+        (error: unknown, data: unknown) => {
+          const enabled = (data as { dns_enabled?: unknown } | undefined)?.dns_enabled;
+          resolve(error || typeof enabled !== 'boolean' ? undefined : enabled);
+        },
+      );
+    });
   }
 
   async imageExists(image: string): Promise<boolean> {

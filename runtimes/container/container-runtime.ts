@@ -48,7 +48,7 @@ export async function connectEngine(dialect: ContainerDialect, detect: DetectEnv
     // A socket file that is not there cannot answer; asking would cost loading dockerode.
     const absent = 'socketPath' in endpoint && !existsSync(endpoint.socketPath);
     if (!absent) {
-      const engine = await ApiEngine.open(endpoint, dialect.name);
+      const engine = await ApiEngine.open(endpoint, dialect.name, { libpodApi: dialect.libpodApi });
       try {
         await engine.ping();
         return engine;
@@ -60,7 +60,7 @@ export async function connectEngine(dialect: ContainerDialect, detect: DetectEnv
   }
   const started = await dialect.startService?.(detect);
   if (started) {
-    const engine = await ApiEngine.open(started, dialect.name);
+    const engine = await ApiEngine.open(started, dialect.name, { libpodApi: dialect.libpodApi });
     await engine.ping();
     return engine;
   }
@@ -150,6 +150,14 @@ export class ContainerRuntime implements Runtime {
     const name = runtimeObjectName(ctx.cluster);
     if (!(await engine.inspectNetwork(name))) {
       await this.apply(ctx, { op: 'network-create', name, labels: clusterLabels(ctx.cluster, this.dialect.networkLabels(ctx.cluster)) });
+    }
+    // Components reach each other by container name; without DNS the apiserver would only fail
+    // later with "lookup kwok-<name>-etcd: no such host". (Nothing to read in a dry run.)
+    const network = await engine.inspectNetwork(name);
+    if (network?.dns === false) {
+      throw new PreflightError(`${this.dialect.name} network ${name} has no DNS, so the cluster's containers cannot find each other by name`, {
+        hint: this.dialect.hints.dns ?? `give ${this.dialect.name}'s networks DNS, or choose another --runtime`,
+      });
     }
     this.networkEnsured = true;
   }

@@ -28,8 +28,14 @@ export interface ContainerDialect extends CommandDialect {
   startService?(detect: DetectEnv): Promise<ApiEndpoint | undefined>;
   /** Extra labels a network gets (podman's own compose project label). */
   networkLabels(cluster: string): Record<string, string>;
-  /** What to do when the engine is not installed / not answering. */
-  hints: { install: string; start: string };
+  /**
+   * The engine also serves libpod's API (podman), which says whether a network has DNS: with
+   * podman's CNI backend and no dnsname plugin, or netavark without aardvark-dns, it has none and
+   * components could not find each other by name.
+   */
+  libpodApi?: boolean;
+  /** What to do when the engine is not installed / not answering / its networks cannot resolve names. */
+  hints: { install: string; start: string; dns?: string };
 }
 
 /** `unix:///path` or `tcp://host:port` (DOCKER_HOST / CONTAINER_HOST syntax). */

@@ -13,6 +13,11 @@ export interface ContainerState {
 export interface NetworkState {
   name: string;
   labels: Record<string, string>;
+  /**
+   * Whether containers on it find each other by name; undefined where the engine does not say
+   * (docker's user-defined networks always do).
+   */
+  dns?: boolean;
 }
 
 export interface PullProgress {

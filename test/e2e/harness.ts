@@ -89,6 +89,58 @@ export function spawnKwokts(box: Sandbox, args: string[]): ResultPromise {
   return execa('node', [BIN, ...args], { env: { ...process.env, ...box.env }, reject: false });
 }
 
+/**
+ * A long-running command (typically `kubectl get ... --watch -o jsonpath=...{"\\n"}`) whose output
+ * lines are kept as they arrive, so a test can assert the sequence of states an object went
+ * through instead of polling and hoping to catch a short-lived one.
+ */
+export interface LineWatch {
+  readonly lines: readonly string[];
+  /** Resolves with the first line (already seen or still to come) that matches; the deadline only guards against a hang. */
+  until(what: string, match: (line: string) => boolean, timeoutMs?: number): Promise<string>;
+  stop(): Promise<void>;
+}
+
+export function watchLines(box: Sandbox, args: string[]): LineWatch {
+  const child = spawnKwokts(box, args);
+  const lines: string[] = [];
+  const waiters = new Set<() => void>();
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const parts = pending.split('\n');
+    pending = parts.pop() ?? '';
+    for (const line of parts) if (line.trim() !== '') lines.push(line.trim());
+    for (const wake of waiters) wake();
+  });
+  return {
+    lines,
+    until: (what, match, timeoutMs = 120_000) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          const found = lines.find(match);
+          if (found === undefined) return;
+          cleanup();
+          resolve(found);
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`timed out waiting for ${what}; lines seen: ${JSON.stringify(lines)}`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      }),
+    stop: async () => {
+      child.kill('SIGINT');
+      await child.catch(() => undefined);
+    },
+  };
+}
+
 /** Pids from every cluster's pid files (read before a delete, to check afterwards). */
 export function recordedPids(workdir: string): number[] {
   const clusters = join(workdir, 'clusters');

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Podman's Docker-compatible API service for the tests, on its own socket and storage. Two defaults
+# Podman's Docker-compatible API service for the tests, on its own socket and storage. Three defaults
 # are changed through a containers.conf of ours (CONTAINERS_CONF): runc instead of crun (crun refuses
-# hosts with hybrid cgroups) and no default ulimits (setrlimit is refused in some sandboxes).
+# hosts with hybrid cgroups), no default ulimits (setrlimit is refused in some sandboxes), and the
+# netavark network backend (with aardvark-dns: container names resolve).
 # Idempotent: prints the CONTAINER_HOST value and returns at once when the service answers.
 set -euo pipefail
 root="${KWOKTS_TEST_ENGINES:-/var/lib/kwokts-test}"
@@ -14,6 +15,13 @@ if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then e
 missing=()
 command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v runc >/dev/null 2>&1 || [ -x /usr/sbin/runc ] || missing+=(runc)
+# Networks need DNS (components reach each other by container name). Debian's podman only
+# recommends netavark, and without recommends apt satisfies its network stack with the CNI
+# plugins, which have no DNS: netavark with aardvark-dns is installed and chosen explicitly.
+command -v iptables >/dev/null 2>&1 || missing+=(iptables)
+for pkg in netavark aardvark-dns; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} from Debian packages" >&2
   apt-get update -qq >&2
@@ -23,6 +31,8 @@ runc_path="$(command -v runc || echo /usr/sbin/runc)"
 cat >"$conf" <<CONF
 [containers]
 default_ulimits = []
+[network]
+network_backend = "netavark"
 [engine]
 runtime = "runc"
 [engine.runtimes]

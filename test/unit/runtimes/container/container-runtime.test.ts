@@ -158,3 +158,25 @@ test('an engine that stops answering mid-command: one PreflightError, not an int
   };
   await assert.rejects(runtime.status(components(), ctx), (e: unknown) => e instanceof PreflightError && e.message === 'podman failed to answer: connect ECONNREFUSED /run/podman/podman.sock');
 });
+
+test('a network without DNS fails the start with one error saying what to install, before any container exists', async () => {
+  const { engine, runtime, ctx } = setup(PODMAN);
+  engine.networkDns = false;
+  await assert.rejects(runtime.start(components(), ctx), (error: unknown) => {
+    assert.ok(error instanceof PreflightError);
+    assert.match(error.message, /^podman network kwok-c1 has no DNS/);
+    assert.match(error.hint ?? '', /aardvark-dns/);
+    return true;
+  });
+  assert.deepEqual(engine.applied.map((o) => o.op), ['network-create']);
+  assert.equal(engine.containers.size, 0);
+});
+
+test('a network with DNS (or an engine that does not say) starts as before', async () => {
+  for (const dns of [true, undefined]) {
+    const { engine, runtime, ctx } = setup(PODMAN);
+    engine.networkDns = dns;
+    await runtime.start(components(), ctx);
+    assert.equal(engine.containers.size, 3);
+  }
+});

@@ -9,6 +9,8 @@ export class FakeEngine implements ContainerEngine {
   readonly networks = new Map<string, NetworkState>();
   readonly images = new Set<string>();
   pullFails = false;
+  /** What a created network says about DNS (podman's CNI backend without the dnsname plugin: false). */
+  networkDns?: boolean;
   /** An engine-level refusal (a raw error, as dockerode throws) for this operation. */
   refuse?: ContainerOp['op'];
 
@@ -19,7 +21,7 @@ export class FakeEngine implements ContainerEngine {
     if (this.refuse === op.op) throw new Error('(HTTP code 500) server error - OCI permission denied\nmore detail');
     switch (op.op) {
       case 'network-create':
-        this.networks.set(op.name, { name: op.name, labels: op.labels });
+        this.networks.set(op.name, { name: op.name, labels: op.labels, ...(this.networkDns === undefined ? {} : { dns: this.networkDns }) });
         return;
       case 'network-rm':
         this.networks.delete(op.name);
