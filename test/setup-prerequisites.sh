@@ -15,6 +15,11 @@ apt_install() {
   if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
+# Tools the e2e harness calls (ss: iproute2, fuser: psmisc, curl); present on most images, but
+# a fresh machine is not promised to have them.
+for tool in ss:iproute2 fuser:psmisc curl:curl; do
+  command -v "${tool%%:*}" >/dev/null 2>&1 || apt_install "${tool##*:}"
+done
 if ! command -v go >/dev/null 2>&1; then
   echo "installing Go from Debian packages"
   apt_install golang-go
