@@ -33,16 +33,21 @@ temp_dir() {
   printf '%s' "$dir"
 }
 
-# Puts a `kwokts` on PATH: from npm when kwokts-version is given, else this action's own source
-# (the ref named in `uses:`), built with npm if it is not built yet. Prints the command to use.
+# Puts a `kwokts` on PATH: this action's own repository at the kwokts-version ref when one is
+# given (never a package name from the npm registry, where "kwokts" is not ours to vouch for),
+# else this action's own source (the ref named in `uses:`), built with npm if it is not built yet.
+# Prints the command to use.
 install_kwokts() {
-  local version bindir
+  local version bindir repo
   version="$(input KWOKTS-VERSION)"
   bindir="$(temp_dir)/bin"
   mkdir -p "$bindir"
   if [[ -n "$version" ]]; then
-    echo "Installing kwokts@${version} from the npm registry ..." >&2
-    npm install --global --no-audit --no-fund "kwokts@${version}" >&2 || fail "npm could not install kwokts@${version}" "check the kwokts-version input (an npm version or range)" 1
+    repo="${GITHUB_ACTION_REPOSITORY:-}"
+    [[ -n "$repo" ]] || fail "kwokts-version needs GITHUB_ACTION_REPOSITORY (the repository this action comes from), which the runner sets" "leave kwokts-version empty to use the ref named in \`uses:\`"
+    [[ "$version" =~ ^[A-Za-z0-9._/-]+$ ]] || fail "kwokts-version \"$version\" is not a git ref" "give a tag, branch or commit of $repo"
+    echo "Installing kwokts from github:${repo}#${version} ..." >&2
+    npm install --global --no-audit --no-fund "github:${repo}#${version}" >&2 || fail "npm could not install kwokts from github:${repo}#${version}" "check the kwokts-version input (a tag, branch or commit of $repo)" 1
     printf '%s' "$(command -v kwokts)"
     return
   fi
@@ -65,6 +70,15 @@ main() {
   kubeconfig="$(input KUBECONFIG)"
   [[ "$create" == "true" || "$create" == "false" ]] || fail "create-cluster must be true or false, not \"$create\""
   if ! command -v node >/dev/null; then fail "node is not on PATH" "add actions/setup-node before this action" 3; fi
+
+  # Downloaded or built binaries go to the runner's tool cache, which self-hosted runners keep
+  # between jobs (hosted runners: cache this path with actions/cache, see README), so a job
+  # does not fetch or rebuild Kubernetes each time.
+  if [[ -z "${KWOK_CACHE_DIR:-}" && -n "${RUNNER_TOOL_CACHE:-}" ]]; then
+    export KWOK_CACHE_DIR="$RUNNER_TOOL_CACHE/kwokts"
+    emit "${GITHUB_ENV:-}" "KWOK_CACHE_DIR=$KWOK_CACHE_DIR"
+  fi
+  [[ -z "${KWOK_CACHE_DIR:-}" ]] || emit "${GITHUB_OUTPUT:-}" "cache-dir=$KWOK_CACHE_DIR"
 
   kwokts="$(install_kwokts)"
   "$kwokts" --version >&2 || fail "the installed kwokts does not run" "" 1

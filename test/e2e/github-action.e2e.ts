@@ -39,9 +39,10 @@ function entries(file: string): Record<string, string> {
   return out;
 }
 
-async function step(box: Sandbox, run: Runner, entry: 'main' | 'post', inputs: Record<string, string>, state: Record<string, string> = {}) {
+async function step(box: Sandbox, run: Runner, entry: 'main' | 'post', inputs: Record<string, string>, state: Record<string, string> = {}, runnerEnv: Record<string, string> = {}) {
   const env: Record<string, string> = {
     ...box.env,
+    ...runnerEnv,
     RUNNER_TEMP: run.dir,
     GITHUB_ENV: run.files.env,
     GITHUB_PATH: run.files.path,
@@ -88,6 +89,29 @@ describe('GitHub Action: install, create --wait, export the kubeconfig, delete a
     const post = await step(box, run, 'post', {}, entries(run.files.state));
     assert.equal(post.exitCode, 0, post.stderr);
     assert.match(post.stderr, /nothing to delete/);
+  });
+
+  test('kwokts-version installs from the action\'s own repository, never an npm package name, and refuses a non-ref', async () => {
+    const run = runner();
+    runners.push(run);
+    const outside = await step(box, run, 'main', { 'kwokts-version': '0.1.0', 'create-cluster': 'false' });
+    assert.equal(outside.exitCode, 2, outside.stderr);
+    assert.match(outside.stderr, /^error: kwokts-version needs GITHUB_ACTION_REPOSITORY/m);
+    const weird = await step(box, run, 'main', { 'kwokts-version': 'v1; rm -rf ~', 'create-cluster': 'false' }, {}, { GITHUB_ACTION_REPOSITORY: 'someone/kwokts' });
+    assert.equal(weird.exitCode, 2, weird.stderr);
+    assert.match(weird.stderr, /^error: kwokts-version "v1; rm -rf ~" is not a git ref$/m);
+    assert.doesNotMatch(readFileSync(join(ROOT, 'scripts', 'action', 'run.sh'), 'utf8'), /npm install[^\n]*"kwokts@/, 'no install by registry name');
+  });
+
+  test('binaries are cached in the runner\'s tool cache, exported for later steps, unless KWOK_CACHE_DIR is set', async () => {
+    const run = runner();
+    runners.push(run);
+    const toolCache = join(run.dir, 'tool-cache');
+    const { KWOK_CACHE_DIR: _cache, ...rest } = box.env;
+    const r = await step({ ...box, env: rest }, run, 'main', { 'create-cluster': 'false' }, {}, { RUNNER_TOOL_CACHE: toolCache, KWOK_CACHE_DIR: '' });
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(entries(run.files.env)['KWOK_CACHE_DIR'], join(toolCache, 'kwokts'));
+    assert.equal(entries(run.files.output)['cache-dir'], join(toolCache, 'kwokts'));
   });
 
   test('main creates a ready cluster and exports its kubeconfig; post deletes it', async () => {
