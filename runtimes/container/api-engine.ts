@@ -122,11 +122,14 @@ export class ApiEngine implements ContainerEngine {
     }
   }
 
-  /** libpod's own view of a network (the Docker-compatible one does not say whether it has DNS). */
+  /**
+   * libpod's own view of a network (the Docker-compatible one does not say whether it has DNS).
+   * libpod routes need a version prefix; every podman since 4.0 serves v4.0.0.
+   */
   private libpodNetworkDns(name: string): Promise<boolean | undefined> {
     return new Promise((resolve) => {
       this.docker.modem.dial(
-        { path: `/libpod/networks/${encodeURIComponent(name)}/json`, method: 'GET', statusCodes: { 200: true, 404: 'no such network' }, options: {} },
+        { path: `/v4.0.0/libpod/networks/${encodeURIComponent(name)}/json`, method: 'GET', statusCodes: { 200: true, 404: 'no such network' }, options: {} },
         (error: unknown, data: unknown) => {
           const enabled = (data as { dns_enabled?: unknown } | undefined)?.dns_enabled;
           resolve(error || typeof enabled !== 'boolean' ? undefined : enabled);
