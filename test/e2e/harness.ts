@@ -11,6 +11,13 @@ import { createServer } from 'node:net';
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'run.js');
 
+/**
+ * How long waitFor and LineWatch.until wait at least. Deadlines in e2e tests only guard against a
+ * hang, never assert speed: whatever a caller asks, they are at least this, so a loaded machine
+ * makes a test slower, not red. (Assert sequences of states with watchLines, not short deadlines.)
+ */
+export const HANG_GUARD_MS = 180_000;
+
 export interface Sandbox {
   workdir: string;
   kubeconfig: string;
@@ -115,7 +122,7 @@ export function watchLines(box: Sandbox, args: string[]): LineWatch {
   });
   return {
     lines,
-    until: (what, match, timeoutMs = 120_000) =>
+    until: (what, match, timeoutMs = HANG_GUARD_MS) =>
       new Promise<string>((resolve, reject) => {
         const check = () => {
           const found = lines.find(match);
@@ -195,8 +202,9 @@ export function recordedPorts(workdir: string, cluster: string): number[] {
   return [...text.matchAll(/^\s+port: (\d+)$/gm)].map((m) => Number(m[1]));
 }
 
+/** Polls until a condition holds; see HANG_GUARD_MS. */
 export async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000, intervalMs = 250): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + Math.max(timeoutMs, HANG_GUARD_MS);
   while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((r) => setTimeout(r, intervalMs));
