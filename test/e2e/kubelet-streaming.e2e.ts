@@ -182,6 +182,24 @@ spec:
       assert.equal(body, 'hello from the test server: /through-the-pod');
     });
 
+    test('port-forward to a port nothing forwards: kwok\'s error, and kubectl gives up the forward', async () => {
+      const local = await freePort();
+      const forwarding = spawnKwokts(box, ['--name', cluster, 'kubectl', 'port-forward', 'pod/web-0', `${local}:81`]);
+      let out = '';
+      forwarding.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+      try {
+        await waitFor('port-forward to listen', () => out.includes(`Forwarding from 127.0.0.1:${local}`), 60_000, 100);
+        await assert.rejects(fetch(`http://127.0.0.1:${local}/`));
+        // client-go closes the whole forward after an error from the kubelet.
+        const done = await forwarding;
+        assert.notEqual(done.exitCode, 0);
+        assert.match(String(done.stderr), /error forwarding port 81 to pod web-0\/default, uid : no forward found for port 81 in pod \\?"default\/web-0\\?"/);
+      } finally {
+        forwarding.kill('SIGTERM');
+        await forwarding;
+      }
+    });
+
     test('a pod no Exec or ClusterExec matches: kwok\'s error and a non-zero exit', async () => {
       assert.equal((await k(['create', 'namespace', 'other'])).exitCode, 0);
       await runningPod('stray', 'other');
