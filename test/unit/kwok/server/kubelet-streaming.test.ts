@@ -156,6 +156,12 @@ describe('kubelet streaming routes', () => {
     noChannel.close();
   });
 
+  it('answers an upgrade to another path with 404', async () => {
+    const client = await SpdyTestClient.connect(server.address.port, '/run/default/pod0/app', [V4]);
+    assert.match(client.response, /^HTTP\/1.1 404/);
+    client.close();
+  });
+
   it('answers a plain request to /exec/ with 400, not 405', async () => {
     const res = await fetch(`http://127.0.0.1:${server.address.port}/exec/default/pod0/app?command=true`, { method: 'POST' });
     assert.equal(res.status, 400);
