@@ -23,10 +23,15 @@ export function processOptions(target: ExecLocal, env: NodeJS.ProcessEnv = proce
   return options;
 }
 
+/** A command as kwok's errors print it: the name, a space, the arguments (a bare name keeps the space). */
+export function commandLine(command: readonly string[]): string {
+  return `${command[0] ?? ''} ${command.slice(1).join(' ')}`;
+}
+
 /** Go's wording for a command that cannot start, which is what kwok users see. */
 export function startFailure(command: readonly string[], error: NodeJS.ErrnoException): string {
   const name = command[0] ?? '';
-  const argv = command.join(' ');
+  const argv = commandLine(command);
   if (error.code === 'ENOENT') {
     return name.includes('/') ? `cmd start: ${argv}: fork/exec ${name}: no such file or directory` : `cmd start: ${argv}: exec: "${name}": executable file not found in $PATH`;
   }
@@ -71,7 +76,7 @@ function runWithPipes(target: ExecLocal, command: readonly string[], streams: Re
       if (streams.stdin && child.stdin) streams.stdin.unpipe(child.stdin);
       if (code === 0) settle({ kind: 'success' });
       else if (code !== null) settle({ kind: 'exit', code });
-      else settle({ kind: 'error', message: `cmd wait: ${command.join(' ')}: signal: ${signal ?? 'unknown'}` });
+      else settle({ kind: 'error', message: `cmd wait: ${commandLine(command)}: signal: ${signal ?? 'unknown'}` });
     });
   });
 }
@@ -141,6 +146,6 @@ async function runWithTty(target: ExecLocal, command: readonly string[], streams
   streams.stdin?.off('data', onInput);
   output.dispose();
   void resizing;
-  if (exit.signal) return { kind: 'error', message: `cmd wait: ${command.join(' ')}: signal: ${exit.signal}` };
+  if (exit.signal) return { kind: 'error', message: `cmd wait: ${commandLine(command)}: signal: ${exit.signal}` };
   return exit.exitCode === 0 ? { kind: 'success' } : { kind: 'exit', code: exit.exitCode };
 }

@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import type { Logger } from '../../util/log.js';
 import type { ForwardEntry } from '../api/streaming-schema.js';
 import type { RuleLookup } from '../controllers/streaming-registry.js';
-import { startFailure } from './exec-local.js';
+import { commandLine, startFailure } from './exec-local.js';
 import type { SpdyStream } from './spdy/connection.js';
 import type { SpdyHeaders } from './spdy/frames.js';
 import { rejectUpgrade, upgradeToSpdy } from './spdy-upgrade.js';
@@ -110,7 +110,7 @@ function forwardToCommand(command: readonly string[], data: Duplex): Promise<voi
       if (code === 0) return resolve();
       const why = code !== null ? `exit status ${code}` : `signal: ${signal ?? 'unknown'}`;
       const text = Buffer.concat(stderr).toString('utf8');
-      reject(new Error(`cmd wait: ${command.join(' ')}: ${why}${text ? `\n${text}` : ''}`));
+      reject(new Error(`cmd wait: ${commandLine(command)}: ${why}${text ? `\n${text}` : ''}`));
     });
     data.once('close', () => child.kill('SIGKILL'));
   });

@@ -72,6 +72,6 @@ describe('local exec targets', () => {
   it('word a command that cannot start as Go does', () => {
     const enoent = Object.assign(new Error('spawn x ENOENT'), { code: 'ENOENT' });
     assert.equal(startFailure(['nope', 'a'], enoent), 'cmd start: nope a: exec: "nope": executable file not found in $PATH');
-    assert.equal(startFailure(['/bin/nope'], enoent), 'cmd start: /bin/nope: fork/exec /bin/nope: no such file or directory');
+    assert.equal(startFailure(['/bin/nope'], enoent), 'cmd start: /bin/nope : fork/exec /bin/nope: no such file or directory');
   });
 });
