@@ -209,6 +209,21 @@ spec:
     });
   });
 
+  test('container runtimes mount the attach file\'s directory read-only into the controller (dry-run)', async () => {
+    const config = join(box.workdir, '..', 'dry-run-attach.yaml');
+    writeFileSync(config, `kind: ClusterAttach
+metadata: {name: all}
+spec:
+  attaches:
+  - logsFile: ${attachLog}
+`);
+    const r = await kwokts(box, ['--name', 'kl-dry', '-c', config, 'create', 'cluster', '--runtime', 'docker', '--dry-run']);
+    assert.equal(r.exitCode, 0, r.stderr);
+    const controller = r.stdout.split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-kl-dry-kwok-controller'));
+    assert.ok(controller, r.stdout);
+    assert.ok(controller.includes(` --volume=${dir}:${dir}:ro `), controller);
+  });
+
   describe('--enable-crds: rules as custom resources', () => {
     before(async () => {
       // A ClusterExec in the config becomes a custom resource, not controller config.

@@ -9,6 +9,8 @@
  * exits with it), and a command that cannot start or dies of a signal is an error.
  */
 import { spawn } from 'node:child_process';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { SpawnOptions } from 'node:child_process';
 import type { ExecLocal } from '../api/streaming-schema.js';
 import type { CommandOutcome, RemoteCommandStreams } from './remote-command.js';
@@ -81,6 +83,25 @@ function runWithPipes(target: ExecLocal, command: readonly string[], streams: Re
   });
 }
 
+/** Why `name` cannot be run as execvp would look it up, or nothing when it can. */
+export function findExecutable(name: string, path: string, cwd: string): NodeJS.ErrnoException | undefined {
+  const runnable = (candidate: string): boolean => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return statSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  };
+  const fail = (code: string): NodeJS.ErrnoException => Object.assign(new Error(`${code}: ${name}`), { code });
+  if (name.includes('/')) {
+    const full = isAbsolute(name) ? name : resolve(cwd, name);
+    return runnable(full) ? undefined : fail('ENOENT');
+  }
+  for (const dir of path.split(delimiter)) if (dir !== '' && runnable(join(resolve(cwd, dir), name))) return undefined;
+  return fail('ENOENT');
+}
+
 /** node-pty's surface as used here. */
 interface Pty {
   onData(listener: (data: string) => void): { dispose(): void };
@@ -110,6 +131,9 @@ async function runWithTty(target: ExecLocal, command: readonly string[], streams
   }
   const [file = '', ...args] = command;
   const { cwd, env, uid, gid } = processOptions(target);
+  // In a terminal a missing program would only show as execvp's text and exit 1; say it as exec without -t does.
+  const missing = findExecutable(file, env.PATH ?? '', cwd ?? process.cwd());
+  if (missing) return { kind: 'error', message: startFailure(command, missing) };
   let term: Pty;
   try {
     term = pty.spawn(file, args, {
@@ -124,7 +148,8 @@ async function runWithTty(target: ExecLocal, command: readonly string[], streams
   } catch (error) {
     return { kind: 'error', message: startFailure(command, error as NodeJS.ErrnoException) };
   }
-  const resizing = (async () => {
+  // Follows the client's window until the resize stream ends (with the session).
+  void (async () => {
     if (!streams.resize) return;
     for await (const size of streams.resize) {
       if (size.width > 0 && size.height > 0) {
@@ -145,7 +170,6 @@ async function runWithTty(target: ExecLocal, command: readonly string[], streams
   streams.signal.removeEventListener('abort', kill);
   streams.stdin?.off('data', onInput);
   output.dispose();
-  void resizing;
   if (exit.signal) return { kind: 'error', message: `cmd wait: ${commandLine(command)}: signal: ${exit.signal}` };
   return exit.exitCode === 0 ? { kind: 'success' } : { kind: 'exit', code: exit.exitCode };
 }

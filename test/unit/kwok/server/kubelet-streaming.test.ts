@@ -101,6 +101,13 @@ describe('kubelet streaming routes', () => {
     assert.match(client.text(ids.error!), /exec: \\"no-such-command-kwokts\\": executable file not found in \$PATH/);
   });
 
+  it('exec -t: a program that is not there is the same error as without a terminal', async () => {
+    configure(['ClusterExec', { metadata: { name: 'all' }, spec: { execs: [{ local: {} }] } }]);
+    const { client, ids } = await exec('/exec/default/pod0/app?command=no-such-command-kwokts&input=1&output=1&tty=1', [['error'], ['stdin'], ['stdout'], ['resize']]);
+    await client.until(() => client.closed);
+    assert.match(client.text(ids.error!), /cmd start: no-such-command-kwokts : exec: \\"no-such-command-kwokts\\": executable file not found in \$PATH/);
+  });
+
   it('exec before v4: the failure as plain text on the error stream', async () => {
     configure();
     const { client, ids } = await exec('/exec/default/pod0/app?command=true&output=1', [['error'], ['stdout']], ['v3.channel.k8s.io']);

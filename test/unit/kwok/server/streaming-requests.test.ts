@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { processOptions, startFailure } from '../../../../src/kwok/server/exec-local.js';
+import { findExecutable, processOptions, startFailure } from '../../../../src/kwok/server/exec-local.js';
 import { checkForwardStream, parsePortForwardPath, PortForwardRequestError } from '../../../../src/kwok/server/port-forward.js';
 import { parseRemoteCommandRequest, RemoteCommandRequestError, renderStatus, statusFor } from '../../../../src/kwok/server/remote-command.js';
 
@@ -73,5 +73,13 @@ describe('local exec targets', () => {
     const enoent = Object.assign(new Error('spawn x ENOENT'), { code: 'ENOENT' });
     assert.equal(startFailure(['nope', 'a'], enoent), 'cmd start: nope a: exec: "nope": executable file not found in $PATH');
     assert.equal(startFailure(['/bin/nope'], enoent), 'cmd start: /bin/nope : fork/exec /bin/nope: no such file or directory');
+  });
+
+  it('find programs as execvp does: on PATH, or as a path', () => {
+    assert.equal(findExecutable('sh', process.env.PATH ?? '', '/'), undefined);
+    assert.equal(findExecutable('/bin/sh', '', '/'), undefined);
+    assert.equal(findExecutable('no-such-program-kwokts', process.env.PATH ?? '', '/')?.code, 'ENOENT');
+    assert.equal(findExecutable('./sh', '', '/bin'), undefined);
+    assert.equal(findExecutable('sh', '', '/')?.code, 'ENOENT', 'an empty PATH finds nothing');
   });
 });
