@@ -138,6 +138,23 @@ spec:
       assert.equal(r.stdout, 'THROUGH STDIN');
     });
 
+    test('kubectl on SPDY (its fallback): the apiserver passes the upgrade through unchanged', async () => {
+      // Without these kubectl speaks WebSocket and kube-apiserver translates; with them the
+      // apiserver proxies kubectl's own SPDY/3.1 session to the controller.
+      process.env.KUBECTL_REMOTE_COMMAND_WEBSOCKETS = 'false';
+      process.env.KUBECTL_PORT_FORWARD_WEBSOCKETS = 'false';
+      try {
+        const r = await k(['exec', '-i', 'web-0', '--', 'sh', '-c', 'cat; exit 5'], 'over spdy\n');
+        assert.equal(r.exitCode, 5, r.stderr);
+        assert.equal(r.stdout, 'over spdy');
+        const body = await withPortForward('pod/web-0', 8080, async (local) => (await fetch(`http://127.0.0.1:${local}/spdy`)).text());
+        assert.equal(body, 'hello from the test server: /spdy');
+      } finally {
+        delete process.env.KUBECTL_REMOTE_COMMAND_WEBSOCKETS;
+        delete process.env.KUBECTL_PORT_FORWARD_WEBSOCKETS;
+      }
+    });
+
     test('kubectl exec -it gets a terminal of kubectl\'s size', async () => {
       // kubectl asks for a TTY only when its own stdin is one: run it in a pseudo-terminal.
       const pty = await import('@lydell/node-pty');
