@@ -2,7 +2,8 @@
  * The kwok controller process from argv to shutdown: parse flags, load config files, check the
  * stage setup like kwok (fail when there are no stages at all), set up the Logs/ClusterLogs
  * registry and the Exec/Attach/PortForward rules, connect, wait for the API server, start the HTTP
- * server (health, metrics and the kubelet's containerLogs, exec, attach and portForward), then run the controllers until the signal aborts. With
+ * server (health, metrics and the kubelet's containerLogs, exec, attach and portForward), then run
+ * the controllers until the signal aborts. With
  * --leader-elect the controllers run only while this replica holds the leader Lease; a replica
  * that loses it stops with an error (as client-go components exit), to be restarted as a standby.
  */
@@ -196,7 +197,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   }
 
   let server: RunningServer | undefined;
-  // Ends the Logs watch with the controller, also when the controller fails.
+  // Ends the Logs and Exec/Attach/PortForward watches with the controller, also when it fails.
   const logsWatch = new AbortController();
   const stopLogsWatch = (): void => logsWatch.abort();
   signal.addEventListener('abort', stopLogsWatch, { once: true });
