@@ -14,6 +14,12 @@ const SERVED_CRDS = {
   Stage: { file: 'stage.yaml', name: 'stages.kwok.x-k8s.io' },
   Logs: { file: 'logs.yaml', name: 'logs.kwok.x-k8s.io' },
   ClusterLogs: { file: 'clusterlogs.yaml', name: 'clusterlogs.kwok.x-k8s.io' },
+  Exec: { file: 'exec.yaml', name: 'execs.kwok.x-k8s.io' },
+  ClusterExec: { file: 'clusterexec.yaml', name: 'clusterexecs.kwok.x-k8s.io' },
+  Attach: { file: 'attach.yaml', name: 'attaches.kwok.x-k8s.io' },
+  ClusterAttach: { file: 'clusterattach.yaml', name: 'clusterattaches.kwok.x-k8s.io' },
+  PortForward: { file: 'portforward.yaml', name: 'portforwards.kwok.x-k8s.io' },
+  ClusterPortForward: { file: 'clusterportforward.yaml', name: 'clusterportforwards.kwok.x-k8s.io' },
 } as const;
 
 export type ServedCrdKind = keyof typeof SERVED_CRDS;

@@ -8,6 +8,8 @@ import { parseYamlDocuments } from './yaml.js';
 import { parseEnvs, parseUserComponents, parseVolumes, type UserComponentSpec, type VolumeSpec } from './component-specs.js';
 import { COMPONENT_NAMES } from '../components/component.js';
 import { logFilesOf, LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../kwok/api/logs-schema.js';
+import { addStreamingDocument, attachFilesOf, emptyStreamingRules, isStreamingKind, StreamingDocumentError } from '../kwok/api/streaming-schema.js';
+import type { StreamingKind } from '../kwok/api/streaming-schema.js';
 
 /** Extra arguments for a built-in component, as KwokctlConfiguration.componentsPatches. */
 export interface ComponentPatch {
@@ -30,7 +32,7 @@ export interface LoadedConfig {
   enableCrds: string[];
   /** Documents handed to the kwok controller as they are (KwokConfiguration, Stage, ...). */
   kwokDocuments: Array<Record<string, unknown>>;
-  /** Every logsFile and previousLogsFile of the Logs and ClusterLogs documents (absolute paths). */
+  /** Every logsFile and previousLogsFile of the Logs and ClusterLogs documents and logsFile of the Attach and ClusterAttach ones (absolute paths). */
   logFiles: string[];
   /** KwokctlResource documents: user templates for `scale`, by metadata.name. */
   resources: Array<Record<string, unknown>>;
@@ -120,6 +122,7 @@ function applyDocument(result: LoadedConfig, doc: unknown, source: string, logge
     return;
   }
   if (kind === 'Logs' || kind === 'ClusterLogs') result.logFiles.push(...checkLogsDocument(kind, record, source));
+  if (isStreamingKind(kind)) result.logFiles.push(...checkStreamingDocument(kind, record, source));
   if (CONTROLLER_KINDS.has(kind)) result.kwokDocuments.push(record);
 }
 
@@ -138,6 +141,35 @@ function checkLogsDocument(kind: 'Logs' | 'ClusterLogs', doc: Record<string, unk
     }
     throw error;
   }
+  const relative = files.find((f) => !isAbsolute(f));
+  if (relative !== undefined) {
+    const name = (doc.metadata as { name?: unknown } | undefined)?.name;
+    throw new UsageError(`config file ${source}: ${kind} "${String(name)}": log file "${relative}" is not an absolute path`, {
+      hint: 'the kwok controller does not run in this directory; give the full path',
+    });
+  }
+  return files;
+}
+
+const STREAMING_FIELDS: Record<string, string> = {
+  Exec: 'execs[].containers, execs[].local.workDir, execs[].local.envs, execs[].local.securityContext',
+  Attach: 'attaches[].containers, attaches[].logsFile',
+  PortForward: 'forwards[].ports, forwards[].target.port, forwards[].target.address, forwards[].command',
+};
+
+/** Exec, Attach and PortForward documents (and their Cluster kinds), checked like Logs; returns the attach files. */
+function checkStreamingDocument(kind: StreamingKind, doc: Record<string, unknown>, source: string): string[] {
+  const rules = emptyStreamingRules();
+  try {
+    addStreamingDocument(rules, kind, doc);
+  } catch (error) {
+    if (error instanceof StreamingDocumentError) {
+      const fields = STREAMING_FIELDS[kind.replace(/^Cluster/, '')] ?? '';
+      throw new UsageError(`config file ${source}: ${error.message}`, { hint: `fields of spec: ${kind.startsWith('Cluster') ? 'selector.matchNamespaces, selector.matchNames, ' : ''}${fields}` });
+    }
+    throw error;
+  }
+  const files = attachFilesOf(rules);
   const relative = files.find((f) => !isAbsolute(f));
   if (relative !== undefined) {
     const name = (doc.metadata as { name?: unknown } | undefined)?.name;

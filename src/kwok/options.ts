@@ -28,7 +28,7 @@ interface FlagSpec {
 }
 
 export const kwokFlags: readonly FlagSpec[] = [
-  { name: 'config', short: 'c', kind: 'strings', help: 'config file (repeatable); multi-document YAML with KwokConfiguration, Stage, Logs and ClusterLogs documents' },
+  { name: 'config', short: 'c', kind: 'strings', help: 'config file (repeatable); multi-document YAML with KwokConfiguration, Stage, Logs, Exec, Attach, PortForward (and Cluster*) documents' },
   { name: 'kubeconfig', kind: 'string', help: 'path to the kubeconfig file (default: in-cluster config, then ~/.kube/config)' },
   { name: 'master', kind: 'string', help: 'the address of the Kubernetes API server (overrides the kubeconfig)' },
   { name: 'manage-all-nodes', kind: 'bool', help: 'manage all nodes' },
@@ -41,10 +41,10 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'node-ip', kind: 'string', help: 'IP of the nodes (NodeIP template function, fallback host IP) (default 196.168.0.1)' },
   { name: 'node-name', kind: 'string', help: 'value of the NodeName template function' },
   { name: 'node-port', kind: 'int', help: 'value of the NodePort template function; also the server port when --server-address is empty' },
-  { name: 'server-address', kind: 'string', help: 'listen address of the health/metrics/containerLogs server, host:port (":port" means 127.0.0.1)' },
+  { name: 'server-address', kind: 'string', help: 'listen address of the health/metrics/kubelet (logs, exec, attach, port-forward) server, host:port (":port" means 127.0.0.1)' },
   { name: 'tls-cert-file', kind: 'string', help: 'TLS certificate for the server (HTTPS and HTTP share the port)' },
   { name: 'tls-private-key-file', kind: 'string', help: 'TLS private key for the server' },
-  { name: 'enable-crds', kind: 'strings', help: 'take these kinds from CRs instead of --config (Stage, Logs and ClusterLogs are implemented)' },
+  { name: 'enable-crds', kind: 'strings', help: 'take these kinds from CRs instead of --config (Stage, Logs, Exec, Attach, PortForward and their Cluster kinds are implemented)' },
   { name: 'node-lease-duration-seconds', kind: 'int', help: 'duration of node leases; 0 disables leases' },
   { name: 'node-lease-parallelism', kind: 'int', help: 'concurrent node lease requests (default 16)' },
   { name: 'id', kind: 'string', help: 'identity of this controller in leases and events (default <hostname>_<uuid>)' },
@@ -175,7 +175,7 @@ export const knownCrdKinds = [
 ] as const;
 
 /** The --enable-crds kinds this controller acts on. */
-export const implementedCrdKinds = ['Stage', 'Logs', 'ClusterLogs'] as const;
+export const implementedCrdKinds = ['Stage', 'Logs', 'ClusterLogs', 'Exec', 'ClusterExec', 'Attach', 'ClusterAttach', 'PortForward', 'ClusterPortForward'] as const;
 
 /**
  * kwok's defaults, except the parallelism: kwok runs 4 blocking Go workers each, while ours are

@@ -1,9 +1,9 @@
 /**
  * Reads kwok --config files: multi-document YAML (or JSON) routed by `kind` alone, as kwok does
  * (apiVersion is not checked). KwokConfiguration documents contribute `options`; Stage documents are
- * collected for the stage engine; Logs and ClusterLogs are validated here (a bad field stops the
- * controller with the file, object and field named); every other kind (KwokctlConfiguration,
- * Metric, ...) is skipped.
+ * collected for the stage engine; Logs and ClusterLogs, Exec, Attach and PortForward (and their
+ * Cluster kinds) are validated here (a bad field stops the controller with the file, object and
+ * field named); every other kind (KwokctlConfiguration, Metric, ...) is skipped.
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
@@ -11,6 +11,8 @@ import type { DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
 import { z } from 'zod';
 import { LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../api/logs-schema.js';
 import type { ClusterPodLogs, PodLogs } from '../api/logs-schema.js';
+import { addStreamingDocument, emptyStreamingRules, isStreamingKind, StreamingDocumentError } from '../api/streaming-schema.js';
+import type { StreamingRules } from '../api/streaming-schema.js';
 
 /** sigs.k8s.io/yaml reads YAML 1.1 (yes/no booleans, 0755 octal) but keeps timestamps as strings. */
 const goYamlOptions: ParseOptions & DocumentOptions & SchemaOptions = {
@@ -50,6 +52,8 @@ export interface KwokConfigFiles {
   stages: unknown[];
   logs: PodLogs[];
   clusterLogs: ClusterPodLogs[];
+  /** Exec, Attach, PortForward and their Cluster kinds. */
+  streaming: StreamingRules;
   /** Kinds that were present but are not used by the controller (for a debug line). */
   skippedKinds: string[];
 }
@@ -91,6 +95,13 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
         if (error instanceof LogsDocumentError) throw new ConfigFileError(`${source}: ${error.message}`);
         throw error;
       }
+    } else if (isStreamingKind(kind)) {
+      try {
+        addStreamingDocument(into.streaming, kind, document);
+      } catch (error) {
+        if (error instanceof StreamingDocumentError) throw new ConfigFileError(`${source}: ${error.message}`);
+        throw error;
+      }
     } else {
       into.skippedKinds.push(typeof kind === 'string' ? kind : '<no kind>');
     }
@@ -99,7 +110,7 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
 
 /** Load every file in order; "-" reads standard input. */
 export function loadKwokConfigFiles(paths: readonly string[], read: (path: string) => string = defaultRead): KwokConfigFiles {
-  const result: KwokConfigFiles = { options: {}, stages: [], logs: [], clusterLogs: [], skippedKinds: [] };
+  const result: KwokConfigFiles = { options: {}, stages: [], logs: [], clusterLogs: [], streaming: emptyStreamingRules(), skippedKinds: [] };
   for (const path of paths) {
     let text: string;
     try {

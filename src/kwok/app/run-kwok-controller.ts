@@ -1,8 +1,9 @@
 /**
  * The kwok controller process from argv to shutdown: parse flags, load config files, check the
  * stage setup like kwok (fail when there are no stages at all), set up the Logs/ClusterLogs
- * registry, connect, wait for the API server, start the HTTP server (health, metrics and the
- * kubelet's containerLogs), then run the controllers until the signal aborts. With
+ * registry and the Exec/Attach/PortForward rules, connect, wait for the API server, start the HTTP
+ * server (health, metrics and the kubelet's containerLogs, exec, attach and portForward), then run
+ * the controllers until the signal aborts. With
  * --leader-elect the controllers run only while this replica holds the leader Lease; a replica
  * that loses it stops with an error (as client-go components exit), to be restarted as a standby.
  */
@@ -31,6 +32,10 @@ import { LOGS_KINDS } from '../api/logs-schema.js';
 import type { LogsKind } from '../api/logs-schema.js';
 import { LogsRegistry } from '../controllers/logs-registry.js';
 import { CONTAINER_LOGS_PREFIX, handleContainerLogs } from '../server/container-logs.js';
+import { RULES_FIELD, STREAMING_KINDS } from '../api/streaming-schema.js';
+import type { StreamingKind } from '../api/streaming-schema.js';
+import { StreamingRegistry } from '../controllers/streaming-registry.js';
+import { kubeletStreamingRoutes } from '../server/kubelet-streaming.js';
 
 export interface RunKwokControllerOptions {
   /** Stops the controller; without one it runs until the process ends. */
@@ -109,6 +114,20 @@ function buildLogsRegistry(options: KwokControllerOptions, files: KwokConfigFile
 }
 
 /**
+ * Exec, Attach, PortForward and their Cluster kinds, like Logs: each from --config or, when in
+ * --enable-crds, from custom resources, and never both.
+ */
+function buildStreamingRegistry(options: KwokControllerOptions, files: KwokConfigFiles, logger: Logger): { registry: StreamingRegistry; watched: StreamingKind[] } {
+  const watched = STREAMING_KINDS.filter((kind) => options.enableCRDs.includes(kind));
+  for (const kind of watched) {
+    if (files.streaming[RULES_FIELD[kind]].length > 0) {
+      throw new UsageError(`${kind} is in --enable-crds and ${kind} documents are also in --config`, { hint: `drop the ${kind} documents from the config, or ${kind} from --enable-crds` });
+    }
+  }
+  return { registry: new StreamingRegistry({ rules: files.streaming, logger }), watched };
+}
+
+/**
  * kwok lists nodes with backoff (1s, x2, 5 steps) until the API server answers; the client's own
  * retry policy (1s×2^n with jitter, 5 retries) is that same schedule, so one list call does it.
  */
@@ -143,6 +162,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   const stages = checkStages(options, files.stages, catalogFactory, logger);
   const watchStageCrds = stages === undefined;
   const { registry: logsRegistry, watched: watchedLogKinds } = buildLogsRegistry(options, files, logger);
+  const { registry: streamingRegistry, watched: watchedStreamingKinds } = buildStreamingRegistry(options, files, logger);
 
   const signal = run.signal ?? new AbortController().signal;
   const metrics = new KwokMetrics();
@@ -177,7 +197,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   }
 
   let server: RunningServer | undefined;
-  // Ends the Logs watch with the controller, also when the controller fails.
+  // Ends the Logs and Exec/Attach/PortForward watches with the controller, also when it fails.
   const logsWatch = new AbortController();
   const stopLogsWatch = (): void => logsWatch.abort();
   signal.addEventListener('abort', stopLogsWatch, { once: true });
@@ -189,6 +209,10 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
       void logsRegistry.run(kubeClient, watchedLogKinds, logsWatch.signal);
       logger.info(`watching ${watchedLogKinds.join(' and ')} custom resources`);
     }
+    if (watchedStreamingKinds.length > 0) {
+      void streamingRegistry.run(kubeClient, watchedStreamingKinds, logsWatch.signal);
+      logger.info(`watching ${watchedStreamingKinds.join(', ')} custom resources`);
+    }
     let synced = false;
     const listen = resolveListenAddress(options.serverAddress, options.nodePort);
     if (listen) {
@@ -196,13 +220,14 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         listen,
         renderMetrics: () => metrics.render(),
         routes: [{ prefix: CONTAINER_LOGS_PREFIX, handle: handleContainerLogs({ lookup: (ns, pod, container) => logsRegistry.lookup(ns, pod, container), logger }) }],
+        upgradeRoutes: kubeletStreamingRoutes({ rules: () => streamingRegistry.current(), logger }),
         isReady: () => synced,
         ...(options.tlsCertFile ? { tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile } } : {}),
         logger,
       }).catch((error: Error) => {
         throw new PreflightError(`cannot listen on ${listen.host}:${listen.port}: ${error.message}`, { cause: error });
       });
-      logger.info(`serving /healthz, /metrics and /containerLogs on ${server.address.address}:${server.address.port}`);
+      logger.info(`serving /healthz, /metrics, /containerLogs, /exec, /attach and /portForward on ${server.address.address}:${server.address.port}`);
     }
     run.onStarted?.({ serverAddress: server?.address, identity: options.id });
 

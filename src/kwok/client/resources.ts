@@ -10,7 +10,17 @@ export const stagesResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v
 export const logsResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'logs', kind: 'Logs', namespaced: true };
 export const clusterLogsResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'clusterlogs', kind: 'ClusterLogs', namespaced: false };
 
-export const wellKnownResources: readonly ResourceRef[] = [nodesResource, podsResource, configMapsResource, eventsResource, leasesResource, stagesResource, logsResource, clusterLogsResource];
+/** Exec, Attach and PortForward kinds (and their Cluster twins), by kind. */
+export const streamingResources = {
+  Exec: { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'execs', kind: 'Exec', namespaced: true },
+  ClusterExec: { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'clusterexecs', kind: 'ClusterExec', namespaced: false },
+  Attach: { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'attaches', kind: 'Attach', namespaced: true },
+  ClusterAttach: { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'clusterattaches', kind: 'ClusterAttach', namespaced: false },
+  PortForward: { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'portforwards', kind: 'PortForward', namespaced: true },
+  ClusterPortForward: { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'clusterportforwards', kind: 'ClusterPortForward', namespaced: false },
+} as const satisfies Record<string, ResourceRef>;
+
+export const wellKnownResources: readonly ResourceRef[] = [nodesResource, podsResource, configMapsResource, eventsResource, leasesResource, stagesResource, logsResource, clusterLogsResource, ...Object.values(streamingResources)];
 
 export function apiVersionOf(ref: ResourceRef): string {
   return ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;

@@ -2,8 +2,9 @@
  * The controller's HTTP endpoint: /healthz, /readyz, /livez answer "ok" and /metrics serves
  * Prometheus text. With --tls-cert-file/--tls-private-key-file, HTTPS is served on the same port as
  * plain HTTP, told apart by the first byte of the connection (a TLS handshake starts with 0x16), as
- * kwok does. Other routes (the kubelet's /containerLogs/) are given by the caller as prefixes;
- * of the kubelet debugging API, exec, attach and port-forward are not implemented.
+ * kwok does. Other routes (the kubelet's /containerLogs/) are given by the caller as prefixes, and
+ * so are upgrade routes (the kubelet's /exec/, /attach/ and /portForward/, which switch the
+ * connection to SPDY): those take GET or POST, and only as an upgrade.
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -11,7 +12,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '../../util/log.js';
+import { rejectUpgrade } from './spdy-upgrade.js';
 
 export interface ListenAddress {
   host: string;
@@ -24,9 +27,16 @@ export interface ServerRoute {
   handle(req: IncomingMessage, res: ServerResponse): void | Promise<void>;
 }
 
+/** A route that takes over the connection (HTTP Upgrade), e.g. the kubelet's /exec/. */
+export interface UpgradeRoute {
+  prefix: string;
+  handle(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
 export interface KwokServerOptions {
   listen: ListenAddress;
   routes?: readonly ServerRoute[];
+  upgradeRoutes?: readonly UpgradeRoute[];
   renderMetrics(): string;
   /** /readyz answers 503 until this returns true (initial lists delivered). */
   isReady?(): boolean;
@@ -60,6 +70,10 @@ function handler(options: KwokServerOptions): (req: IncomingMessage, res: Server
       res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
+    if (options.upgradeRoutes?.some((r) => path?.startsWith(r.prefix))) {
+      if (req.method !== 'GET' && req.method !== 'POST') return send(405, 'method not allowed\n');
+      return send(400, 'unable to upgrade: missing upgrade headers in request (want Connection: Upgrade and Upgrade: SPDY/3.1)\n');
+    }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
     const route = options.routes?.find((r) => path?.startsWith(r.prefix));
     if (route) {
@@ -86,12 +100,31 @@ function handler(options: KwokServerOptions): (req: IncomingMessage, res: Server
   };
 }
 
+function upgradeHandler(options: KwokServerOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  return (req, socket, head) => {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    socket.on('error', (error: Error) => options.logger.debug(`server: ${path}: ${error.message}`));
+    const route = options.upgradeRoutes?.find((r) => path.startsWith(r.prefix));
+    if (!route) return rejectUpgrade(socket, 404, '404 page not found');
+    if (req.method !== 'GET' && req.method !== 'POST') return rejectUpgrade(socket, 405, 'method not allowed');
+    try {
+      route.handle(req, socket, head);
+    } catch (error) {
+      options.logger.error(`server: ${path}: ${(error as Error).stack ?? String(error)}`);
+      socket.destroy();
+    }
+  };
+}
+
 export async function startKwokServer(options: KwokServerOptions): Promise<RunningServer> {
   const handle = handler(options);
+  const upgrade = upgradeHandler(options);
   const plain = http.createServer(handle);
   const secure = options.tls
     ? https.createServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, handle)
     : undefined;
+  plain.on('upgrade', upgrade);
+  secure?.on('upgrade', upgrade);
   const sockets = new Set<Socket>();
   const front = net.createServer((socket) => {
     sockets.add(socket);

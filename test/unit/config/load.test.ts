@@ -148,3 +148,39 @@ spec:
     (e: unknown) => e instanceof UsageError && e.message === `config file ${relative}: ClusterLogs "r": log file "logs/app.log" is not an absolute path`,
   );
 });
+
+test('Exec, Attach and PortForward kinds: checked where the file is known, attach files collected', async () => {
+  const good = file('streaming-good.yaml', `kind: ClusterAttach
+metadata: {name: all}
+spec:
+  attaches:
+  - logsFile: /var/log/fake/attach.log
+---
+kind: ClusterExec
+metadata: {name: all}
+spec:
+  execs:
+  - local: {envs: [{name: A, value: b}]}
+---
+kind: PortForward
+metadata: {name: web-0, namespace: default}
+spec:
+  forwards:
+  - ports: [80]
+    target: {port: 8080, address: 127.0.0.1}
+`);
+  const loaded = await loadConfigFiles([good], silentLogger);
+  assert.deepEqual(loaded.logFiles, ['/var/log/fake/attach.log']);
+  assert.deepEqual(loaded.kwokDocuments.map((d) => d.kind), ['ClusterAttach', 'ClusterExec', 'PortForward']);
+
+  const typo = file('exec-typo.yaml', 'kind: ClusterExec\nmetadata: {name: e}\nspec:\n  execs:\n  - local: {workdir: /tmp}\n');
+  await assert.rejects(
+    loadConfigFiles([typo], silentLogger),
+    (e: unknown) => e instanceof UsageError && e.message === `config file ${typo}: ClusterExec "e": unknown field "spec.execs[0].local.workdir"` && /selector\.matchNamespaces/.test(e.hint ?? ''),
+  );
+  const relative = file('attach-relative.yaml', 'kind: Attach\nmetadata: {name: p}\nspec:\n  attaches:\n  - logsFile: attach.log\n');
+  await assert.rejects(
+    loadConfigFiles([relative], silentLogger),
+    (e: unknown) => e instanceof UsageError && e.message === `config file ${relative}: Attach "p": log file "attach.log" is not an absolute path`,
+  );
+});

@@ -43,3 +43,33 @@ describe('kwok --config routing of Logs and ClusterLogs', () => {
     );
   });
 });
+
+describe('kwok --config routing of Exec, Attach and PortForward', () => {
+  it('routes each kind to its rules; a bad field names file, object and field', () => {
+    const text = `kind: ClusterExec
+metadata: {name: all}
+spec:
+  execs: [{local: {workDir: /tmp}}]
+---
+kind: Attach
+metadata: {name: web-0, namespace: shop}
+spec:
+  attaches: [{containers: [app], logsFile: /a.log}]
+---
+kind: ClusterPortForward
+metadata: {name: fwd}
+spec:
+  selector: {matchNamespaces: [shop]}
+  forwards: [{ports: [80], command: [cat]}]
+`;
+    const files = loadKwokConfigFiles(['s.yaml'], () => text);
+    assert.deepEqual(files.streaming.clusterExecs.map((r) => [r.name, r.entries[0]?.local?.workDir]), [['all', '/tmp']]);
+    assert.deepEqual(files.streaming.attaches.map((r) => [r.namespace, r.name, r.entries[0]?.logsFile]), [['shop', 'web-0', '/a.log']]);
+    assert.deepEqual(files.streaming.clusterPortForwards.map((r) => [r.matchNamespaces, r.entries[0]?.command]), [[['shop'], ['cat']]]);
+    assert.deepEqual(files.skippedKinds, []);
+    assert.throws(
+      () => loadKwokConfigFiles(['s.yaml'], () => text.replace('ports: [80]', 'port: [80]')),
+      (e: unknown) => e instanceof ConfigFileError && e.message === 's.yaml: ClusterPortForward "fwd": unknown field "spec.forwards[0].port"',
+    );
+  });
+});

@@ -139,4 +139,12 @@ describe('runKwokController', () => {
       (e: unknown) => e instanceof UsageError && e.message === 'Logs is in --enable-crds and Logs documents are also in --config',
     );
   });
+
+  it('refuses ClusterExec both in --enable-crds and in --config', async () => {
+    const execs = config('own-execs.yaml', `${stageYaml}---\nkind: ClusterExec\nmetadata: {name: all}\nspec: {execs: [{local: {}}]}\n`);
+    await assert.rejects(
+      runKwokController([`--config=${execs}`, '--manage-all-nodes', '--enable-crds=Exec,ClusterExec'], { client: new FakeKubeClient(), catalogFactory: (docs) => fakeCatalogFactory(docs.length > 0 ? [nodeReadyStage] : []) }),
+      (e: unknown) => e instanceof UsageError && e.message === 'ClusterExec is in --enable-crds and ClusterExec documents are also in --config',
+    );
+  });
 });

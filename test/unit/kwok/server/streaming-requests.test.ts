@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { findExecutable, processOptions, startFailure } from '../../../../src/kwok/server/exec-local.js';
+import { checkForwardStream, parsePortForwardPath, PortForwardRequestError } from '../../../../src/kwok/server/port-forward.js';
+import { parseRemoteCommandRequest, RemoteCommandRequestError, renderStatus, statusFor } from '../../../../src/kwok/server/remote-command.js';
+
+describe('parseRemoteCommandRequest', () => {
+  it('reads the kubelet paths with and without a uid, the commands and the channels', () => {
+    assert.deepEqual(parseRemoteCommandRequest('/exec/ns/pod/app?command=sh&command=-c&command=echo%20hi&input=1&output=1&error=1'), {
+      kind: 'exec',
+      namespace: 'ns',
+      pod: 'pod',
+      container: 'app',
+      command: ['sh', '-c', 'echo hi'],
+      stdin: true,
+      stdout: true,
+      stderr: true,
+      tty: false,
+    });
+    const attach = parseRemoteCommandRequest('/attach/ns/pod/1234-uid/app?output=1&error=1&tty=1');
+    assert.equal(attach.kind, 'attach');
+    assert.equal(attach.uid, '1234-uid');
+    assert.equal(attach.container, 'app');
+    assert.deepEqual(attach.command, []);
+    // With a TTY, stderr goes with stdout: no stderr channel.
+    assert.equal(attach.stderr, false);
+    assert.equal(attach.tty, true);
+  });
+
+  it('refuses a request with no channel or a malformed path', () => {
+    assert.throws(() => parseRemoteCommandRequest('/exec/ns/pod/app?command=true'), (e: unknown) => e instanceof RemoteCommandRequestError && e.message === 'you must specify at least 1 of stdin, stdout, stderr');
+    assert.throws(() => parseRemoteCommandRequest('/exec/ns/pod?output=1'), RemoteCommandRequestError);
+    assert.throws(() => parseRemoteCommandRequest('/exec/ns//app?output=1'), RemoteCommandRequestError);
+  });
+});
+
+describe('exec statuses', () => {
+  it('v4 gets JSON with the exit code as a cause; earlier versions the failure text only', () => {
+    const exit = statusFor({ kind: 'exit', code: 3 }, 'ctx');
+    assert.deepEqual(JSON.parse(renderStatus('v4.channel.k8s.io', exit).toString()), {
+      status: 'Failure',
+      message: 'command terminated with non-zero exit code: exit status 3',
+      reason: 'NonZeroExitCode',
+      details: { causes: [{ reason: 'ExitCode', message: '3' }] },
+    });
+    const error = statusFor({ kind: 'error', message: 'boom' }, 'error executing command in container');
+    assert.equal(renderStatus('v2.channel.k8s.io', error).toString(), 'Internal error occurred: error executing command in container: boom');
+    assert.equal(renderStatus('channel.k8s.io', statusFor({ kind: 'success' }, 'x')).length, 0);
+  });
+});
+
+describe('port-forward requests', () => {
+  it('parses the path and checks stream headers as the kubelet does', () => {
+    assert.deepEqual(parsePortForwardPath('/portForward/ns/pod'), { namespace: 'ns', pod: 'pod' });
+    assert.deepEqual(parsePortForwardPath('/portForward/ns/pod/uid-1'), { namespace: 'ns', pod: 'pod', uid: 'uid-1' });
+    assert.throws(() => parsePortForwardPath('/portForward/ns'), PortForwardRequestError);
+    assert.equal(checkForwardStream({ port: ['80'], streamtype: ['data'] }), undefined);
+    assert.equal(checkForwardStream({ streamtype: ['data'] }), '"port" header is required');
+    assert.equal(checkForwardStream({ port: ['0'], streamtype: ['data'] }), 'port "0" must be > 0');
+    assert.equal(checkForwardStream({ port: ['70000'], streamtype: ['data'] }), 'unable to parse "70000" as a port');
+    assert.equal(checkForwardStream({ port: ['80'], streamtype: ['stdin'] }), 'invalid stream type "stdin"');
+  });
+});
+
+describe('local exec targets', () => {
+  it('add envs to the controller\'s environment and take workDir and ids', () => {
+    const options = processOptions({ workDir: '/tmp', envs: [{ name: 'A', value: '1' }, { name: 'PATH', value: '/only' }], securityContext: { runAsUser: 1000, runAsGroup: 2000 } }, { PATH: '/usr/bin', HOME: '/root' });
+    assert.deepEqual(options, { env: { PATH: '/only', HOME: '/root', A: '1' }, cwd: '/tmp', uid: 1000, gid: 2000 });
+    assert.deepEqual(processOptions({ envs: [] }, { X: 'y' }), { env: { X: 'y' } });
+  });
+
+  it('word a command that cannot start as Go does', () => {
+    const enoent = Object.assign(new Error('spawn x ENOENT'), { code: 'ENOENT' });
+    assert.equal(startFailure(['nope', 'a'], enoent), 'cmd start: nope a: exec: "nope": executable file not found in $PATH');
+    assert.equal(startFailure(['/bin/nope'], enoent), 'cmd start: /bin/nope : fork/exec /bin/nope: no such file or directory');
+  });
+
+  it('find programs as execvp does: on PATH, or as a path', () => {
+    assert.equal(findExecutable('sh', process.env.PATH ?? '', '/'), undefined);
+    assert.equal(findExecutable('/bin/sh', '', '/'), undefined);
+    assert.equal(findExecutable('no-such-program-kwokts', process.env.PATH ?? '', '/')?.code, 'ENOENT');
+    assert.equal(findExecutable('./sh', '', '/bin'), undefined);
+    assert.equal(findExecutable('sh', '', '/')?.code, 'ENOENT', 'an empty PATH finds nothing');
+  });
+});
