@@ -75,7 +75,7 @@ export function resolveOptionValues(fileOptions: GivenOptions, env: NodeJS.Proce
   const fromEnv = envOptions(env);
   const fromFlags = typed(flags, (s) => `flag --${s.flag ?? s.key}`);
   const values = defaultOptionValues() as Record<string, unknown>;
-  Object.assign(values, fileOptions);
+  Object.assign(values, withoutPinnedDefaults(fileOptions));
   // kwokctl (pkg/config/vars.go): authorization defaults to securePort, admission to
   // authorization; both are decided before KWOK_KUBE_AUTHORIZATION is read.
   const securePort = (fromEnv.securePort ?? values.securePort) as boolean;
@@ -135,18 +135,24 @@ const HONOURED: Partial<Record<OptionKey, (value: unknown) => boolean>> = {
 };
 
 /**
- * Options whose kwokctl default is a thing kwokts cannot use (Go kwok's image and binary, kind's
- * download): that exact value means "the default" here too.
+ * Options whose kwokctl default kwokts does not use (Go kwok's image and binary, kind's download,
+ * the runtime order, 0.0.0.0 where kwokts listens on loopback). `kwokctl config tidy` pins these
+ * defaults into the file, which then does not express a choice: in a config file, kwokctl's
+ * default means kwokts's default. (A flag or variable is a choice and is taken as given.)
  */
-const UPSTREAM_MEANS_DEFAULT: readonly OptionKey[] = ['kwokImagePrefix', 'kwokControllerImage', 'kwokBinaryPrefix', 'kwokControllerBinary', 'kindBinaryPrefix', 'kindBinary', 'runtimes'];
+const PINNED_MEANS_DEFAULT: readonly OptionKey[] = ['kwokImagePrefix', 'kwokControllerImage', 'kwokBinaryPrefix', 'kwokControllerBinary', 'kindBinaryPrefix', 'kindBinary', 'runtimes', 'bindAddress'];
+
+function withoutPinnedDefaults(fileOptions: GivenOptions): GivenOptions {
+  const upstream = upstreamDefaults(fileOptions as Record<string, unknown>, '', goPlatform());
+  const out: Record<string, unknown> = { ...fileOptions };
+  for (const key of PINNED_MEANS_DEFAULT) if (key in out && isDeepStrictEqual(out[key], upstream.get(key))) delete out[key];
+  return out as GivenOptions;
+}
 
 /** What kwokctl derives from the values it was given, for the options kwokts applies. */
 function deriveValues(values: ClusterOptionValues): ClusterOptionValues {
   const out = { ...values };
   const upstream = upstreamDefaults(out as unknown as Record<string, unknown>, '', goPlatform());
-  for (const key of UPSTREAM_MEANS_DEFAULT) {
-    if (isDeepStrictEqual(out[key], upstream.get(key))) (out as Record<string, unknown>)[key] = SPEC_BY_KEY.get(key)!.default;
-  }
   // Also kwokctl's: URLs that are unusable stay unset (warned about by unsupportedOptionWarnings).
   for (const key of ['kwokControllerBinary', 'kwokBinaryPrefix', 'kindBinary'] as const) if (isUrl(out[key])) out[key] = '';
   // kwokctl takes a single-entry runtimes list as the runtime.

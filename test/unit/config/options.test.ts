@@ -108,6 +108,10 @@ test('a file written by kwokctl config tidy loads; its pinned defaults change no
   assert.equal(values.kindBinary, '');
   assert.deepEqual(values.runtimes, []);
   assert.equal(values.runtime, '');
+  // kwokctl's 0.0.0.0, pinned by tidy, is no choice: kwokts stays on loopback. A variable is a choice.
+  assert.equal(values.bindAddress, '127.0.0.1');
+  assert.equal(resolveOptionValues(loaded.fileOptions, { KWOK_BIND_ADDRESS: '0.0.0.0' }, {}).bindAddress, '0.0.0.0');
+  assert.equal(resolveOptionValues(loaded.fileOptions, { KWOK_CONTROLLER_IMAGE: 'registry.k8s.io/kwok/kwok:v0.8.0' }, {}).kwokControllerImage, 'registry.k8s.io/kwok/kwok:v0.8.0');
   assert.equal(values.etcdVersion, '3.6.10-0');
   assert.deepEqual(unsupportedOptionWarnings(values, { ...noOrigins, files: loaded.optionSources }, '/home/user/.kwok'), []);
 });
