@@ -106,7 +106,7 @@ describe('create cluster with kwokctl options (binary runtime)', () => {
       [['--heartbeat-factor', 'fast'], /^error: flag --heartbeat-factor: expected a number, got "fast"$/m],
       [['--kube-apiserver-port', '-3'], /^error: flag --kube-apiserver-port: expected a non-negative integer, got "-3"$/m],
     ] as const) {
-      const result = await kwokts(box, ['--name', 'op-bad', ...args, 'create', 'cluster']);
+      const result = await kwokts(box, ['--name', 'op-bad', 'create', 'cluster', ...args]);
       assert.equal(result.exitCode, 2, result.stderr);
       assert.match(result.stderr, message);
       assert.equal(existsSync(join(box.workdir, 'clusters', 'op-bad')), false);
