@@ -191,12 +191,17 @@ function checkLogsDocument(kind: 'Logs' | 'ClusterLogs', doc: Record<string, unk
   }
 }
 
-function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unknown>, source: string, dir: string, _logger: Logger): void {
+/** Spellings earlier kwokts versions wrote (`config tidy`), read as kwokctl's field. */
+const OLD_SPELLINGS: Readonly<Record<string, OptionKey>> = { secureport: 'securePort' };
+
+function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unknown>, source: string, dir: string, logger: Logger): void {
   const options = doc.options ?? {};
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new UsageError(`config file ${source}: KwokctlConfiguration.options must be a mapping`);
   }
-  for (const [field, value] of Object.entries(options)) {
+  for (const [written, value] of Object.entries(options)) {
+    const field = OLD_SPELLINGS[written] ?? written;
+    if (field !== written) logger.warn(`config file ${source}: options.${written} is read as options.${field}, kwokctl's spelling; write that instead`);
     const spec = SPEC_BY_KEY.get(field);
     if (!spec) {
       throw new UsageError(`config file ${source}: unknown field options.${field} in KwokctlConfiguration`, {

@@ -187,9 +187,14 @@ for (const [what, files, message] of [
   });
 }
 
-test('a field kwokctl does not have is refused, naming file and field; a null is unset', async () => {
-  const typo = file('typo.yaml', 'kind: KwokctlConfiguration\noptions: {secureport: true}\n');
-  await assert.rejects(loadConfigFiles([typo], silentLogger), (e: unknown) => e instanceof UsageError && e.message === `config file ${typo}: unknown field options.secureport in KwokctlConfiguration`);
+test('a field kwokctl does not have is refused, naming file and field; a null is unset; the old secureport is securePort', async () => {
+  const typo = file('typo.yaml', 'kind: KwokctlConfiguration\noptions: {securPort: true}\n');
+  await assert.rejects(loadConfigFiles([typo], silentLogger), (e: unknown) => e instanceof UsageError && e.message === `config file ${typo}: unknown field options.securPort in KwokctlConfiguration`);
+  const old = file('old.yaml', 'kind: KwokctlConfiguration\noptions: {secureport: true}\n');
+  const warnings: string[] = [];
+  const loadedOld = await loadConfigFiles([old], { ...silentLogger, warn: (m: string) => warnings.push(m) });
+  assert.equal(loadedOld.fileOptions.securePort, true);
+  assert.deepEqual(warnings, [`config file ${old}: options.secureport is read as options.securePort, kwokctl's spelling; write that instead`]);
   const nulls = file('null.yaml', 'kind: KwokctlConfiguration\noptions: {etcdPort: null}\n');
   assert.equal((await loadConfigFiles([nulls], silentLogger)).fileOptions.etcdPort, undefined);
 });
