@@ -85,45 +85,48 @@ export function resolveOptionValues(fileOptions: GivenOptions, env: NodeJS.Proce
   return deriveValues(values as ClusterOptionValues);
 }
 
-/** Which files, variables and flags set an option: for messages that name where a value came from. */
-export interface OptionOrigins {
-  files: Partial<Record<OptionKey, string>>;
+/** Everything an option can be set by, as create cluster has it: for warnings that name where a value came from. */
+export interface OptionInputs {
+  fileOptions: GivenOptions;
+  /** The file that set each of fileOptions. */
+  optionSources: Partial<Record<OptionKey, string>>;
   env: NodeJS.ProcessEnv;
   flags: GivenOptions;
 }
 
-function originOf(key: OptionKey, origins: OptionOrigins): string | undefined {
-  const spec = SPEC_BY_KEY.get(key)!;
-  if (origins.flags[key] !== undefined) return `flag --${spec.flag}`;
-  if (spec.env && origins.env[spec.env]) return `environment variable ${spec.env}`;
-  const file = origins.files[key];
-  return file === undefined ? undefined : `config file ${file}: options.${key}`;
-}
-
 /**
- * One warning line for each option that is set to a value kwokts cannot honour. A value equal to
- * kwokctl's own default is no choice (`kwokctl config tidy` writes every default into the file)
- * and passes quietly.
+ * One warning line for each option that is set to a value kwokts cannot honour, naming the flag,
+ * variable or file that set it. A value equal to kwokctl's own default is no choice (`kwokctl
+ * config tidy` writes every default into the file) and passes quietly.
  */
-export function unsupportedOptionWarnings(values: ClusterOptionValues, origins: OptionOrigins, workdir: string): string[] {
+export function unsupportedOptionWarnings(inputs: OptionInputs, workdir: string): string[] {
+  const fromEnv = envOptions(inputs.env) as Record<string, unknown>;
+  const fromFlags = typed(inputs.flags, (s) => `flag --${s.flag ?? s.key}`);
+  const files = inputs.fileOptions as Record<string, unknown>;
+  // The value that wins for each option that is set, and where it was set.
   const given: Record<string, unknown> = {};
-  for (const spec of OPTION_SPECS) if (originOf(spec.key, origins)) given[spec.key] = values[spec.key];
+  const origin: Record<string, string> = {};
+  for (const spec of OPTION_SPECS as readonly OptionSpec[]) {
+    const key = spec.key;
+    if (key in fromFlags) [given[key], origin[key]] = [fromFlags[key], `flag --${spec.flag} (${key})`];
+    else if (key in fromEnv) [given[key], origin[key]] = [fromEnv[key], `environment variable ${spec.env} (${key})`];
+    else if (key in files) [given[key], origin[key]] = [files[key], `config file ${inputs.optionSources[key as OptionKey] ?? '?'}: options.${key}`];
+  }
   const upstream = upstreamDefaults(given, workdir);
   const out: string[] = [];
   for (const spec of OPTION_SPECS as readonly OptionSpec[]) {
     const key = spec.key as OptionKey;
-    const origin = originOf(key, origins);
-    if (!origin) continue;
+    if (!(key in given)) continue;
     const value = given[key];
     if (isDeepStrictEqual(value, spec.default) || isDeepStrictEqual(value, upstream.get(key))) continue;
     const honoured = spec.honour !== 'unsupported' && (HONOURED[key]?.(value) ?? true);
     if (honoured) continue;
-    out.push(`${origin}${origin.startsWith('config') ? '' : ` (${key})`} is not supported by kwokts and is ignored${spec.note ? `: ${spec.note}` : ''}`);
+    out.push(`${origin[key]} is not supported by kwokts and is ignored${spec.note ? `: ${spec.note}` : ''}`);
   }
   return out;
 }
 
-const isUrl = (s: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(s) && !s.startsWith('file://');
+const isUrl = (s: unknown): boolean => typeof s === 'string' && /^[a-z][a-z0-9+.-]*:\/\//i.test(s) && !s.startsWith('file://');
 
 /** For options kwokts honours only in part: which values it does honour. */
 const HONOURED: Partial<Record<OptionKey, (value: unknown) => boolean>> = {

@@ -33,7 +33,7 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
     config.componentsPatches = [...config.componentsPatches, ...parseExtraArgs(flags['extra-args'])];
     const given = givenOptionValues(flags as Record<string, unknown>);
     const values = resolveOptionValues(config.fileOptions, process.env, given);
-    for (const line of [...deprecatedFlagWarnings(given), ...unsupportedOptionWarnings(values, { files: config.optionSources, env: process.env, flags: given }, this.workdir)]) {
+    for (const line of [...deprecatedFlagWarnings(given), ...unsupportedOptionWarnings({ fileOptions: config.fileOptions, optionSources: config.optionSources, env: process.env, flags: given }, this.workdir)]) {
       this.logger.warn(line);
     }
     const executor = this.executor();

@@ -22,7 +22,7 @@ const file = (name: string, text: string): string => {
   writeFileSync(p, text);
   return p;
 };
-const noOrigins = { files: {}, env: {}, flags: {} };
+const noInputs = { fileOptions: {}, optionSources: {}, env: {}, flags: {} };
 
 test('the table: every config key, flag and variable appears once; defaults have the declared type', () => {
   for (const column of ['key', 'flag', 'env'] as const) {
@@ -113,7 +113,7 @@ test('a file written by kwokctl config tidy loads; its pinned defaults change no
   assert.equal(resolveOptionValues(loaded.fileOptions, { KWOK_BIND_ADDRESS: '0.0.0.0' }, {}).bindAddress, '0.0.0.0');
   assert.equal(resolveOptionValues(loaded.fileOptions, { KWOK_CONTROLLER_IMAGE: 'registry.k8s.io/kwok/kwok:v0.8.0' }, {}).kwokControllerImage, 'registry.k8s.io/kwok/kwok:v0.8.0');
   assert.equal(values.etcdVersion, '3.6.10-0');
-  assert.deepEqual(unsupportedOptionWarnings(values, { ...noOrigins, files: loaded.optionSources }, '/home/user/.kwok'), []);
+  assert.deepEqual(unsupportedOptionWarnings({ ...noInputs, ...loaded }, '/home/user/.kwok'), []);
 });
 
 test('a tidy file with options: applied, paths taken from the file', async () => {
@@ -126,7 +126,7 @@ test('a tidy file with options: applied, paths taken from the file', async () =>
   assert.deepEqual(v.kubeApiserverCertSANs, ['kwok.example', '10.0.0.9']);
   assert.equal(v.kubeAuditPolicy, join(fixtures, 'audit-policy.yaml'));
   assert.deepEqual(loaded.logFiles, ['/var/log/kwok-fixture/logs.log']);
-  assert.deepEqual(unsupportedOptionWarnings(v, { ...noOrigins, files: loaded.optionSources }, '/home/user/.kwok'), []);
+  assert.deepEqual(unsupportedOptionWarnings({ ...noInputs, ...loaded }, '/home/user/.kwok'), []);
 });
 
 test('unsupported values: one warning line each, naming where the value came from', async () => {
@@ -134,13 +134,17 @@ test('unsupported values: one warning line each, naming where the value came fro
   const loaded = await loadConfigFiles([p], silentLogger);
   const flags = { jaegerPort: '16686' };
   const env = { KWOK_KUEUE_VERSION: 'v0.1.0' };
-  const v = resolveOptionValues(loaded.fileOptions, env, flags);
-  assert.deepEqual(unsupportedOptionWarnings(v, { files: loaded.optionSources, env, flags }, dir), [
+  assert.deepEqual(unsupportedOptionWarnings({ ...loaded, env, flags }, dir), [
     'flag --jaeger-port (jaegerPort) is not supported by kwokts and is ignored: kwokts has no such component yet',
     'environment variable KWOK_KUEUE_VERSION (kueueVersion) is not supported by kwokts and is ignored: kwokts has no such component yet',
     `config file ${p}: options.securePort is not supported by kwokts and is ignored: the apiserver always serves TLS; false is not supported`,
     `config file ${p}: options.dashboardImage is not supported by kwokts and is ignored: kwokts has no such component yet`,
   ]);
+  // Honoured in part: a kwok binary given as a URL is not downloaded (kwokctl's own default URL means the embedded controller).
+  assert.deepEqual(unsupportedOptionWarnings({ ...noInputs, flags: { kwokControllerBinary: 'https://example.invalid/kwok' } }, dir), [
+    "flag --kwok-controller-binary (kwokControllerBinary) is not supported by kwokts and is ignored: a path runs that program with kwokctl's controller flags; a URL other than kwokctl's default is not downloaded (warned)",
+  ]);
+  assert.equal(resolveOptionValues({}, {}, { kwokControllerBinary: 'https://example.invalid/kwok' }).kwokControllerBinary, '');
 });
 
 test('relative paths in a config file are taken from its directory; bare program names and URLs stay', async () => {
