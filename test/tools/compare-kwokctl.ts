@@ -92,7 +92,7 @@ if (vars) {
     for (const m of line.matchAll(/GetEnvWithPrefix\("([A-Z_]+)"/g)) envNames.add(`KWOK_${m[1]}`);
   }
 } else {
-  for (const s of specs) if (s.env && !s.kwoktsOnly) envNames.add(s.env);
+  for (const s of specs) if (s.env && !s.kwoktsOnly && !s.additions?.includes('env')) envNames.add(s.env);
 }
 /** Where kwokctl v0.8.0's variables do not do what its documentation says; kwokts follows the documentation. */
 const KWOKCTL_QUIRKS: Record<string, string> = {

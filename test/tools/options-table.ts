@@ -28,9 +28,10 @@ function defaultOf(spec: OptionSpec): string {
 
 export function renderOptionsTable(): string {
   const rows = (OPTION_SPECS as readonly OptionSpec[]).map((s) => {
-    const flag = s.flag ? `\`--${s.flag}\`${s.deprecated ? ' (deprecated)' : ''}` : '';
-    const env = s.env ? `\`${s.env}\`` : '';
-    const how = `${HONOUR[s.honour]}${s.kwoktsOnly ? ' (kwokts only)' : ''}${s.note ? `: ${s.note}` : ''}`;
+    const added = (what: 'flag' | 'env'): string => (s.kwoktsOnly || s.additions?.includes(what) ? ' (kwokts)' : '');
+    const flag = s.flag ? `\`--${s.flag}\`${s.deprecated ? ' (deprecated)' : ''}${added('flag')}` : '';
+    const env = s.env ? `\`${s.env}\`${added('env')}` : '';
+    const how = `${s.kwoktsOnly ? 'kwokts only' : HONOUR[s.honour]}${s.note ? `: ${s.note}` : ''}`;
     return `| \`${s.key}\` | ${flag} | ${env} | ${cell(s.type)} | ${defaultOf(s)} | ${cell(s.description)} | ${cell(how)} |`;
   });
   return [START, '| `options.` field | flag | variable | type | default | meaning | kwokts |', '|---|---|---|---|---|---|---|', ...rows, END].join('\n');
