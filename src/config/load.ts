@@ -154,9 +154,10 @@ function applyDocument(result: LoadedConfig, doc: unknown, source: string, dir: 
   }
   let controllerDoc = record;
   if (kind === 'Logs' || kind === 'ClusterLogs') {
-    controllerDoc = withAbsoluteLogFiles(record, dir);
+    controllerDoc = withAbsoluteLogFiles(record, dir, 'logs');
     result.logFiles.push(...checkLogsDocument(kind, controllerDoc, source));
   }
+  if (kind === 'Attach' || kind === 'ClusterAttach') controllerDoc = withAbsoluteLogFiles(record, dir, 'attaches');
   if (CONTROLLER_KINDS.has(kind)) result.kwokDocuments.push(controllerDoc);
 }
 
@@ -164,10 +165,11 @@ function applyDocument(result: LoadedConfig, doc: unknown, source: string, dir: 
  * Relative log files are taken from the config file's directory: the controller runs in the
  * cluster's directory (or a container), not where the config was written.
  */
-function withAbsoluteLogFiles(doc: Record<string, unknown>, dir: string): Record<string, unknown> {
-  const spec = doc.spec as { logs?: unknown } | undefined;
-  if (!spec || !Array.isArray(spec.logs)) return doc;
-  const logs = spec.logs.map((entry: unknown) => {
+function withAbsoluteLogFiles(doc: Record<string, unknown>, dir: string, list: 'logs' | 'attaches'): Record<string, unknown> {
+  const spec = doc.spec as Record<string, unknown> | undefined;
+  const entries = spec?.[list];
+  if (!spec || !Array.isArray(entries)) return doc;
+  const resolved = entries.map((entry: unknown) => {
     if (typeof entry !== 'object' || entry === null) return entry;
     const e = { ...(entry as Record<string, unknown>) };
     for (const field of ['logsFile', 'previousLogsFile']) {
@@ -176,7 +178,7 @@ function withAbsoluteLogFiles(doc: Record<string, unknown>, dir: string): Record
     }
     return e;
   });
-  return { ...doc, spec: { ...spec, logs } };
+  return { ...doc, spec: { ...spec, [list]: resolved } };
 }
 
 /** A Logs or ClusterLogs document is checked here, where its file is known, rather than by a controller that would refuse to start. */

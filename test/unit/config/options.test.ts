@@ -170,11 +170,13 @@ test('-c DIR: the kustomization\'s resources, depth first; relative paths from e
   file('kdir/kustomization.yaml', 'apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- options.yaml\n- nested\n');
   file('kdir/options.yaml', 'kind: KwokctlConfiguration\noptions: {etcdPort: 2400, kubeAuditPolicy: audit.yaml}\n');
   file('kdir/nested/kustomization.yml', 'resources:\n- logs.yaml\n');
-  file('kdir/nested/logs.yaml', 'kind: ClusterLogs\nmetadata: {name: l}\nspec:\n  logs:\n  - logsFile: ./logs.log\n    follow: true\n');
+  file('kdir/nested/logs.yaml', 'kind: ClusterLogs\nmetadata: {name: l}\nspec:\n  logs:\n  - logsFile: ./logs.log\n    follow: true\n---\nkind: ClusterAttach\nmetadata: {name: a}\nspec:\n  attaches:\n  - logsFile: attach.log\n');
   const loaded = await loadConfigFiles([join(dir, 'kdir')], silentLogger);
   assert.equal(loaded.fileOptions.etcdPort, 2400);
   assert.equal(loaded.fileOptions.kubeAuditPolicy, join(dir, 'kdir', 'audit.yaml'));
   assert.deepEqual(loaded.logFiles, [join(dir, 'kdir', 'nested', 'logs.log')]);
+  const attach = loaded.kwokDocuments.find((d) => d.kind === 'ClusterAttach') as { spec: { attaches: Array<{ logsFile: string }> } };
+  assert.equal(attach.spec.attaches[0]?.logsFile, join(dir, 'kdir', 'nested', 'attach.log'));
   assert.deepEqual(loaded.sources, [join(dir, 'kdir', 'options.yaml'), join(dir, 'kdir', 'nested', 'logs.yaml')]);
 });
 
