@@ -396,6 +396,7 @@ async function detectRuntimeFor(values: ClusterOptionValues, components: readonl
   const name = await detectRuntime({
     images: components.map((c) => images[c]).filter((i): i is string => i !== undefined),
     onSkip: (runtime, reason) => logger.info(`not using ${runtime}: ${reason} (pass --runtime ${runtime} to use it anyway)`),
+    ...(values.runtimes.length > 0 ? { order: values.runtimes } : {}),
   });
   logger.debug(`runtime: ${name} (detected)`);
   return name;

@@ -131,7 +131,6 @@ const isUrl = (s: unknown): boolean => typeof s === 'string' && /^[a-z][a-z0-9+.
 /** For options kwokts honours only in part: which values it does honour. */
 const HONOURED: Partial<Record<OptionKey, (value: unknown) => boolean>> = {
   securePort: (v) => v === true,
-  runtimes: (v) => Array.isArray(v) && (v.length <= 1 || isDeepStrictEqual(v, ['docker', 'podman', 'nerdctl', 'binary']) || isDeepStrictEqual(v, ['docker', 'podman', 'binary'])),
   kwokControllerBinary: (v) => typeof v === 'string' && !isUrl(v),
   kwokBinaryPrefix: (v) => typeof v === 'string' && !isUrl(v),
   kindBinary: (v) => typeof v === 'string' && !isUrl(v),
