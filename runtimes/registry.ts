@@ -1,4 +1,4 @@
-import { UsageError } from '../src/util/errors.js';
+import { PreflightError, UsageError } from '../src/util/errors.js';
 import { BinaryRuntime } from './binary/binary-runtime.js';
 import { ContainerRuntime, connectEngine, hostDetectEnv } from './container/container-runtime.js';
 import type { ContainerDialect, DetectEnv } from './container/dialect.js';
@@ -30,6 +30,8 @@ export interface DetectOptions {
   registryReachable?: (host: string) => Promise<boolean>;
   /** Told why an engine was passed over. */
   onSkip?: (runtime: string, reason: string) => void;
+  /** kwokctl's options.runtimes: the runtimes to try, in this order (default: docker, podman, nerdctl on Linux, binary). */
+  order?: readonly string[];
 }
 
 /**
@@ -46,13 +48,22 @@ export async function detectRuntime(options: DetectOptions = {}): Promise<string
     [PODMAN, async () => (await answers(PODMAN, detect)) || (await cliWorks('podman', ['version']))],
     ...(process.platform === 'linux' ? [[NERDCTL, () => cliWorks('nerdctl', ['version'])] as [ContainerDialect, () => Promise<boolean>]] : []),
   ];
-  for (const [dialect, available] of candidates) {
+  const order = options.order ?? [...candidates.map(([d]) => d.name), 'binary'];
+  for (const name of order) {
+    if (name === 'binary') return 'binary';
+    const candidate = candidates.find(([d]) => d.name === name);
+    if (!candidate) {
+      options.onSkip?.(name, 'kwokts does not detect it; pass --runtime to use it');
+      continue;
+    }
+    const [dialect, available] = candidate;
     if (!(await available())) continue;
     const reason = await cannotProvideImages(dialect, detect, options);
     if (!reason) return dialect.name;
     options.onSkip?.(dialect.name, reason);
   }
-  return 'binary';
+  // kwokctl fails the same way when no runtime of options.runtimes is available.
+  throw new PreflightError(`none of the runtimes ${order.join(', ')} (options.runtimes) is available`, { hint: 'start one of them, add binary to options.runtimes, or pass --runtime' });
 }
 
 /** Why the engine cannot get the images (the first missing one whose registry is out of reach), or undefined. */

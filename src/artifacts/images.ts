@@ -19,7 +19,8 @@ const stripV = (v: string): string => v.replace(/^v/, '');
 
 export function resolveImages(values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): Record<ComponentName, string> {
   const kube = values.kubeImagePrefix || 'registry.k8s.io';
-  const etcdTag = values.etcdVersion ? stripV(etcdVersion) : etcdImageTagForKube(kubeVersion);
+  // kwokctl's etcdVersion is the image tag (3.6.10-0); a release version (v3.6.10) is used as given.
+  const etcdTag = values.etcdVersion ? stripV(values.etcdVersion) : etcdImageTagForKube(kubeVersion);
   const kwokPrefix = values.kwokImagePrefix || 'ghcr.io/kwokts';
   const prometheusVersion = values.prometheusVersion || DEFAULT_PROMETHEUS_VERSION;
   return {

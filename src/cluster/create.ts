@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { generateClusterPki, type FrontProxyPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
 import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
-import { resolveOptionValues, type LoadedConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/load.js';
+import { applyHeartbeatFactor, componentSelection } from '../config/resolve.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { clusterVersions } from '../config/versions.js';
 import type { Executor } from '../exec/executor.js';
@@ -32,15 +34,8 @@ export interface CreateClusterOptions {
   name: string;
   workdir: string;
   config: LoadedConfig;
-  /** Flag values by option key (undefined = not given). */
-  flags: Partial<Record<keyof ClusterOptionValues, unknown>>;
-  env: NodeJS.ProcessEnv;
-  /** kwokctl's --components: the base set before enable/disable (empty: the default set). */
-  components?: readonly string[];
-  enable: readonly string[];
-  disable: readonly string[];
-  /** Kinds served as custom resources (kwokctl's --enable-crds): Stage, Logs, ClusterLogs. */
-  enableCrds: readonly string[];
+  /** Every option, resolved (flags, KWOK_* variables, config files, defaults): see src/config/resolve.ts. */
+  values: ClusterOptionValues;
   /** The user's kubeconfig to add the context to; empty string skips it. */
   userKubeconfig: string;
   /** How long to wait for readiness; 0 means the default. */
@@ -67,9 +62,10 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const started = Date.now();
   const { name, workdir, executor } = options;
   const paths = clusterPaths(workdir, name);
-  const values = resolveOptionValues(options.config.fileOptions, options.env, options.flags);
-  // kwokctl: a non-zero --prometheus-port also enables Prometheus.
-  const chosen = chooseComponents(values.prometheusPort > 0 ? [...options.enable, 'prometheus'] : options.enable, options.disable, options.components);
+  // kwokctl applies the heartbeat factor once, here; the record keeps the multiplied values.
+  const values = applyHeartbeatFactor(options.values);
+  const selection = componentSelection(values);
+  const chosen = chooseComponents(selection.enable, selection.disable, selection.base);
   if (existsSync(paths.config)) return existing(options, paths, started);
 
   const runtimeName = values.runtime || (await detectRuntimeFor(values, chosen, options.logger));
@@ -121,7 +117,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
   // Containers reach each other by name on the cluster network; host processes on loopback.
   const mode = runtime.info().mode;
   const inContainers = mode === 'container';
-  const crdKinds = checkCrdKinds(options.enableCrds);
+  const crdKinds = checkCrdKinds(values.enableCRDs);
   const spec: ClusterSpec = {
     name,
     paths,
@@ -180,7 +176,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
         });
         // Containers name the apiserver (and the controller) by container name: their certificate must too.
         const sans = inContainers ? ['kube-apiserver', 'kwok-controller'].map((c) => runtimeObjectName(name, c)) : [];
-        await writePki(executor, paths, sans);
+        await writePki(executor, paths, [...sans, ...values.kubeApiserverCertSANs]);
         await copyUserFiles(executor, values, paths, inContainers ? paths.networkKubeconfig : paths.kubeconfig);
         for (const component of components) for (const file of component.files ?? []) await executor.writeFile(file.path, file.content);
         const kubeconfig = buildClusterKubeconfig({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
@@ -345,12 +341,15 @@ export function chooseComponents(enable: readonly string[], disable: readonly st
   return COMPONENT_NAMES.filter((n) => set.has(n));
 }
 
-async function writePki(executor: Executor, paths: ClusterPaths, dnsSans: string[]): Promise<void> {
+/** `sans`: extra names of the apiserver (container names, options.kubeApiserverCertSANs); IPs go in as IP SANs. */
+async function writePki(executor: Executor, paths: ClusterPaths, sans: string[]): Promise<void> {
   if (executor.dryRun) {
     await executor.note(`Generate PKI to ${paths.pki}`);
     return;
   }
-  const pki = await generateClusterPki(dnsSans.length > 0 ? { sans: { dns: dnsSans, ips: [] } } : {});
+  const ips = sans.filter((s) => isIP(s) !== 0);
+  const dns = sans.filter((s) => isIP(s) === 0);
+  const pki = await generateClusterPki(sans.length > 0 ? { sans: { dns, ips } } : {});
   await executor.mkdirp(paths.pki);
   await executor.writeFile(paths.caCert, pki.caCert, { mode: 0o644 });
   await executor.writeFile(paths.caKey, pki.caKey, { mode: 0o600 });
@@ -397,6 +396,7 @@ async function detectRuntimeFor(values: ClusterOptionValues, components: readonl
   const name = await detectRuntime({
     images: components.map((c) => images[c]).filter((i): i is string => i !== undefined),
     onSkip: (runtime, reason) => logger.info(`not using ${runtime}: ${reason} (pass --runtime ${runtime} to use it anyway)`),
+    ...(values.runtimes.length > 0 ? { order: values.runtimes } : {}),
   });
   logger.debug(`runtime: ${name} (detected)`);
   return name;

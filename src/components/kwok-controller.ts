@@ -26,9 +26,12 @@ export function buildKwokController(spec: ClusterSpec): Component {
   // On the host the controller is this package's own JavaScript, run by the same Node that runs
   // the CLI; in a container the image's entrypoint already is `node …/kwok/main.js`.
   const onHost = placementOf(spec).kind === 'host';
+  // options.kwokControllerBinary (kwokctl's --kwok-controller-binary, binary runtime only): that
+  // program instead, with the flags kwokctl passes it. Go's kwok has no --id.
+  const external = onHost && options.kwokControllerBinary !== '' ? options.kwokControllerBinary : undefined;
   const address = kubeletAddress(spec);
   const args = [
-    ...(onHost ? [spec.kwokControllerEntry] : []),
+    ...(onHost && !external ? [spec.kwokControllerEntry] : []),
     '--manage-all-nodes=true',
     `--kubeconfig=${kubeconfig}`,
     `--config=${paths.config}`,
@@ -39,16 +42,16 @@ export function buildKwokController(spec: ClusterSpec): Component {
     `--node-name=${address.nodeName}`,
     `--node-port=${listenPort(spec, 'kwokController')}`,
     `--server-address=${listenAddress(spec)}:${listenPort(spec, 'kwokController')}`,
-    `--node-lease-duration-seconds=${options.nodeLeaseDurationSeconds * options.heartbeatFactor}`,
+    `--node-lease-duration-seconds=${Math.trunc(options.nodeLeaseDurationSeconds * options.heartbeatFactor)}`,
     // A stable identity: after a restart the controller still holds its node leases instead of
     // waiting for them to expire.
-    `--id=kwok-${spec.name}-controller`,
+    ...(external ? [] : [`--id=kwok-${spec.name}-controller`]),
   ];
   if (spec.enableCrds.length > 0) args.push(`--enable-crds=${spec.enableCrds.join(',')}`);
   if (spec.logLevel !== 0) args.push(`--v=${levelName(spec.logLevel)}`);
   return {
     name: 'kwok-controller',
-    program: { path: process.execPath },
+    program: { path: external ?? process.execPath },
     args,
     env: {},
     links: ['kube-apiserver'],

@@ -1,15 +1,19 @@
 import { readFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { defaultOptionValues, OPTION_SPECS, type ClusterOptionValues, type OptionSpec } from './options.js';
+import { SPEC_BY_KEY, type OptionKey } from './options.js';
+import { coerce, type GivenOptions } from './resolve.js';
 import { parseYamlDocuments } from './yaml.js';
 import { parseEnvs, parseUserComponents, parseVolumes, type UserComponentSpec, type VolumeSpec } from './component-specs.js';
+import { readKustomization } from './kustomize.js';
 import { COMPONENT_NAMES } from '../components/component.js';
 import { logFilesOf, LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../kwok/api/logs-schema.js';
 import { addStreamingDocument, attachFilesOf, emptyStreamingRules, isStreamingKind, StreamingDocumentError } from '../kwok/api/streaming-schema.js';
 import type { StreamingKind } from '../kwok/api/streaming-schema.js';
+
+export { resolveOptionValues } from './resolve.js';
 
 /** Extra arguments for a built-in component, as KwokctlConfiguration.componentsPatches. */
 export interface ComponentPatch {
@@ -20,16 +24,13 @@ export interface ComponentPatch {
 }
 
 export interface LoadedConfig {
-  /** Values set by config files only (not defaults). */
-  fileOptions: Partial<ClusterOptionValues>;
+  /** Values set by config files only (not defaults), typed; a later file wins. */
+  fileOptions: GivenOptions;
+  /** The file that set each of fileOptions (for messages). */
+  optionSources: Partial<Record<OptionKey, string>>;
   componentsPatches: ComponentPatch[];
   /** Extra components started with the built-in ones (KwokctlConfiguration.components). */
   components: UserComponentSpec[];
-  /** options.components (kwokctl's base set; a later file replaces it), options.enable / disable / enableCRDs (added to the flags' lists). */
-  baseComponents: string[];
-  enable: string[];
-  disable: string[];
-  enableCrds: string[];
   /** Documents handed to the kwok controller as they are (KwokConfiguration, Stage, ...). */
   kwokDocuments: Array<Record<string, unknown>>;
   /** Every logsFile and previousLogsFile of the Logs and ClusterLogs documents and logsFile of the Attach and ClusterAttach ones (absolute paths). */
@@ -49,58 +50,90 @@ const KNOWN_KINDS = new Set([
 /** Kinds the controller consumes from its --config file. */
 const CONTROLLER_KINDS = new Set([...KNOWN_KINDS].filter((k) => k !== 'KwokctlConfiguration' && k !== 'KwokctlResource'));
 
-const specByKey = new Map<string, OptionSpec>(OPTION_SPECS.map((s) => [s.key, s]));
-
-/** Option fields kwokctl has that we accept but do not act on yet; warned, never fatal. */
-const TOLERATED_OPTION_FIELDS = new Set([
-  'kwokVersion', 'kindVersion', 'securePort', 'kubeApiserverInsecurePort', 'kubeApiserverCertSANs', 'insecureKubeconfig',
-  'kwokBinaryPrefix', 'kwokControllerBinary', 'kubeImagePrefix', 'etcdImagePrefix', 'kwokImagePrefix',
-  'kubeApiserverImage', 'etcdImage', 'kwokControllerImage', 'runtimes',
-  'kubeControllerManagerImage', 'kubeSchedulerImage', 'prometheusImage', 'prometheusImagePrefix', 'jaegerPort',
-  'jaegerVersion', 'metricsServerPort', 'kindNodeImage', 'kindBinary', 'etcdctlBinaryTar', 'etcdBinaryTar',
-]);
-
-/** List-valued options that name components or kinds; they add up across files. */
-const LIST_OPTIONS = { enable: 'enable', disable: 'disable', enableCRDs: 'enableCrds' } as const;
+/**
+ * Options naming a file or a program. In a config file a relative path means relative to that
+ * file, so a config and what it names can move together. `program` values may also be URLs,
+ * `archive#member` or a bare name looked up on PATH, which are left alone.
+ */
+const PATH_OPTIONS: Readonly<Partial<Record<OptionKey, 'file' | 'program'>>> = {
+  kubeAuditPolicy: 'file',
+  kubeSchedulerConfig: 'file',
+  cacheDir: 'file',
+  kubeApiserverBinary: 'program',
+  kubeControllerManagerBinary: 'program',
+  kubeSchedulerBinary: 'program',
+  kubectlBinary: 'program',
+  etcdBinary: 'program',
+  etcdctlBinary: 'program',
+  etcdutlBinary: 'program',
+  etcdBinaryTar: 'program',
+  prometheusBinary: 'program',
+  prometheusBinaryTar: 'program',
+  jaegerBinary: 'program',
+  jaegerBinaryTar: 'program',
+  metricsServerBinary: 'program',
+  kwokControllerBinary: 'program',
+  kindBinary: 'program',
+  kubeBinaryPrefix: 'program',
+  etcdBinaryPrefix: 'program',
+  kwokBinaryPrefix: 'program',
+  prometheusBinaryPrefix: 'program',
+};
 
 export function emptyConfig(): LoadedConfig {
-  return { fileOptions: {}, componentsPatches: [], components: [], baseComponents: [], enable: [], disable: [], enableCrds: [], kwokDocuments: [], logFiles: [], resources: [], sources: [] };
+  return { fileOptions: {}, optionSources: {}, componentsPatches: [], components: [], kwokDocuments: [], logFiles: [], resources: [], sources: [] };
 }
 
+/** One YAML stream and the file it came from (relative paths inside resolve against its directory). */
+interface ConfigText {
+  text: string;
+  source: string;
+  dir: string;
+}
+
+/**
+ * Config files in order, as kwokctl's -c: a file, `-` (stdin) or a directory, which kwokctl builds
+ * with kustomize (kwokts reads its kustomization's `resources`, see kustomize.ts).
+ */
 export async function loadConfigFiles(paths: readonly string[], logger: Logger, readStdin: () => Promise<string> = readAllStdin): Promise<LoadedConfig> {
   const result: LoadedConfig = emptyConfig();
   for (const path of paths) {
-    let text: string;
-    if (path === '-') text = await readStdin();
-    else {
-      if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`, { hint: 'check the path given to -c/--config' });
-      text = await readFile(path, 'utf8');
+    for (const { text, source, dir } of await readConfigTexts(path, readStdin)) {
+      let docs: unknown[];
+      try {
+        docs = parseYamlDocuments(text);
+      } catch (error) {
+        throw new UsageError(`config file ${source}: invalid YAML: ${(error as Error).message}`);
+      }
+      result.sources.push(source);
+      for (const doc of docs) applyDocument(result, doc, source, dir, logger);
     }
-    const source = path === '-' ? '<stdin>' : path;
-    let docs: unknown[];
-    try {
-      docs = parseYamlDocuments(text);
-    } catch (error) {
-      throw new UsageError(`config file ${source}: invalid YAML: ${(error as Error).message}`);
-    }
-    result.sources.push(source);
-    for (const doc of docs) applyDocument(result, doc, source, logger);
   }
   return result;
+}
+
+async function readConfigTexts(path: string, readStdin: () => Promise<string>): Promise<ConfigText[]> {
+  if (path === '-') return [{ text: await readStdin(), source: '<stdin>', dir: process.cwd() }];
+  if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`, { hint: 'check the path given to -c/--config' });
+  if (statSync(path).isDirectory()) {
+    const files = await readKustomization(path);
+    return Promise.all(files.map(async (file) => ({ text: await readFile(file, 'utf8'), source: file, dir: dirname(file) })));
+  }
+  return [{ text: await readFile(path, 'utf8'), source: path, dir: dirname(resolve(path)) }];
 }
 
 /**
  * One file's parsed documents checked as `-c` checks them (the same errors, naming `source`),
  * without reading anything else: for tools that rewrite a file rather than use it.
  */
-export function checkConfigDocuments(docs: readonly unknown[], source: string, logger: Logger): LoadedConfig {
+export function checkConfigDocuments(docs: readonly unknown[], source: string, logger: Logger, dir: string = process.cwd()): LoadedConfig {
   const result = emptyConfig();
   result.sources.push(source);
-  for (const doc of docs) applyDocument(result, doc, source, logger);
+  for (const doc of docs) applyDocument(result, doc, source, dir, logger);
   return result;
 }
 
-function applyDocument(result: LoadedConfig, doc: unknown, source: string, logger: Logger): void {
+function applyDocument(result: LoadedConfig, doc: unknown, source: string, dir: string, logger: Logger): void {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new UsageError(`config file ${source}: a document is not a mapping`);
   }
@@ -118,37 +151,49 @@ function applyDocument(result: LoadedConfig, doc: unknown, source: string, logge
     return;
   }
   if (kind === 'KwokctlConfiguration') {
-    applyKwokctlConfiguration(result, record, source, logger);
+    applyKwokctlConfiguration(result, record, source, dir, logger);
     return;
   }
-  if (kind === 'Logs' || kind === 'ClusterLogs') result.logFiles.push(...checkLogsDocument(kind, record, source));
-  if (isStreamingKind(kind)) result.logFiles.push(...checkStreamingDocument(kind, record, source));
-  if (CONTROLLER_KINDS.has(kind)) result.kwokDocuments.push(record);
+  let controllerDoc = record;
+  if (kind === 'Logs' || kind === 'ClusterLogs') {
+    controllerDoc = withAbsoluteLogFiles(record, dir, 'logs');
+    result.logFiles.push(...checkLogsDocument(kind, controllerDoc, source));
+  }
+  if (kind === 'Attach' || kind === 'ClusterAttach') controllerDoc = withAbsoluteLogFiles(record, dir, 'attaches');
+  if (isStreamingKind(kind)) result.logFiles.push(...checkStreamingDocument(kind, controllerDoc, source));
+  if (CONTROLLER_KINDS.has(kind)) result.kwokDocuments.push(controllerDoc);
 }
 
 /**
- * A Logs or ClusterLogs document is checked here, where its file is known, rather than by a
- * controller that would refuse to start. Its files must be absolute: the controller runs in the
+ * Relative log files are taken from the config file's directory: the controller runs in the
  * cluster's directory (or a container), not where the config was written.
  */
+function withAbsoluteLogFiles(doc: Record<string, unknown>, dir: string, list: 'logs' | 'attaches'): Record<string, unknown> {
+  const spec = doc.spec as Record<string, unknown> | undefined;
+  const entries = spec?.[list];
+  if (!spec || !Array.isArray(entries)) return doc;
+  const resolved = entries.map((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null) return entry;
+    const e = { ...(entry as Record<string, unknown>) };
+    for (const field of ['logsFile', 'previousLogsFile']) {
+      const value = e[field];
+      if (typeof value === 'string' && value !== '' && !isAbsolute(value)) e[field] = resolve(dir, value);
+    }
+    return e;
+  });
+  return { ...doc, spec: { ...spec, [list]: resolved } };
+}
+
+/** A Logs or ClusterLogs document is checked here, where its file is known, rather than by a controller that would refuse to start. */
 function checkLogsDocument(kind: 'Logs' | 'ClusterLogs', doc: Record<string, unknown>, source: string): string[] {
-  let files: string[];
   try {
-    files = logFilesOf([kind === 'Logs' ? parseLogsDocument(doc) : parseClusterLogsDocument(doc)]);
+    return logFilesOf([kind === 'Logs' ? parseLogsDocument(doc) : parseClusterLogsDocument(doc)]);
   } catch (error) {
     if (error instanceof LogsDocumentError) {
       throw new UsageError(`config file ${source}: ${error.message}`, { hint: 'fields of a log entry: containers, logsFile, previousLogsFile, follow' });
     }
     throw error;
   }
-  const relative = files.find((f) => !isAbsolute(f));
-  if (relative !== undefined) {
-    const name = (doc.metadata as { name?: unknown } | undefined)?.name;
-    throw new UsageError(`config file ${source}: ${kind} "${String(name)}": log file "${relative}" is not an absolute path`, {
-      hint: 'the kwok controller does not run in this directory; give the full path',
-    });
-  }
-  return files;
 }
 
 const STREAMING_FIELDS: Record<string, string> = {
@@ -169,42 +214,35 @@ function checkStreamingDocument(kind: StreamingKind, doc: Record<string, unknown
     }
     throw error;
   }
-  const files = attachFilesOf(rules);
-  const relative = files.find((f) => !isAbsolute(f));
-  if (relative !== undefined) {
-    const name = (doc.metadata as { name?: unknown } | undefined)?.name;
-    throw new UsageError(`config file ${source}: ${kind} "${String(name)}": log file "${relative}" is not an absolute path`, {
-      hint: 'the kwok controller does not run in this directory; give the full path',
-    });
-  }
-  return files;
+  // Relative attach files were resolved against their config file before this.
+  return attachFilesOf(rules);
 }
 
-function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unknown>, source: string, logger: Logger): void {
+/** Spellings earlier kwokts versions wrote (`config tidy`), read as kwokctl's field. */
+const OLD_SPELLINGS: Readonly<Record<string, OptionKey>> = { secureport: 'securePort' };
+
+function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unknown>, source: string, dir: string, logger: Logger): void {
   const options = doc.options ?? {};
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new UsageError(`config file ${source}: KwokctlConfiguration.options must be a mapping`);
   }
-  for (const [field, value] of Object.entries(options)) {
-    if (field === 'components') {
-      result.baseComponents = nameList(value, `config file ${source}: options.components`);
-      continue;
-    }
-    if (field in LIST_OPTIONS) {
-      result[LIST_OPTIONS[field as keyof typeof LIST_OPTIONS]].push(...nameList(value, `config file ${source}: options.${field}`));
-      continue;
-    }
-    const spec = specByKey.get(field);
+  for (const [written, value] of Object.entries(options)) {
+    const field = OLD_SPELLINGS[written] ?? written;
+    if (field !== written) logger.warn(`config file ${source}: options.${written} is read as options.${field}, kwokctl's spelling; write that instead`);
+    const spec = SPEC_BY_KEY.get(field);
     if (!spec) {
-      if (TOLERATED_OPTION_FIELDS.has(field)) {
-        logger.debug(`config file ${source}: options.${field} is not supported yet and is ignored`);
-        continue;
-      }
       throw new UsageError(`config file ${source}: unknown field options.${field} in KwokctlConfiguration`, {
-        hint: 'see `kwokts config view` or the README for the supported options',
+        hint: 'see the options table in the README (`kwokts config view` shows every option)',
       });
     }
-    (result.fileOptions as Record<string, unknown>)[field] = coerce(spec, value, `config file ${source}: options.${field}`);
+    // JSON null leaves a Go field at its zero value: unset.
+    if (value === null || value === undefined) continue;
+    const key = field as OptionKey;
+    let typed = coerce(spec, value, `config file ${source}: options.${field}`);
+    const kind = PATH_OPTIONS[key];
+    if (kind && typeof typed === 'string') typed = relativeTo(dir, typed, kind);
+    (result.fileOptions as Record<string, unknown>)[key] = typed;
+    result.optionSources[key] = source;
   }
   const patches = doc.componentsPatches ?? [];
   if (!Array.isArray(patches)) throw new UsageError(`config file ${source}: componentsPatches must be a list`);
@@ -221,56 +259,21 @@ function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unk
         override: a.override === true,
       })),
       extraEnvs: parseEnvs(p.extraEnvs, `${where}.extraEnvs`),
-      extraVolumes: parseVolumes(p.extraVolumes, `${where}.extraVolumes`),
+      extraVolumes: parseVolumes(p.extraVolumes, `${where}.extraVolumes`, dir),
     });
   }
   const taken = [...COMPONENT_NAMES, ...result.components.map((c) => c.name)];
-  result.components.push(...parseUserComponents(doc.components, `config file ${source}: components`, taken));
+  result.components.push(...parseUserComponents(doc.components, `config file ${source}: components`, taken, dir));
 }
 
-function nameList(value: unknown, where: string): string[] {
-  // kwokctl writes these as lists; a comma-separated string is what the flags accept, so take both.
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) return value as string[];
-  throw new UsageError(`${where} must be a list of names`);
-}
-
-/** Turn a flag, env or YAML value into the option's type, or a UsageError naming where it came from. */
-export function coerce(spec: OptionSpec, value: unknown, where: string): string | number | boolean {
-  switch (spec.type) {
-    case 'string':
-      if (typeof value === 'string' || typeof value === 'number') return String(value);
-      break;
-    case 'integer': {
-      const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : NaN;
-      if (Number.isInteger(n)) return n;
-      break;
-    }
-    case 'boolean':
-      if (typeof value === 'boolean') return value;
-      if (typeof value === 'string' && /^(true|false|1|0)$/i.test(value.trim())) return /^(true|1)$/i.test(value.trim());
-      break;
-  }
-  throw new UsageError(`${where}: expected ${spec.type}, got ${JSON.stringify(value)}`);
-}
-
-/** Defaults ← config files ← KWOK_* env ← flags; empty env values count as unset, as in kwokctl. */
-export function resolveOptionValues(
-  fileOptions: Partial<ClusterOptionValues>,
-  env: NodeJS.ProcessEnv,
-  flags: Partial<Record<keyof ClusterOptionValues, unknown>>,
-): ClusterOptionValues {
-  const values = defaultOptionValues() as unknown as Record<string, unknown>;
-  Object.assign(values, fileOptions);
-  for (const spec of OPTION_SPECS) {
-    const raw = spec.env ? env[spec.env] : undefined;
-    if (raw !== undefined && raw !== '') values[spec.key] = coerce(spec, raw, `environment variable ${spec.env}`);
-  }
-  for (const spec of OPTION_SPECS) {
-    const raw = flags[spec.key];
-    if (raw !== undefined) values[spec.key] = coerce(spec, raw, `flag --${spec.flag ?? spec.key}`);
-  }
-  return values as unknown as ClusterOptionValues;
+/** A relative path in a config file, taken from the file's directory (see PATH_OPTIONS). */
+function relativeTo(dir: string, value: string, kind: 'file' | 'program'): string {
+  if (value === '' || isAbsolute(value)) return value;
+  if (kind === 'file') return resolve(dir, value);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return value; // a URL (file:// URLs are absolute)
+  if (!value.includes('/')) return value; // a program name, looked up on PATH
+  const hash = value.indexOf('#');
+  return hash < 0 ? resolve(dir, value) : resolve(dir, value.slice(0, hash)) + value.slice(hash);
 }
 
 export async function readAllStdin(): Promise<string> {

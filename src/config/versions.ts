@@ -57,5 +57,6 @@ export function normalizeVersion(version: string): string {
 /** The Kubernetes and etcd versions a cluster uses: the options' own, else the defaults (etcd paired with Kubernetes, as kwokctl). */
 export function clusterVersions(values: { kubeVersion: string; etcdVersion: string }): { kubeVersion: string; etcdVersion: string } {
   const kubeVersion = normalizeVersion(values.kubeVersion || DEFAULT_KUBE_VERSION);
-  return { kubeVersion, etcdVersion: values.etcdVersion ? normalizeVersion(values.etcdVersion) : etcdVersionForKube(kubeVersion) };
+  // An image tag (3.6.10-0, as kwokctl writes etcdVersion) names the release v3.6.10.
+  return { kubeVersion, etcdVersion: values.etcdVersion ? normalizeVersion(values.etcdVersion).replace(/-\d+$/, '') : etcdVersionForKube(kubeVersion) };
 }

@@ -17,13 +17,7 @@ export function effectiveConfigYaml(config: LoadedConfig, env: NodeJS.ProcessEnv
   const head = {
     kind: 'KwokctlConfiguration',
     apiVersion: 'config.kwok.x-k8s.io/v1alpha1',
-    options: {
-      ...resolveOptionValues(config.fileOptions, env, {}),
-      ...(config.baseComponents.length > 0 ? { components: config.baseComponents } : {}),
-      ...(config.enable.length > 0 ? { enable: config.enable } : {}),
-      ...(config.disable.length > 0 ? { disable: config.disable } : {}),
-      ...(config.enableCrds.length > 0 ? { enableCRDs: config.enableCrds } : {}),
-    },
+    options: resolveOptionValues(config.fileOptions, env, {}),
     ...(config.components.length > 0 ? { components: config.components } : {}),
     ...(config.componentsPatches.length > 0 ? { componentsPatches: config.componentsPatches } : {}),
   };

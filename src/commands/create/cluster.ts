@@ -1,12 +1,13 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { givenOptionValues, optionFlags } from '../../cli/option-flags.js';
+import { deprecatedFlagWarnings, givenOptionValues, optionFlags } from '../../cli/option-flags.js';
 import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
 import { createCluster } from '../../cluster/create.js';
 import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
 import { parseGoDuration } from '../../util/duration.js';
 import { UsageError } from '../../util/errors.js';
 import { parseExtraArgs } from '../../config/extra-args.js';
+import { resolveOptionValues, unsupportedOptionWarnings } from '../../config/resolve.js';
 
 export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
   static override summary = 'Create a cluster';
@@ -15,17 +16,11 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
 
   static override flags = {
     ...optionFlags(),
-    components: Flags.string({ description: 'the base set of components before --enable/--disable (comma-separated; default: etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok-controller)', multiple: true, delimiter: ',', default: [] }),
-    enable: Flags.string({ description: 'enable a component (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
-    disable: Flags.string({ description: 'disable a component (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
     'extra-args': Flags.string({ description: 'extra argument for a component, COMPONENT=KEY=VALUE (repeatable), e.g. kube-apiserver=v=4', multiple: true, default: [] }),
-    'enable-crds': Flags.string({ description: 'serve these kinds as custom resources in the cluster instead of config (Stage, Logs, ClusterLogs)', multiple: true, delimiter: ',', default: [] }),
     kubeconfig: Flags.string({ description: 'kubeconfig to add the context to (default $KUBECONFIG or ~/.kube/config; "" to skip)' }),
     wait: Flags.string({ description: 'how long to wait for the cluster to be ready (e.g. 30s, 2m); exits non-zero when it is not', default: '0s' }),
     timeout: Flags.string({ description: 'alias of --wait for the whole create', hidden: true }),
     retain: Flags.boolean({ description: 'keep a cluster whose create failed, for debugging', default: false }),
-    'disable-kube-scheduler': Flags.boolean({ hidden: true, description: 'deprecated: use --disable kube-scheduler' }),
-    'disable-kube-controller-manager': Flags.boolean({ hidden: true, description: 'deprecated: use --disable kube-controller-manager' }),
   };
 
   async run(): Promise<void> {
@@ -33,24 +28,20 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
     const waitText = flags.timeout ?? flags.wait;
     const waitMs = parseGoDuration(waitText);
     if (waitMs === undefined || waitMs < 0) throw new UsageError(`invalid duration ${JSON.stringify(waitText)} for --wait`, { hint: 'use a Go duration such as 30s, 2m or 1h' });
-    const disable = [...flags.disable];
-    if (flags['disable-kube-scheduler']) disable.push('kube-scheduler');
-    if (flags['disable-kube-controller-manager']) disable.push('kube-controller-manager');
     const config = await this.loadConfig();
     // Flags come after config files, so their arguments land last and win.
     config.componentsPatches = [...config.componentsPatches, ...parseExtraArgs(flags['extra-args'])];
+    const given = givenOptionValues(flags as Record<string, unknown>);
+    const values = resolveOptionValues(config.fileOptions, process.env, given);
+    for (const line of [...deprecatedFlagWarnings(given), ...unsupportedOptionWarnings({ fileOptions: config.fileOptions, optionSources: config.optionSources, env: process.env, flags: given }, this.workdir)]) {
+      this.logger.warn(line);
+    }
     const executor = this.executor();
     const result = await createCluster({
       name: flags.name,
       workdir: this.workdir,
       config,
-      flags: givenOptionValues(flags as Record<string, unknown>),
-      env: process.env,
-      // The base set: the flag replaces the config's. Enable/disable lists add up, as kwokctl's do.
-      components: flags.components.length > 0 ? flags.components : config.baseComponents,
-      enable: [...config.enable, ...flags.enable],
-      disable: [...config.disable, ...disable],
-      enableCrds: [...config.enableCrds, ...flags['enable-crds']],
+      values,
       userKubeconfig: flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(flags.kubeconfig),
       waitMs,
       retain: flags.retain,

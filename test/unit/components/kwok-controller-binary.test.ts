@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildKwokController } from '../../../src/components/kwok-controller.js';
+import { networkPlacement } from '../../../src/components/index.js';
+import { defaultOptionValues } from '../../../src/config/options.js';
+import { sampleSpec } from './sample-spec.js';
+
+test('options.kwokControllerBinary: that program runs as the controller, with the flags kwokctl passes (no --id, no entry script)', () => {
+  const c = buildKwokController(sampleSpec({ options: { ...defaultOptionValues(), kwokControllerBinary: '/opt/kwok/kwok', heartbeatFactor: 1, nodeLeaseDurationSeconds: 200 } }));
+  assert.deepEqual(c.program, { path: '/opt/kwok/kwok' });
+  assert.equal(c.args[0], '--manage-all-nodes=true');
+  assert.ok(c.args.includes('--node-lease-duration-seconds=200'));
+  assert.ok(!c.args.some((a) => a.startsWith('--id=') || a.endsWith('main.js')));
+});
+
+test('without it, or in a container, the embedded controller runs', () => {
+  const embedded = buildKwokController(sampleSpec());
+  assert.deepEqual(embedded.program, { path: process.execPath });
+  assert.equal(embedded.args[0], '/pkg/dist/src/kwok/main.js');
+  assert.ok(embedded.args.includes('--id=kwok-c1-controller'));
+  const inContainer = buildKwokController(sampleSpec({ options: { ...defaultOptionValues(), kwokControllerBinary: '/opt/kwok/kwok' }, placement: networkPlacement('c1') }));
+  assert.notDeepEqual(inContainer.program, { path: '/opt/kwok/kwok' });
+  assert.ok(inContainer.args.includes('--id=kwok-c1-controller'));
+});
