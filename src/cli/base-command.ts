@@ -7,6 +7,7 @@ import { loadConfigFiles, type LoadedConfig } from '../config/load.js';
 import { InterruptedError, KwoktsError, UsageError } from '../util/errors.js';
 import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
 import { existsSync } from 'node:fs';
+import { FlagSyntaxError, normalizeFlags, type FlagShape } from './pflag.js';
 import { join } from 'node:path';
 
 export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>;
@@ -18,7 +19,7 @@ export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(ty
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
     name: Flags.string({ description: 'cluster name', default: DEFAULT_CLUSTER_NAME, helpGroup: 'GLOBAL' }),
-    config: Flags.string({ char: 'c', description: 'config file (repeatable; "-" for stdin)', multiple: true, default: [], helpGroup: 'GLOBAL' }),
+    config: Flags.string({ char: 'c', description: 'config file (repeatable or comma-separated; "-" for stdin; ~/.kwok/kwok.yaml is always read first)', multiple: true, delimiter: ',', default: [], helpGroup: 'GLOBAL' }),
     'dry-run': Flags.boolean({ description: 'print the commands that would run and change nothing', default: false, helpGroup: 'GLOBAL' }),
     v: Flags.string({ char: 'v', description: 'log level: DEBUG, INFO, WARN, ERROR (or -4, 0, 4, 8)', default: 'INFO', helpGroup: 'GLOBAL' }),
   };
@@ -36,12 +37,22 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   override async init(): Promise<void> {
     await super.init();
+    const baseFlags = (super.ctor as typeof BaseCommand).baseFlags;
+    const shapes = { ...baseFlags, ...this.ctor.flags } as Record<string, FlagShape>;
+    let falseBooleans: string[];
+    try {
+      ({ argv: this.argv, falseBooleans } = normalizeFlags(this.argv, shapes));
+    } catch (error) {
+      if (!(error instanceof FlagSyntaxError)) throw error;
+      throw new UsageError(error.message, { hint: `see \`${this.config.bin} ${(this.id ?? '').replaceAll(':', ' ')} --help\`` });
+    }
     const { flags, args, argv } = await this.parse({
       flags: this.ctor.flags,
-      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      baseFlags,
       args: this.ctor.args,
       strict: this.ctor.strict,
     });
+    for (const name of falseBooleans) (flags as Record<string, unknown>)[name] = false;
     this.flags = flags as GlobalFlags<T>;
     this.args = args as Interfaces.InferredArgs<T['args']>;
     this.positionals = argv.map(String);
