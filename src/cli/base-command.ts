@@ -4,7 +4,7 @@ import type { Executor } from '../exec/executor.js';
 import { RealExecutor } from '../exec/real-executor.js';
 import { DEFAULT_CLUSTER_NAME, resolveWorkdir, validateClusterName } from '../cluster/naming.js';
 import { loadConfigFiles, type LoadedConfig } from '../config/load.js';
-import { InterruptedError, KwoktsError, UsageError } from '../util/errors.js';
+import { InterruptedError, KwoktsError, TimeoutError, UsageError } from '../util/errors.js';
 import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
 import { existsSync } from 'node:fs';
 import { FlagSyntaxError, normalizeFlags, type FlagShape } from './pflag.js';
@@ -19,7 +19,7 @@ export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(ty
 export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
     name: Flags.string({ description: 'cluster name', default: DEFAULT_CLUSTER_NAME, helpGroup: 'GLOBAL' }),
-    config: Flags.string({ char: 'c', description: 'config file (repeatable or comma-separated; "-" for stdin; ~/.kwok/kwok.yaml is always read first)', multiple: true, delimiter: ',', default: [], helpGroup: 'GLOBAL' }),
+    config: Flags.string({ char: 'c', description: 'config file (repeatable or comma-separated; "-" for stdin); $KWOK_WORKDIR/kwok.yaml is read first when it exists', multiple: true, delimiter: ',', default: [], defaultHelp: async () => '~/.kwok/kwok.yaml', helpGroup: 'GLOBAL' }),
     'dry-run': Flags.boolean({ description: 'print the commands that would run and change nothing', default: false, helpGroup: 'GLOBAL' }),
     v: Flags.string({ char: 'v', description: 'log level: DEBUG, INFO, WARN, ERROR (or -4, 0, 4, 8)', default: 'INFO', helpGroup: 'GLOBAL' }),
   };
@@ -72,6 +72,18 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     process.once('SIGTERM', onSignal('SIGTERM'));
   }
 
+  /**
+   * kwokctl's --timeout: a deadline for the whole command. When it passes, the command is aborted
+   * like on Ctrl-C (a create rolls back) and fails with a TimeoutError (exit 5).
+   */
+  protected armTimeout(ms: number | undefined, flag = '--timeout'): void {
+    if (!ms) return;
+    const timer = setTimeout(() => {
+      this.abort.abort(new TimeoutError(`${this.id?.replaceAll(':', ' ') ?? 'the command'} did not finish within ${flag} ${ms / 1000}s`, { hint: `raise ${flag}, or leave it out to have no overall deadline` }));
+    }, ms);
+    timer.unref();
+  }
+
   protected executor(): Executor {
     return this.flags['dry-run'] ? new DryRunExecutor() : new RealExecutor(this.logger);
   }
@@ -95,6 +107,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
  */
 export function oneLineParseError(message: string): string {
   const [first = message, ...rest] = message.split('\n').map((l) => l.trim());
+  // A flag's own parse function failed: "Parsing --wait", then its message on the next line.
+  const parsing = /^Parsing (--\S+)$/.exec(first);
+  if (parsing && rest[0]) return `${parsing[1]}: ${rest[0]}`;
   if (!first.endsWith(':')) return first;
   // The list ends at the first blank line (oclif may add a note about multi-value flags after it).
   const end = rest.findIndex((l) => l === '' || /^See more help/i.test(l));

@@ -24,7 +24,7 @@ import { Journal } from './transaction.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { ComponentExitedError } from './wait.js';
 import { logTail } from './log-tail.js';
-import { startComponents } from './start-components.js';
+import { startComponents, type WaitFor } from './start-components.js';
 import { resolvePrograms } from './programs.js';
 import { packageRoot } from '../util/package-root.js';
 import { defaultStageDocuments } from './default-stages.js';
@@ -40,6 +40,8 @@ export interface CreateClusterOptions {
   userKubeconfig: string;
   /** How long to wait for readiness; 0 means the default. */
   waitMs: number;
+  /** Wait for every component (default) or only until kube-apiserver serves (kwokctl's --wait 0). */
+  waitFor?: WaitFor;
   /** Keep a failed cluster for debugging instead of rolling it back. */
   retain: boolean;
   logLevel: number;
@@ -210,6 +212,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
           startComponents(runtime, components, ctx(), {
             paths,
             waitMs: options.waitMs,
+            ...(options.waitFor ? { waitFor: options.waitFor } : {}),
             signal,
             onReady: (n, ms) => update(`${n} ready in ${(ms / 1000).toFixed(1)}s`),
           }),
@@ -309,7 +312,8 @@ async function existing(options: CreateClusterOptions, paths: ClusterPaths, star
 async function explainFailure(error: unknown, runtime: Runtime, components: readonly Component[], ctx: RuntimeContext, signal: AbortSignal): Promise<unknown> {
   if (signal.aborted) {
     const reason: unknown = signal.reason;
-    return reason instanceof InterruptedError ? reason : new InterruptedError('SIGINT');
+    // The command's own deadline (--timeout) aborts with a TimeoutError.
+    return KwoktsError.is(reason) ? reason : new InterruptedError('SIGINT');
   }
   if (error instanceof ComponentExitedError) {
     const tail = await logTail(runtime, error.component, ctx);

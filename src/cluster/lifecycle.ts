@@ -12,7 +12,7 @@ import type { Component, ComponentName } from '../components/index.js';
 import { lockCluster } from './lock.js';
 import { isPortInUse } from './ports.js';
 import { loadCluster, type LoadedCluster } from './record.js';
-import { startComponents } from './start-components.js';
+import { startComponents, type WaitFor } from './start-components.js';
 import { ComponentExitedError } from './wait.js';
 import { logTail } from './log-tail.js';
 
@@ -44,6 +44,8 @@ export async function stopCluster(options: LifecycleOptions): Promise<StopResult
 export interface StartOptions extends LifecycleOptions {
   /** How long to wait for readiness; 0 means the default (2m). */
   waitMs: number;
+  /** Wait for every component (default) or only until kube-apiserver serves (kwokctl's --wait 0). */
+  waitFor?: WaitFor;
   onReady?: (name: ComponentName, elapsedMs: number) => void;
 }
 
@@ -67,6 +69,7 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
       await startComponents(runtime, record.components, ctx, {
         paths,
         waitMs: options.waitMs,
+        ...(options.waitFor ? { waitFor: options.waitFor } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.onReady ? { onReady: options.onReady } : {}),
       });

@@ -5,10 +5,17 @@ import { waitForComponents } from './wait.js';
 
 export const DEFAULT_READY_TIMEOUT_MS = 120_000;
 
+export type WaitFor = 'all' | 'apiserver';
+
 export interface StartComponentsOptions {
   paths: ClusterPaths;
   /** How long to wait for readiness; 0 means the default (2m). */
   waitMs: number;
+  /**
+   * What to wait for once everything is started: every component (the default), or only until
+   * kube-apiserver serves, which is all kwokctl waits for when its --wait is 0.
+   */
+  waitFor?: WaitFor;
   signal?: AbortSignal;
   onReady?: (name: ComponentName, elapsedMs: number) => void;
 }
@@ -39,5 +46,6 @@ export async function startComponents(runtime: Runtime, components: readonly Com
     await waitReady(new Set(group.filter((c) => !c.retriesLinks).flatMap((c) => c.links)));
     await runtime.start(group, ctx);
   }
-  await waitReady(new Set(components.map((c) => c.name)));
+  const last = options.waitFor === 'apiserver' ? components.filter((c) => c.name === 'kube-apiserver') : components;
+  await waitReady(new Set(last.map((c) => c.name)));
 }

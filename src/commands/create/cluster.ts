@@ -4,8 +4,7 @@ import { deprecatedFlagWarnings, givenOptionValues, optionFlags } from '../../cl
 import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
 import { createCluster } from '../../cluster/create.js';
 import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
-import { parseGoDuration } from '../../util/duration.js';
-import { UsageError } from '../../util/errors.js';
+import { waitFlags, waitPlan } from '../../cli/duration-flag.js';
 import { parseExtraArgs } from '../../config/extra-args.js';
 import { resolveOptionValues, unsupportedOptionWarnings } from '../../config/resolve.js';
 
@@ -18,16 +17,14 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
     ...optionFlags(),
     'extra-args': Flags.string({ description: 'extra argument for a component, COMPONENT=KEY=VALUE (repeatable), e.g. kube-apiserver=v=4', multiple: true, default: [] }),
     kubeconfig: Flags.string({ description: 'kubeconfig to add the context to (default $KUBECONFIG or ~/.kube/config; "" to skip)' }),
-    wait: Flags.string({ description: 'how long to wait for the cluster to be ready (e.g. 30s, 2m); exits non-zero when it is not', default: '0s' }),
-    timeout: Flags.string({ description: 'alias of --wait for the whole create', hidden: true }),
+    ...waitFlags('created'),
     retain: Flags.boolean({ description: 'keep a cluster whose create failed, for debugging', default: false }),
   };
 
   async run(): Promise<void> {
     const flags = this.flags;
-    const waitText = flags.timeout ?? flags.wait;
-    const waitMs = parseGoDuration(waitText);
-    if (waitMs === undefined || waitMs < 0) throw new UsageError(`invalid duration ${JSON.stringify(waitText)} for --wait`, { hint: 'use a Go duration such as 30s, 2m or 1h' });
+    const { waitMs, waitFor } = waitPlan(flags.wait);
+    this.armTimeout(flags.timeout);
     const config = await this.loadConfig();
     // Flags come after config files, so their arguments land last and win.
     config.componentsPatches = [...config.componentsPatches, ...parseExtraArgs(flags['extra-args'])];
@@ -44,6 +41,7 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
       values,
       userKubeconfig: flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(flags.kubeconfig),
       waitMs,
+      waitFor,
       retain: flags.retain,
       logLevel: this.logLevel,
       executor,
@@ -56,7 +54,8 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
       this.logger.info(`Cluster ${result.name} already exists and is ready`);
       return;
     }
-    this.logger.info(`Cluster ${result.name} is ready (${(result.elapsedMs / 1000).toFixed(1)}s); context ${result.context}`);
+    const state = waitFor === 'apiserver' ? 'is started and kube-apiserver serves (--wait 0: the other components were not waited for)' : 'is ready';
+    this.logger.info(`Cluster ${result.name} ${state} (${(result.elapsedMs / 1000).toFixed(1)}s); context ${result.context}`);
     this.logger.info(`You can now use it: kwokts --name ${result.name} kubectl get ns`);
   }
 }

@@ -1,0 +1,39 @@
+import { Errors, Flags } from '@oclif/core';
+import { parseGoDuration } from '../util/duration.js';
+
+/**
+ * A Go duration flag (`1h2m3.5s`, `500ms`, `0`), as kwokctl's duration flags, parsed to
+ * milliseconds. `shownDefault` is what --help shows as the default when the flag is absent
+ * (the flag's value is then undefined, so a command can tell "not given" from "0").
+ */
+export function durationFlag(options: { description: string; shownDefault?: string; hidden?: boolean }) {
+  return Flags.custom<number>({
+    description: options.description,
+    helpValue: 'DURATION',
+    ...(options.hidden ? { hidden: true } : {}),
+    ...(options.shownDefault ? { defaultHelp: async () => options.shownDefault } : {}),
+    parse: async (input: string) => {
+      const ms = parseGoDuration(input);
+      if (ms === undefined || ms < 0) throw new Errors.CLIError(`invalid duration ${JSON.stringify(input)}: use a Go duration such as 30s, 2m or 1h30m`);
+      return ms;
+    },
+  })();
+}
+
+/** `--wait` and `--timeout` of create and start cluster (kwokctl's names, kwokts' defaults). */
+export function waitFlags(verb: 'created' | 'started') {
+  return {
+    wait: durationFlag({
+      description:
+        'how long to wait for every component to be ready; exits 5 if they are not. 0 waits only until kube-apiserver serves (what kwokctl does without --wait)',
+      shownDefault: '2m',
+    }),
+    timeout: durationFlag({ description: `a deadline for the whole command: past it the cluster ${verb === 'created' ? 'is rolled back' : 'is left as it is'} and the command exits 5 (default: none)` }),
+  };
+}
+
+/** What `--wait` asks for: absent, every component within 2m; 0, kube-apiserver only. */
+export function waitPlan(wait: number | undefined): { waitMs: number; waitFor: 'all' | 'apiserver' } {
+  if (wait === undefined) return { waitMs: 0, waitFor: 'all' };
+  return wait === 0 ? { waitMs: 0, waitFor: 'apiserver' } : { waitMs: wait, waitFor: 'all' };
+}
