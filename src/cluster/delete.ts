@@ -15,6 +15,11 @@ export interface DeleteClusterOptions {
   userKubeconfig: string;
   executor: Executor;
   logger: Logger;
+  /**
+   * kwokctl's --force: when the runtime cannot stop or remove the components (its engine is
+   * gone, say), warn and remove the directory and kubeconfig entries anyway.
+   */
+  force?: boolean;
 }
 
 /** Stop every component, remove the cluster directory and the kubeconfig entries. */
@@ -31,9 +36,14 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<void
       const { record } = await loadCluster(workdir, name);
       const runtime = createRuntime(record.runtime);
       const ctx = { cluster: name, paths, executor, logger, programs: new Map(Object.entries(record.programs)) };
-      // The data goes with the directory, so there is nothing to shut down gracefully for.
-      await runtime.stop(record.components, ctx, { graceMs: 0 });
-      await runtime.remove(ctx);
+      try {
+        // The data goes with the directory, so there is nothing to shut down gracefully for.
+        await runtime.stop(record.components, ctx, { graceMs: 0 });
+        await runtime.remove(ctx);
+      } catch (error) {
+        if (!options.force) throw error;
+        logger.warn(`could not stop or remove the ${record.runtime} components of cluster ${name} (${error instanceof Error ? error.message : String(error)}); --force: removing its files and kubeconfig context anyway, anything left in ${record.runtime} stays`);
+      }
     }
     if (options.userKubeconfig) {
       if (executor.dryRun) await executor.note(`Remove context ${contextName(name)} from ${options.userKubeconfig}`);

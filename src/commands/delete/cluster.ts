@@ -11,7 +11,8 @@ export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
 
   static override flags = {
     all: Flags.boolean({ description: 'delete every cluster', default: false }),
-    kubeconfig: Flags.string({ description: 'kubeconfig to remove the context from (default $KUBECONFIG or ~/.kube/config; "" to skip)' }),
+    force: Flags.boolean({ description: "when the runtime cannot stop or remove the components (e.g. its engine is gone), warn and remove the cluster's files and kubeconfig context anyway", default: false }),
+    kubeconfig: Flags.string({ description: 'kubeconfig to remove the context from ("" to skip)', defaultHelp: async () => '$KUBECONFIG or ~/.kube/config' }),
   };
 
   async run(): Promise<void> {
@@ -19,7 +20,7 @@ export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
     const userKubeconfig = this.flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(this.flags.kubeconfig);
     const executor = this.executor();
     for (const name of names) {
-      await deleteCluster({ name, workdir: this.workdir, userKubeconfig, executor, logger: this.logger });
+      await deleteCluster({ name, workdir: this.workdir, userKubeconfig, executor, logger: this.logger, force: this.flags.force });
       if (!executor.dryRun) this.logger.info(`Cluster ${name} deleted`);
     }
     if (this.flags.all && names.length === 0) this.logger.info('No clusters to delete');

@@ -1,0 +1,41 @@
+import { planArtifacts, type ArtifactPlan, type BinaryName } from '../artifacts/index.js';
+import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
+import type { ClusterOptionValues } from '../config/options.js';
+import { clusterVersions } from '../config/versions.js';
+import { createRuntime } from '../../runtimes/registry.js';
+import { artifactRequest, cacheDirOf, offlineMode } from './programs.js';
+
+export interface ArtifactList {
+  /** Host binaries, with where each would come from. */
+  binaries: ArtifactPlan[];
+  /** Container images, by what they are for. */
+  images: Array<{ name: string; image: string }>;
+}
+
+const HOST_COMPONENT_BINARIES: BinaryName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'prometheus'];
+
+/**
+ * Everything a cluster of this runtime may use, as kwokctl's `get artifacts` lists it: every
+ * component that can be enabled (Prometheus included), plus the tools kwokts runs on the host.
+ * The runtime's kind decides between binaries and images; nothing is probed or fetched.
+ */
+export function listArtifacts(runtimeName: string, values: ClusterOptionValues, workdir: string): ArtifactList {
+  const mode = createRuntime(runtimeName).info().mode;
+  const { kubeVersion, etcdVersion } = clusterVersions(values);
+  const names: BinaryName[] = mode === 'native' ? [...HOST_COMPONENT_BINARIES, 'kubectl', 'etcdctl'] : ['kubectl'];
+  const binaries = planArtifacts(
+    names.map((n) => artifactRequest(n, values, kubeVersion, etcdVersion)),
+    { cacheDir: cacheDirOf(values, workdir), offlineBuild: offlineMode(values) },
+  );
+  const all = resolveImages(values, kubeVersion, etcdVersion);
+  const images =
+    mode === 'container'
+      ? Object.entries(all).map(([name, image]) => ({ name, image }))
+      : mode === 'cluster'
+        ? [
+            { name: 'kind-node', image: resolveKindNodeImage(values, kubeVersion) },
+            { name: 'kwok-controller', image: all['kwok-controller'] },
+          ]
+        : [];
+  return { binaries, images };
+}
