@@ -89,20 +89,33 @@ export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
 }
 
 /** The objects of `filter`, listed by kubectl in pages, as a YAML stream. */
-export async function exportObjects(kubectl: string, kubeconfigArgs: readonly string[], filter: readonly string[]): Promise<string> {
+export async function exportObjects(kubectl: string, kubeconfigArgs: readonly string[], filter: readonly string[], pageSize = 500): Promise<string> {
   const execa = await loadExeca();
-  const result = await execa(kubectl, [...kubeconfigArgs, 'get', filter.join(','), '--all-namespaces', '--chunk-size=500', '-o', 'json'], { reject: false, maxBuffer: 1 << 30 });
+  const result = await execa(kubectl, [...kubeconfigArgs, 'get', filter.join(','), '--all-namespaces', `--chunk-size=${pageSize}`, '-o', 'json'], { reject: false, maxBuffer: 1 << 30 });
   if (result.exitCode !== 0) throw new OperationError(`listing objects failed: ${String(result.stderr).trim().split('\n')[0]}`, { hint: 'check --filter names the resources of this cluster (name, name.group or name.version.group)' });
   const list = JSON.parse(String(result.stdout)) as { items: KubeObject[] };
   return renderYamlDocuments(list.items.map(cleanForSnapshot));
 }
 
-export async function exportSnapshot(options: { kubeconfig: string; path: string; filter: readonly string[]; kubectl: string }): Promise<number> {
+export interface ExportSnapshotOptions {
+  kubeconfig: string;
+  path: string;
+  filter: readonly string[];
+  kubectl: string;
+  /** Impersonation, as kubectl's --as and --as-group. */
+  as?: string;
+  asGroups?: readonly string[];
+  /** Objects per list request (kubectl's --chunk-size; kwokctl's --page-size). */
+  pageSize?: number;
+}
+
+export async function exportSnapshot(options: ExportSnapshotOptions): Promise<number> {
   checkSavePath(options.path);
   if (!existsSync(options.kubeconfig)) throw new NotFoundError(`kubeconfig ${options.kubeconfig} does not exist`);
   const temp = `${options.path}.${process.pid}.part`;
   try {
-    const text = await exportObjects(options.kubectl, ['--kubeconfig', options.kubeconfig], options.filter);
+    const identity = [...(options.as ? ['--as', options.as] : []), ...(options.asGroups ?? []).flatMap((g) => ['--as-group', g])];
+    const text = await exportObjects(options.kubectl, ['--kubeconfig', options.kubeconfig, ...identity], options.filter, options.pageSize);
     await writeFile(temp, text, { mode: 0o600 });
     await rename(temp, options.path);
     return parseYamlDocuments(text).length;
