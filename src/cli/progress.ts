@@ -3,10 +3,15 @@ import type { Phase, PhaseRunner } from '../cluster/phases.js';
 
 export type ProgressMode = 'fancy' | 'plain' | 'none';
 
-/** listr2 on a terminal, plain lines in CI and logs, nothing under dry-run or -q. */
-export function detectProgressMode(quiet: boolean, dryRun: boolean): ProgressMode {
+/**
+ * listr2 on a terminal, plain lines in CI and logs, nothing under dry-run or -q. A terminal that
+ * reports no width (a pty without a size, as under `script -c` or some CI runners) gets plain
+ * lines too: listr2 wraps at the width it is told, and at 0 it prints one character a line.
+ */
+export function detectProgressMode(quiet: boolean, dryRun: boolean, stream: { isTTY?: boolean; columns?: number } = process.stderr, env: NodeJS.ProcessEnv = process.env): ProgressMode {
   if (quiet || dryRun) return 'none';
-  return process.stderr.isTTY && !process.env.CI ? 'fancy' : 'plain';
+  const sized = typeof stream.columns === 'number' && stream.columns > 0;
+  return stream.isTTY && sized && !env.CI ? 'fancy' : 'plain';
 }
 
 export function phaseRunner(mode: ProgressMode): PhaseRunner {

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { givenOptionValues, optionFlags } from '../../cli/option-flags.js';
 import { listArtifacts } from '../../cluster/artifact-list.js';
+import type { ArtifactPlan } from '../../artifacts/index.js';
 import { resolveOptionValues } from '../../config/load.js';
 
 export default class GetArtifacts extends BaseCommand<typeof GetArtifacts> {
@@ -39,7 +40,7 @@ export default class GetArtifacts extends BaseCommand<typeof GetArtifacts> {
       return;
     }
     if (this.flags.output === 'name') {
-      for (const line of [...binaries.map((b) => b.origin), ...images.map((i) => i.image)].sort()) this.log(line);
+      for (const line of [...binaries.map(configuredOrigin), ...images.map((i) => i.image)].sort()) this.log(line);
       return;
     }
     const rows = [
@@ -50,4 +51,13 @@ export default class GetArtifacts extends BaseCommand<typeof GetArtifacts> {
     const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
     for (const r of rows) this.log(r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]! + 2))).join(''));
   }
+}
+
+/**
+ * Where a binary is configured to come from (the explicit value, a mirror or the upstream URL),
+ * as kwokctl lists it, whether or not a copy is cached already; -o wide says what would be used.
+ */
+function configuredOrigin(plan: ArtifactPlan): string {
+  const configured = plan.candidates.find((c) => c.type === 'download' || c.source === 'explicit' || c.source === 'path');
+  return configured?.origin ?? plan.origin;
 }

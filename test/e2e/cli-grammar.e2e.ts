@@ -1,0 +1,164 @@
+/**
+ * kwokctl's command line grammar on the built CLI (no cluster): pflag spellings, repeated flags,
+ * global flags anywhere, one-line usage errors, typo suggestions, help defaults, completion
+ * scripts in a real bash, get artifacts, and progress on a terminal without a size (`script`).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execa } from 'execa';
+import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { BIN, kwokts, sandbox, ROOT } from './harness.js';
+
+const KWOKCTL = '/work/tools/bin/kwokctl';
+
+test('pflag spellings are accepted: --bool=false, =1, a repeated --wait, -v=4, -v -4, --v=DEBUG, globals anywhere', async () => {
+  const box = sandbox();
+  try {
+    const accepted: string[][] = [
+      ['create', 'cluster', '--dry-run', '--kube-authorization=false', '--kube-admission=0', '--quiet-pull=true'],
+      // kwok's own e2e passes --wait twice: the last one wins.
+      ['create', 'cluster', '--dry-run=true', '--wait=15m', '--runtime', 'binary', '--wait', '30m'],
+      ['-v=4', 'get', 'clusters'],
+      ['-v', '-4', 'get', 'clusters'],
+      ['get', 'clusters', '--v=DEBUG'],
+      ['-v4', '--name', 'gr-x', 'get', 'clusters'],
+      ['create', '--name', 'gr-x', 'cluster', '--dry-run', '--timeout=1h2m3.5s'],
+      ['--dry-run', 'delete', 'cluster', '--all=true'],
+      ['-c', '/dev/null,/dev/null', 'get', 'clusters', '-o=wide'],
+    ];
+    for (const args of accepted) {
+      const r = await kwokts(box, args);
+      assert.equal(r.exitCode, 0, `${args.join(' ')}: ${r.stderr}`);
+    }
+    // The last value really wins, and the false really is false.
+    const plan = await kwokts(box, ['create', 'cluster', '--dry-run', '--kube-authorization=false', '--kube-apiserver-port=1', '--kube-apiserver-port', '32123']);
+    assert.equal(plan.exitCode, 0, plan.stderr);
+    assert.match(plan.stdout, /--secure-port=32123/);
+    assert.doesNotMatch(plan.stdout, /--authorization-mode=Node,RBAC/);
+    const withAuth = await kwokts(box, ['create', 'cluster', '--dry-run', '--kube-authorization=f', '--kube-authorization']);
+    assert.match(withAuth.stdout, /--authorization-mode=Node,RBAC/);
+  } finally {
+    box.cleanup();
+  }
+});
+
+test('bad input is one error line plus a hint, exit 2; typos get a suggestion', async () => {
+  const box = sandbox();
+  try {
+    const table: Array<[string[], RegExp, RegExp]> = [
+      [['craete', 'cluster'], /^error: unknown command "craete"$/, /^hint: did you mean "create"\?$/],
+      [['get', 'cluster'], /^error: unknown command "get cluster"$/, /^hint: did you mean "get clusters"\?$/],
+      [['--name', 'x', 'snapshot', 'sav'], /^error: unknown command "snapshot sav"$/, /^hint: did you mean "snapshot save"\?$/],
+      [['delete', 'cluster', '--bogus'], /^error: unknown flag: --bogus$/, /^hint: see `kwokts delete cluster --help`$/],
+      [['get', 'clusters', '--dry-run=maybe'], /^error: invalid argument "maybe" for "--dry-run" flag/, /^hint: /],
+      [['start', 'cluster', '--wait=soon'], /^error: --wait: invalid duration "soon"/, /^hint: /],
+      [['get', 'clusters', '-o'], /^error: flag needs an argument: 'o' in -o$/, /^hint: /],
+      [['snapshot', 'export', '--path', 'x.yaml', '--record'], /^error: snapshot export --record is not supported yet$/, /^hint: /],
+    ];
+    for (const [args, message, hint] of table) {
+      const r = await kwokts(box, args);
+      assert.equal(r.exitCode, 2, `${args.join(' ')}: ${r.stderr}`);
+      const lines = r.stderr.trimEnd().split('\n');
+      assert.equal(lines.length, 2, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(lines[0]!, message);
+      assert.match(lines[1]!, hint);
+      assert.equal(r.stdout, '');
+    }
+  } finally {
+    box.cleanup();
+  }
+});
+
+test('help: -h, help CMD, and the true defaults of --wait, --timeout, --config, --kubeconfig', async () => {
+  const box = sandbox();
+  try {
+    const create = await kwokts(box, ['help', 'create', 'cluster']);
+    assert.equal(create.exitCode, 0, create.stderr);
+    assert.match(create.stdout, /--wait=DURATION\s+\[default: 2m\][^]*0 waits only until\s+kube-apiserver serves/);
+    assert.match(create.stdout, /--timeout=DURATION[^]*\(default: none\)/);
+    assert.match(create.stdout, /-c, --config=<value>\.\.\.\s+\[default: ~\/\.kwok\/kwok\.yaml\]/);
+    const del = await kwokts(box, ['delete', 'cluster', '-h']);
+    assert.equal(del.exitCode, 0, del.stderr);
+    assert.match(del.stdout, /--force/);
+    assert.match(del.stdout, /--kubeconfig=<value>\s+\[default: \$KUBECONFIG or ~\/\.kube\/config\]/);
+    const topic = await kwokts(box, ['completion']);
+    assert.equal(topic.exitCode, 0);
+    for (const shell of ['bash', 'fish', 'powershell', 'zsh']) assert.match(topic.stdout, new RegExp(`completion ${shell}`));
+  } finally {
+    box.cleanup();
+  }
+});
+
+test('completion bash: a real bash completes commands, flags and flag values', async () => {
+  const box = sandbox();
+  try {
+    // The script calls the program by the name it completes: put kwokts on PATH.
+    const bin = join(box.workdir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    if (!existsSync(join(bin, 'kwokts'))) symlinkSync(BIN, join(bin, 'kwokts'));
+    const complete = async (line: string[]): Promise<string[]> => {
+      const script = `source <(kwokts completion bash)
+COMP_WORDS=(${line.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${line.length - 1}
+__kwokts_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = await execa('bash', ['-c', script], { env: { ...process.env, ...box.env, PATH: `${bin}:${process.env.PATH}` }, cwd: box.workdir });
+      return String(r.stdout).split('\n').filter(Boolean);
+    };
+    assert.deepEqual(await complete(['kwokts', 'cr']), ['create']);
+    assert.deepEqual(await complete(['kwokts', 'get', 'c']), ['clusters', 'components']);
+    assert.ok((await complete(['kwokts', 'delete', 'cluster', '--'])).includes('--force'));
+    assert.deepEqual(await complete(['kwokts', 'get', 'artifacts', '--filter', '']), ['binary', 'image']);
+  } finally {
+    box.cleanup();
+  }
+});
+
+test('get artifacts: one artifact a line, sorted, --filter binary|image, as kwokctl', async () => {
+  const box = sandbox();
+  try {
+    const run = async (args: string[]) => {
+      const r = await kwokts(box, ['get', 'artifacts', ...args]);
+      assert.equal(r.exitCode, 0, r.stderr);
+      return r.stdout.trimEnd().split('\n').filter(Boolean);
+    };
+    const binary = await run(['--runtime', 'binary']);
+    assert.deepEqual(binary, [...binary].sort());
+    assert.ok(binary.includes('https://dl.k8s.io/release/v1.36.1/bin/linux/amd64/kube-apiserver'), binary.join('\n'));
+    assert.deepEqual(await run(['--runtime', 'binary', '--filter', 'image']), []);
+    const docker = await run(['--runtime', 'docker']);
+    assert.ok(docker.includes('registry.k8s.io/kube-apiserver:v1.36.1'), docker.join('\n'));
+    assert.deepEqual(await run(['--runtime', 'docker', '--filter', 'binary']), ['https://dl.k8s.io/release/v1.36.1/bin/linux/amd64/kubectl']);
+    // The lines kwokctl prints for the same runtime and filter are ours too (except kwok's own
+    // artifacts and metrics-server, which kwokts does not use).
+    if (existsSync(KWOKCTL)) {
+      const theirs = await execa(KWOKCTL, ['get', 'artifacts', '--runtime', 'docker', '--filter', 'binary'], { env: { ...process.env, ...box.env }, reject: false });
+      assert.deepEqual(String(theirs.stdout).trim().split('\n'), await run(['--runtime', 'docker', '--filter', 'binary']));
+    } else {
+      console.log(`skip: ${KWOCTL_MISSING}`);
+    }
+  } finally {
+    box.cleanup();
+  }
+});
+const KWOCTL_MISSING = `no kwokctl at ${KWOKCTL} to compare with`;
+
+test('progress on a terminal without a size (script -c) is readable lines, not one character a line', async (t) => {
+  const hasScript = (await execa('sh', ['-c', 'command -v script'], { reject: false })).exitCode === 0;
+  if (!hasScript) {
+    t.skip('script (Debian bsdutils) is not installed');
+    console.log('skip: script (Debian bsdutils) is not installed');
+    return;
+  }
+  // The progress module of the built CLI, run on the pty that `script` gives it, whose size is
+  // 0x0 because this test's stdin is not a terminal.
+  const program = `import { detectProgressMode, phaseRunner } from ${JSON.stringify(join(ROOT, 'dist/src/cli/progress.js'))};
+await phaseRunner(detectProgressMode(false, false))([{ title: 'Start etcd, kube-apiserver', run: async (u) => u('etcd ready') }, { title: 'Add context kwok-gr', run: async () => {} }]);`;
+  const r = await execa('script', ['-q', '-c', `node --input-type=module -e ${shellQuote(program)}`, '/dev/null'], { reject: false, input: '', env: { ...process.env, CI: '' } });
+  const lines = String(r.stdout).replaceAll('\r', '').split('\n').filter(Boolean);
+  assert.ok(lines.some((l) => l.includes('Start etcd, kube-apiserver')), String(r.stdout));
+  assert.ok(lines.every((l) => l.trim().length > 3), `one character a line:\n${String(r.stdout)}`);
+});
+
+function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
+}
