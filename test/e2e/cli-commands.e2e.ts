@@ -1,0 +1,83 @@
+/**
+ * kwokctl's non-create command semantics on a real cluster (binary runtime): `--wait 0` returns
+ * once kube-apiserver serves without waiting for the rest (kwokctl), while the default waits for
+ * every component; `snapshot export --as/--as-group/--page-size`; `delete cluster --force` when
+ * the runtime's engine is gone.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+
+const NAME = 'gr-cmds';
+// kube-scheduler refuses an unknown flag and exits at once: a component that never gets ready.
+const BROKEN_SCHEDULER = ['--extra-args', 'kube-scheduler=gr-no-such-flag=1'];
+
+describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
+  let box: Sandbox;
+  before(() => {
+    requireBinaries();
+    box = sandbox();
+  });
+  after(async () => {
+    await kwokts(box, ['--name', NAME, 'delete', 'cluster', '--force']);
+    await kwokts(box, ['--name', `${NAME}-default`, 'delete', 'cluster']);
+    box.cleanup();
+  });
+
+  test('create without --wait waits for every component: a scheduler that exits fails the create, which is rolled back', async () => {
+    const r = await kwokts(box, ['--name', `${NAME}-default`, 'create', 'cluster', ...BROKEN_SCHEDULER]);
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.match(r.stderr, /kube-scheduler exited during start-up/);
+    assert.equal(existsSync(join(box.workdir, 'clusters', `${NAME}-default`)), false, 'rolled back');
+  });
+
+  test('create --wait 0 returns once kube-apiserver serves, without waiting for the scheduler (kwokctl)', async () => {
+    const r = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '0', ...BROKEN_SCHEDULER]);
+    assert.equal(r.exitCode, 0, r.stderr);
+    assert.match(r.stderr, /kube-apiserver serves/);
+    const ns = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
+    assert.equal(ns.stdout.trim(), 'namespace/default', ns.stderr);
+    await waitFor('kube-scheduler shown as exited', async () => /kube-scheduler\s+exited/.test((await kwokts(box, ['--name', NAME, 'get', 'components', '-o', 'wide'])).stdout));
+  });
+
+  test('snapshot export impersonates with --as/--as-group and pages with --page-size', async () => {
+    const kubeconfig = join(box.workdir, '..', 'gr.kubeconfig');
+    writeFileSync(kubeconfig, (await kwokts(box, ['--name', NAME, 'get', 'kubeconfig'])).stdout, { mode: 0o600 });
+    const path = (n: string) => join(box.workdir, '..', `gr-export-${n}.yaml`);
+    const base = ['--name', NAME, 'snapshot', 'export', '--kubeconfig', kubeconfig, '--filter', 'namespace,configmap'];
+    // A user without RBAC rights may not list: the impersonation really happens.
+    const denied = await kwokts(box, [...base, '--path', path('denied'), '--as', 'gr-nobody']);
+    assert.equal(denied.exitCode, 1, denied.stderr);
+    assert.match(denied.stderr, /forbidden/i);
+    assert.equal(existsSync(path('denied')), false);
+    const allowed = await kwokts(box, [...base, '--path', path('allowed'), '--as', 'gr-nobody', '--as-group', 'system:masters']);
+    assert.equal(allowed.exitCode, 0, allowed.stderr);
+    const paged = await kwokts(box, [...base, '--path', path('paged'), '--page-size', '1', '--page-buffer-size', '3']);
+    assert.equal(paged.exitCode, 0, paged.stderr);
+    assert.match(paged.stderr, /--page-buffer-size 3 has no effect/);
+    assert.equal(readFileSync(path('paged'), 'utf8'), readFileSync(path('allowed'), 'utf8'));
+    assert.match(readFileSync(path('paged'), 'utf8'), /name: kube-root-ca\.crt/);
+  });
+
+  test('delete cluster --force removes a cluster whose runtime is gone; without it the error stands', async () => {
+    const stop = await kwokts(box, ['--name', NAME, 'stop', 'cluster']);
+    assert.equal(stop.exitCode, 0, stop.stderr);
+    // Pretend the cluster was made with nerdctl, which this machine does not have.
+    const record = join(box.workdir, 'clusters', NAME, 'kwok.yaml');
+    const text = readFileSync(record, 'utf8');
+    assert.match(text, /^\s+runtime: binary$/m);
+    writeFileSync(record, text.replace(/^(\s+)runtime: binary$/m, '$1runtime: nerdctl'));
+    const env = { PATH: '/usr/bin:/bin' };
+    const refused = await kwokts({ ...box, env: { ...box.env, ...env } }, ['--name', NAME, 'delete', 'cluster']);
+    assert.notEqual(refused.exitCode, 0);
+    assert.match(refused.stderr, /nerdctl/);
+    assert.ok(existsSync(record), 'kept without --force');
+    const forced = await kwokts({ ...box, env: { ...box.env, ...env } }, ['--name', NAME, 'delete', 'cluster', '--force']);
+    assert.equal(forced.exitCode, 0, forced.stderr);
+    assert.match(forced.stderr, /--force: removing its files and kubeconfig context anyway/);
+    assert.equal(existsSync(join(box.workdir, 'clusters', NAME)), false);
+    assert.doesNotMatch(readFileSync(box.kubeconfig, 'utf8'), new RegExp(`kwok-${NAME}`));
+  });
+});
