@@ -52,7 +52,7 @@ test('bad input is one error line plus a hint, exit 2; typos get a suggestion', 
       [['--name', 'x', 'snapshot', 'sav'], /^error: unknown command "snapshot sav"$/, /^hint: did you mean "snapshot save"\?$/],
       [['delete', 'cluster', '--bogus'], /^error: unknown flag: --bogus$/, /^hint: see `kwokts delete cluster --help`$/],
       [['get', 'clusters', '--dry-run=maybe'], /^error: invalid argument "maybe" for "--dry-run" flag/, /^hint: /],
-      [['start', 'cluster', '--wait=soon'], /^error: --wait: invalid duration "soon"/, /^hint: /],
+      [['start', 'cluster', '--wait=soon'], /^error: .*--wait: invalid duration "soon"/, /^hint: /],
       [['get', 'clusters', '-o'], /^error: flag needs an argument: 'o' in -o$/, /^hint: /],
       [['snapshot', 'export', '--path', 'x.yaml', '--record'], /^error: snapshot export --record is not supported yet$/, /^hint: /],
     ];
