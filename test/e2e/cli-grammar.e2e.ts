@@ -113,6 +113,35 @@ __kwokts_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
   }
 });
 
+test('completion zsh and fish: the real shells complete through __complete (skipped where not installed)', async (t) => {
+  const box = sandbox();
+  try {
+    const bin = join(box.workdir, 'bin');
+    mkdirSync(bin, { recursive: true });
+    symlinkSync(BIN, join(bin, 'kwokts'));
+    const env = { ...process.env, ...box.env, PATH: `${bin}:${process.env.PATH}` };
+    const has = async (shell: string) => (await execa('sh', ['-c', `command -v ${shell}`], { reject: false })).exitCode === 0;
+    if (await has('zsh')) {
+      // compadd and _files only work inside zsh's completion system: stand-ins print what they get.
+      const script = `compdef() { :; }; source <(kwokts completion zsh); compadd() { print -l -- "\${@:2}"; }; _files() { print FILES; }
+words=(kwokts get cl); CURRENT=3; ${'__kwokts_complete'}; words=(kwokts delete cluster --f); CURRENT=4; __kwokts_complete; words=(kwokts logs ''); CURRENT=3; __kwokts_complete`;
+      const r = await execa('zsh', ['-c', script], { env, cwd: box.workdir });
+      assert.deepEqual(String(r.stdout).split('\n'), ['clusters', '--force', 'FILES']);
+    } else {
+      console.log('skip: zsh is not installed');
+    }
+    if (await has('fish')) {
+      const r = await execa('fish', ['-c', 'kwokts completion fish | source; complete -C "kwokts get cl"; complete -C "kwokts get artifacts --filter "'], { env, cwd: box.workdir });
+      assert.deepEqual(String(r.stdout).split('\n'), ['clusters', 'binary', 'image']);
+    } else {
+      console.log('skip: fish is not installed');
+    }
+    t.diagnostic('powershell is not tested here (no pwsh on Debian without Microsoft\'s repository)');
+  } finally {
+    box.cleanup();
+  }
+});
+
 test('get artifacts: one artifact a line, sorted, --filter binary|image, as kwokctl', async () => {
   const box = sandbox();
   try {
