@@ -3,7 +3,7 @@ import { DryRunExecutor } from '../exec/dry-run-executor.js';
 import type { Executor } from '../exec/executor.js';
 import { RealExecutor } from '../exec/real-executor.js';
 import { DEFAULT_CLUSTER_NAME, resolveWorkdir, validateClusterName } from '../cluster/naming.js';
-import { loadConfigFiles, type LoadedConfig } from '../config/load.js';
+import type { LoadedConfig } from '../config/load.js';
 import { InterruptedError, KwoktsError, TimeoutError, UsageError } from '../util/errors.js';
 import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
 import { existsSync } from 'node:fs';
@@ -92,6 +92,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected async loadConfig(): Promise<LoadedConfig> {
     const defaultFile = join(this.workdir, 'kwok.yaml');
     const files = [...(existsSync(defaultFile) ? [defaultFile] : []), ...this.flags.config];
+    // Loaded on demand: the config loader pulls in YAML and the kwok schemas (half a second on a
+    // busy machine), which --help, --version and most commands never need.
+    const { loadConfigFiles } = await import('../config/load.js');
     return loadConfigFiles(files, this.logger);
   }
 
