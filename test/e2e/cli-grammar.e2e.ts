@@ -191,3 +191,17 @@ await phaseRunner(detectProgressMode(false, false))([{ title: 'Start etcd, kube-
 function shellQuote(s: string): string {
   return `'${s.replaceAll("'", "'\\''")}'`;
 }
+
+test('every kwokctl command and every flag of the non-create commands exists here (scripts/compare-kwokctl-flags.mjs)', async (t) => {
+  if (!existsSync(KWOKCTL)) {
+    t.skip(KWOCTL_MISSING);
+    console.log(`skip: ${KWOCTL_MISSING}`);
+    return;
+  }
+  const r = await execa('node', [join(ROOT, 'scripts', 'compare-kwokctl-flags.mjs'), KWOKCTL]);
+  const lines = String(r.stdout).split('\n').filter(Boolean);
+  // create cluster's option flags are the options table's business; get kubeconfig's --host and
+  // --insecure-skip-tls-verify come with the kubeconfig work.
+  const missing = lines.filter((l) => /missing/.test(l) && !/^(create cluster|get kubeconfig):/.test(l));
+  assert.deepEqual(missing, []);
+});
