@@ -79,7 +79,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected armTimeout(ms: number | undefined, flag = '--timeout'): void {
     if (!ms) return;
     const timer = setTimeout(() => {
-      this.abort.abort(new TimeoutError(`${this.id?.replaceAll(':', ' ') ?? 'the command'} did not finish within ${flag} ${ms / 1000}s`, { hint: `raise ${flag}, or leave it out to have no overall deadline` }));
+      this.abort.abort(new TimeoutError(`${this.id?.replaceAll(':', ' ') ?? 'the command'} did not finish within ${flag} ${formatMs(ms)}`, { hint: `raise ${flag}, or leave it out to have no overall deadline` }));
     }, ms);
     timer.unref();
   }
@@ -101,6 +101,13 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     process.exitCode = reportError(error, this.logLevel);
   }
+}
+
+/** A duration as the user would write it: 1m, 90s, 1500ms. */
+function formatMs(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
 }
 
 /**

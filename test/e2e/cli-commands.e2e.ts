@@ -33,6 +33,13 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
     assert.equal(existsSync(join(box.workdir, 'clusters', `${NAME}-default`)), false, 'rolled back');
   });
 
+  test('create --timeout: past the deadline the create is rolled back and exits 5', async () => {
+    const r = await kwokts(box, ['--name', `${NAME}-timeout`, 'create', 'cluster', '--timeout', '1ms']);
+    assert.equal(r.exitCode, 5, r.stderr);
+    assert.match(r.stderr, /^error: create cluster did not finish within --timeout 1ms$/m);
+    assert.equal(existsSync(join(box.workdir, 'clusters', `${NAME}-timeout`)), false, 'rolled back');
+  });
+
   test('create --wait 0 returns once kube-apiserver serves, without waiting for the scheduler (kwokctl)', async () => {
     const r = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '0', ...BROKEN_SCHEDULER]);
     assert.equal(r.exitCode, 0, r.stderr);
