@@ -19,7 +19,7 @@ export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
     filter: snapshotFlags.filter,
     kubeconfig: Flags.string({ description: 'kubeconfig of the cluster to export', defaultHelp: async () => '$KUBECONFIG or ~/.kube/config' }),
     as: Flags.string({ description: 'user to impersonate for the listing (a user or system:serviceaccount:NAMESPACE:NAME)' }),
-    'as-group': Flags.string({ description: 'group to impersonate (repeatable or comma-separated)', multiple: true, delimiter: ',', default: [] }),
+    'as-group': Flags.string({ description: 'group to impersonate (repeatable or comma-separated)', multiple: true, delimiter: ',' }),
     'page-size': Flags.integer({ description: 'objects per list request', default: 500, min: 1 }),
     'page-buffer-size': Flags.integer({ description: 'pages kwokctl buffers ahead; kwokts lists one page at a time, so any other value only gets a warning', default: 10 }),
     record: Flags.boolean({ description: 'keep recording changes after the export (not supported yet: exits 2)', default: false }),
@@ -37,7 +37,7 @@ export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
       filter: flags.filter,
       kubectl,
       ...(flags.as ? { as: flags.as } : {}),
-      asGroups: flags['as-group'],
+      asGroups: flags['as-group'] ?? [],
       pageSize: flags['page-size'],
     });
     this.logger.info(`Exported ${count} objects to ${flags.path}`);
