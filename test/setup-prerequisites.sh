@@ -15,9 +15,10 @@ apt_install() {
   if [ -z "$apt_updated" ]; then apt-get update -qq; apt_updated=1; fi
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
-# Tools the e2e harness calls (ss: iproute2, fuser: psmisc, curl); present on most images, but
-# a fresh machine is not promised to have them.
-for tool in ss:iproute2 fuser:psmisc curl:curl; do
+# Tools the e2e tests call (ss: iproute2, fuser: psmisc, curl, zsh, fish); some are on most
+# images, but a fresh machine is not promised to have them.
+# zsh and fish: the completion e2e runs the scripts `completion zsh|fish` prints in the real shells.
+for tool in ss:iproute2 fuser:psmisc curl:curl zsh:zsh fish:fish; do
   command -v "${tool%%:*}" >/dev/null 2>&1 || apt_install "${tool##*:}"
 done
 if ! command -v go >/dev/null 2>&1; then
