@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { removeContext } from '../kubeconfig/index.js';
 import type { Executor } from '../exec/executor.js';
-import { NotFoundError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import { lockCluster } from './lock.js';
@@ -22,13 +21,17 @@ export interface DeleteClusterOptions {
   force?: boolean;
 }
 
-/** Stop every component, remove the cluster directory and the kubeconfig entries. */
-export async function deleteCluster(options: DeleteClusterOptions): Promise<void> {
+export type DeleteClusterResult = 'deleted' | 'absent';
+
+/**
+ * Stop every component, remove the cluster directory and the kubeconfig entries. A cluster that
+ * does not exist is not an error ('absent'), as in kwokctl and kind: cleanup under `set -e` must
+ * not fail because an earlier step never created the cluster.
+ */
+export async function deleteCluster(options: DeleteClusterOptions): Promise<DeleteClusterResult> {
   const { name, workdir, executor, logger } = options;
   const paths = clusterPaths(workdir, name);
-  if (!existsSync(paths.root)) {
-    throw new NotFoundError(`cluster ${name} does not exist`, { hint: 'list clusters with `kwokts get clusters`' });
-  }
+  if (!existsSync(paths.root)) return 'absent';
   const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
   try {
     // A directory without a readable record is the remains of a broken create: remove it anyway.
@@ -50,6 +53,7 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<void
       else await removeContext(options.userKubeconfig, contextName(name));
     }
     await executor.remove(paths.root);
+    return 'deleted';
   } finally {
     await release();
   }

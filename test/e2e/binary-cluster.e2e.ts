@@ -176,7 +176,6 @@ describe('binary runtime: bad input', () => {
   after(() => box.cleanup());
 
   const cases: Array<{ args: string[]; code: number; message: RegExp }> = [
-    { args: ['--name', 'ghost', 'delete', 'cluster'], code: 4, message: /cluster ghost does not exist/ },
     { args: ['--name', 'ghost', 'kubectl', 'get', 'ns'], code: 4, message: /cluster ghost does not exist/ },
     { args: ['--name', 'Bad_Name', 'create', 'cluster'], code: 2, message: /invalid cluster name/ },
     { args: ['create', 'cluster', '--wait', 'soon'], code: 2, message: /invalid duration "soon"/ },
@@ -195,6 +194,14 @@ describe('binary runtime: bad input', () => {
       assert.equal(existsSync(join(box.workdir, 'clusters', 'kwok')), false);
     });
   }
+
+  test('delete cluster of a cluster that does not exist: one warning line and exit 0 (kwokctl, kind)', async () => {
+    const result = await kwokts(box, ['--name', 'ghost', 'delete', 'cluster']);
+    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /cluster ghost does not exist/i);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+  });
 
   test('an invalid Stage in -c is refused before anything is made, naming file and stage', async () => {
     const file = join(box.workdir, '..', 'bad-stage.yaml');

@@ -6,7 +6,7 @@ import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
 
 export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
   static override summary = 'Delete a cluster';
-  static override description = 'Stops its components, removes its directory and its kubeconfig context.';
+  static override description = 'Stops its components, removes its directory and its kubeconfig context. A cluster that does not exist gives a warning and exit 0 (as kwokctl), so cleanup steps may run it unconditionally.';
   static override examples = ['<%= config.bin %> delete cluster', '<%= config.bin %> --name ci delete cluster', '<%= config.bin %> delete cluster --all'];
 
   static override flags = {
@@ -20,8 +20,10 @@ export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
     const userKubeconfig = this.flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(this.flags.kubeconfig);
     const executor = this.executor();
     for (const name of names) {
-      await deleteCluster({ name, workdir: this.workdir, userKubeconfig, executor, logger: this.logger, force: this.flags.force });
-      if (!executor.dryRun) this.logger.info(`Cluster ${name} deleted`);
+      const result = await deleteCluster({ name, workdir: this.workdir, userKubeconfig, executor, logger: this.logger, force: this.flags.force });
+      // kwokctl's behaviour: a warning and success, so `delete cluster` is safe in any cleanup step.
+      if (result === 'absent') this.logger.warn(`Cluster ${name} does not exist; nothing to delete`);
+      else if (!executor.dryRun) this.logger.info(`Cluster ${name} deleted`);
     }
     if (this.flags.all && names.length === 0) this.logger.info('No clusters to delete');
   }
