@@ -23,3 +23,4 @@ export type {
   NamedContext,
   NamedUser,
 } from './types.js';
+export { buildPortableKubeconfig, replaceHost, type PortableKubeconfigOptions } from './portable.js';
