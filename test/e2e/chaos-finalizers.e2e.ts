@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { kwokts, requireBinaries, ROOT, sandbox, waitFor, watchLines, type Sandbox } from './harness.js';
 
 const CLUSTER = 'chaos';
-// The general pod set: its pod-delete waits for foreign finalizers (the fast set, like kwok's,
-// empties them and deletes at once).
+// The general pod set: its pod-delete waits until no finalizers are left (the fast set, like
+// kwok's, deletes with grace period 0 and leaves finalizers to their owners too).
 const STAGES = ['node-fast.yaml', 'node-heartbeat-with-lease.yaml', 'pod-general.yaml', 'pod-chaos.yaml'].map((f) => join(ROOT, 'templates', 'stages', f));
 
 const NODE = `apiVersion: v1

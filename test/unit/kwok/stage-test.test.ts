@@ -110,7 +110,8 @@ describe('stage-test replay and stand-ins', () => {
   });
 
   test('--cidr moves the stand-in addresses', () => {
-    const report = testStages(loadStages('pod-fast'), structuredClone(pod), { now: NOW, cidr: '192.168.7.0/24' });
+    // kwok's pod-ready takes pending pods (the apiserver sets phase Pending on create).
+    const report = testStages(loadStages('pod-fast'), { ...structuredClone(pod), status: { phase: 'Pending' } }, { now: NOW, cidr: '192.168.7.0/24' });
     const data = report.stages[0]?.next[0]?.data as { status: { hostIP: string; podIP: string } };
     assert.deepEqual([data.status.hostIP, data.status.podIP], ['192.168.7.1', '192.168.7.2']);
   });
