@@ -1,6 +1,6 @@
-/** kwokctl's current defaults (kwok v0.9.0): the versions every default URL and image derives from. */
+/** kwokctl v0.8.0's defaults: the versions every default URL and image derives from. */
 export const DEFAULT_KUBE_VERSION = 'v1.36.1';
-export const KWOK_VERSION = '0.9.0';
+export const KWOK_VERSION = '0.8.0';
 export const DEFAULT_PROMETHEUS_VERSION = '3.12.0';
 /** kind release kwokctl pairs with its kind runtimes. */
 export const KIND_VERSION = '0.32.0';

@@ -55,8 +55,28 @@ test('the built-in node renders a kwok-managed node, numbered and labelled', () 
   assert.equal(node.metadata.annotations['kwok.x-k8s.io/node'], 'fake');
   assert.equal(node.spec.podCIDR, '10.0.2.0/24');
   assert.equal(node.status.addresses[0]?.address, '192.0.2.3');
+  assert.equal(node.status.addresses[1]?.address, '2001:db8::3');
   assert.equal(node.status.allocatable.cpu, '64');
   assert.equal(node.status.capacity.cpu, '64', 'capacity defaults to allocatable');
+});
+
+test("the built-in node is kwokctl's: untainted, dual-stack, no kubelet version, capacity per key", () => {
+  const resource = findResource('node', []);
+  const params = applyParams(resource.parameters, ['.capacity.memory="512Gi"']);
+  const node = renderObject(resource, params, { name: 'node', namespace: 'default', index: 1, serialLength: 6 }) as unknown as {
+    metadata: { annotations: Record<string, string> };
+    spec: { podCIDR: string; podCIDRs: string[]; taints?: unknown };
+    status: { addresses: Array<{ type: string; address: string }>; capacity: Record<string, string>; nodeInfo: Record<string, string>; phase?: string };
+  };
+  // A taint would keep a plain Deployment's pods Pending on scaled nodes; kwokctl's node has none.
+  assert.equal(node.spec.taints, undefined);
+  assert.deepEqual(node.spec.podCIDRs, ['10.0.1.0/24', 'fd00:0:0:1::/64']);
+  assert.equal(node.spec.podCIDR, '10.0.1.0/24');
+  assert.deepEqual(node.status.addresses, [{ type: 'InternalIP', address: '192.0.2.2' }, { type: 'InternalIP', address: '2001:db8::2' }]);
+  assert.deepEqual(node.status.capacity, { cpu: '32', memory: '512Gi', pods: '110' });
+  // node-initialize fills in kwok-<version>, which is what `kubectl get nodes` shows as VERSION.
+  assert.deepEqual(node.status.nodeInfo, { architecture: 'amd64', operatingSystem: 'linux' });
+  assert.equal(node.metadata.annotations['metrics.k8s.io/resource-metrics-path'], '/metrics/nodes/node-000001/metrics/resource');
 });
 
 test('the built-in pod renders into the namespace, with a node name when given', () => {

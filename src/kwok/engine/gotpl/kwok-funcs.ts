@@ -15,13 +15,13 @@ export interface KwokFuncOptions {
   now?: () => Date;
   /** What StartTime reports (default: when this module was loaded). */
   startTime?: Date;
-  /** kwok's version without the leading "v" (default "0.9.0"). */
+  /** kwok's version without the leading "v" (default "0.8.0", the kwok release kwokts follows). */
   version?: string;
   /** Zone for Now and StartTime: Go formats time.Now() in the local zone (default "Local"). */
   timeZone?: 'Local' | 'UTC';
 }
 
-export const DEFAULT_KWOK_VERSION = '0.9.0';
+export const DEFAULT_KWOK_VERSION = '0.8.0';
 
 /** Functions kwok's node and pod controllers supply per object; templates may always call them. */
 export const kwokObjectFuncNames = [

@@ -69,7 +69,7 @@ describe('Now and StartTime', () => {
 
 describe('Version', () => {
   it(`defaults to ${DEFAULT_KWOK_VERSION}`, () => {
-    assert.equal(render('kwok-{{ Version }}'), 'kwok-0.9.0');
+    assert.equal(render('kwok-{{ Version }}'), 'kwok-0.8.0');
     assert.equal(render('{{ printf "kwok-%s" Version }}', {}, { version: '1.2.3' }), 'kwok-1.2.3');
   });
 });
