@@ -1,4 +1,4 @@
-import { logFile, pidFile } from '../../src/cluster/naming.js';
+import { logFile, pidFile, processName } from '../../src/cluster/naming.js';
 import { startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { PreflightError } from '../../src/util/errors.js';
 import type { Writable } from 'node:stream';
@@ -17,7 +17,8 @@ export class BinaryRuntime implements Runtime {
   async start(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
     for (const component of components) {
       const command = programPath(component, ctx);
-      const pidPath = pidFile(ctx.paths, component.name);
+      const name = processName(component.name, command);
+      const pidPath = pidFile(ctx.paths, name);
       const existing = await readPid(pidPath);
       if (existing !== undefined && (await isProcessAlive(existing, command))) continue;
       for (const v of component.volumes ?? []) {
@@ -29,7 +30,7 @@ export class BinaryRuntime implements Runtime {
         args: component.args,
         cwd: component.workDir ?? ctx.paths.root,
         env: component.env,
-        logFile: logFile(ctx.paths, component.name),
+        logFile: logFile(ctx.paths, name),
         pidFile: pidPath,
       });
     }
@@ -42,7 +43,7 @@ export class BinaryRuntime implements Runtime {
       await Promise.all(
         group.map(async (component) => {
           const expectedCommand = programPath(component, ctx, false);
-          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, component.name), graceMs, ...(expectedCommand ? { expectedCommand } : {}) });
+          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, processName(component.name, expectedCommand)), graceMs, ...(expectedCommand ? { expectedCommand } : {}) });
         }),
       );
     }
@@ -51,9 +52,10 @@ export class BinaryRuntime implements Runtime {
   async status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]> {
     return Promise.all(
       components.map(async (component): Promise<ComponentStatus> => {
-        const pid = await readPid(pidFile(ctx.paths, component.name));
+        const command = programPath(component, ctx, false);
+        const pid = await readPid(pidFile(ctx.paths, processName(component.name, command)));
         if (pid === undefined) return { name: component.name, state: 'stopped' };
-        const alive = await isProcessAlive(pid, programPath(component, ctx, false));
+        const alive = await isProcessAlive(pid, command);
         return { name: component.name, state: alive ? 'running' : 'exited', id: String(pid) };
       }),
     );
@@ -64,7 +66,8 @@ export class BinaryRuntime implements Runtime {
   }
 
   async logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void> {
-    await printLog(logFile(ctx.paths, component), out, options);
+    const described = ctx.clusterComponents?.find((c) => c.name === component);
+    await printLog(logFile(ctx.paths, processName(component, described ? programPath(described, ctx, false) : undefined)), out, options);
   }
 
   /**

@@ -129,7 +129,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     ports,
     components: plan.components,
     logLevel: options.logLevel,
-    kwokControllerEntry: kwokControllerEntry(),
+    kwokControllerEntry: kwokControllerExecutable(),
     enableCrds: crdKinds,
     logDirs: directoriesOf(options.config.logFiles),
     placement: inContainers ? networkPlacement(name) : HOST_PLACEMENT,
@@ -197,7 +197,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
           kwokDocuments: (stagesAsCrs ? options.config.kwokDocuments : withDefaultStages(options.config.kwokDocuments)).filter((d) => !servedAsCrs.has(String(d.kind))),
           version: KWOKTS_VERSION,
         };
-        await executor.writeFile(paths.config, renderRecord(record), { mode: 0o600 });
+        await executor.writeFile(paths.config, renderRecord(record, paths.root), { mode: 0o600 });
       },
     },
     {
@@ -411,7 +411,11 @@ function componentImages(mode: 'container' | 'cluster', values: ClusterOptionVal
   return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'] } : images;
 }
 
-/** The built controller entry, found from the package root (right under tsx and from dist). */
-function kwokControllerEntry(): string {
-  return join(packageRoot(), 'dist', 'src', 'kwok', 'main.js');
+/**
+ * The controller's executable, found from the package root (right under tsx and from dist). An
+ * executable of its own, not `node main.js`: kwokctl starts, stops and finds components by their
+ * executable's name.
+ */
+export function kwokControllerExecutable(): string {
+  return join(packageRoot(), 'bin', 'kwok-controller.js');
 }

@@ -5,7 +5,7 @@ import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName } from './naming.js';
-import { loadCluster } from './record.js';
+import { assertManageable, loadCluster } from './record.js';
 
 export interface DeleteClusterOptions {
   name: string;
@@ -37,8 +37,9 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
     // A directory without a readable record is the remains of a broken create: remove it anyway.
     if (existsSync(paths.config)) {
       const { record } = await loadCluster(workdir, name);
+      assertManageable(record);
       const runtime = createRuntime(record.runtime);
-      const ctx = { cluster: name, paths, executor, logger, programs: new Map(Object.entries(record.programs)) };
+      const ctx = { cluster: name, paths, executor, logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components };
       try {
         // The data goes with the directory, so there is nothing to shut down gracefully for.
         await runtime.stop(record.components, ctx, { graceMs: 0 });

@@ -11,7 +11,7 @@ import type { ComponentStatus, Runtime, RuntimeContext } from '../../runtimes/ru
 import type { Component, ComponentName } from '../components/index.js';
 import { lockCluster } from './lock.js';
 import { isPortInUse } from './ports.js';
-import { loadCluster, type LoadedCluster } from './record.js';
+import { assertManageable, loadCluster, type LoadedCluster } from './record.js';
 import { startComponents, type WaitFor } from './start-components.js';
 import { ComponentExitedError } from './wait.js';
 import { logTail } from './log-tail.js';
@@ -107,6 +107,7 @@ async function withCluster<T>(
   act: (cluster: LoadedCluster, runtime: Runtime, ctx: RuntimeContext) => Promise<T>,
 ): Promise<T> {
   const cluster = await loadCluster(options.workdir, options.name);
+  assertManageable(cluster.record);
   const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
   try {
     const runtime = createRuntime(cluster.record.runtime);
@@ -116,6 +117,7 @@ async function withCluster<T>(
       executor: options.executor,
       logger: options.logger,
       programs: new Map(Object.entries(cluster.record.programs)),
+      clusterComponents: cluster.record.components,
       ...(options.signal ? { signal: options.signal } : {}),
     };
     return await act(cluster, runtime, ctx);

@@ -42,7 +42,7 @@ export function findComponent({ record }: LoadedCluster, component: string): Com
 
 /** A context for reading: logs change nothing, so no executor of the caller's is needed. */
 export function readContext({ record, paths }: LoadedCluster): RuntimeContext {
-  return { cluster: record.name, paths, executor: new RealExecutor(silentLogger), logger: silentLogger, programs: new Map(Object.entries(record.programs)) };
+  return { cluster: record.name, paths, executor: new RealExecutor(silentLogger), logger: silentLogger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components };
 }
 
 /** The whole log as text ('' when there is none yet). */

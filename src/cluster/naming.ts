@@ -84,8 +84,21 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
   };
 }
 
-export const pidFile = (paths: ClusterPaths, component: string): string => join(paths.pids, `${component}.pid`);
-export const logFile = (paths: ClusterPaths, component: string): string => join(paths.logs, `${component}.log`);
+export const pidFile = (paths: ClusterPaths, processName: string): string => join(paths.pids, `${processName}.pid`);
+export const logFile = (paths: ClusterPaths, processName: string): string => join(paths.logs, `${processName}.log`);
+
+/**
+ * What a host process's pid and log files are named after: its executable's file name without
+ * extension, as kwokctl's binary runtime names them (`pids/kube-apiserver.pid`), so either tool
+ * finds the other's processes. Without an executable, the component's name.
+ */
+export function processName(component: string, executable: string | undefined): string {
+  if (!executable) return component;
+  const base = executable.split(/[\\/]/).pop() ?? '';
+  const dot = base.lastIndexOf('.');
+  const name = dot > 0 ? base.slice(0, dot) : base;
+  return name || component;
+}
 
 /** Label carried by every container and network a container runtime makes: ownership, for list and delete. */
 export const CLUSTER_LABEL = 'io.kwokts.cluster';

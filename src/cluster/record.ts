@@ -5,14 +5,23 @@ import type { Component, ComponentName } from '../components/index.js';
 import type { ComponentPatch } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../config/yaml.js';
-import { NotFoundError, UsageError } from '../util/errors.js';
+import { NotFoundError, PreflightError, UsageError } from '../util/errors.js';
 import { clusterPaths, clustersDir, type ClusterPaths } from './naming.js';
 
 export { KWOKTS_VERSION } from '../util/version.js';
 
 /**
+ * The kwokctl release whose record format we write. kwokctl reads `status.version` to judge a
+ * record (a version it cannot parse makes it refuse the whole cluster), so it gets one it knows.
+ */
+export const KWOKCTL_RECORD_VERSION = '0.8.0';
+
+/**
  * What `create cluster` decided, saved as <cluster>/kwok.yaml so every later command (delete,
- * start, kubectl, ...) works from it without re-deciding anything. The same file is the kwok
+ * start, kubectl, ...) works from it without re-deciding anything. The file is written in
+ * kwokctl's format (a KwokctlConfiguration whose components have kwokctl's fields: binary, args,
+ * workDir, envs, ...), with our own fields beside them, so kwokctl lists, stops, starts and
+ * deletes a kwokts cluster and kwokts does the same with a kwokctl one. The same file is the kwok
  * controller's --config: it routes documents by kind and ignores KwokctlConfiguration.
  */
 export interface ClusterRecord {
@@ -25,38 +34,131 @@ export interface ClusterRecord {
   programs: Record<string, string>;
   /** KwokConfiguration, Stage and other controller documents. */
   kwokDocuments: Array<Record<string, unknown>>;
+  /** kwokts's version for a cluster it made; '' for one kwokctl made. */
   version: string;
+  /** Made by kwokctl (no kwokts fields in the record): components were read from kwokctl's. */
+  foreign?: boolean;
 }
 
-export function renderRecord(record: ClusterRecord): string {
+/** kwokctl's option names for the binaries a binary-runtime cluster runs, by our artifact name. */
+const BINARY_OPTIONS: Record<string, string> = {
+  etcd: 'etcdBinary',
+  'kube-apiserver': 'kubeApiserverBinary',
+  'kube-controller-manager': 'kubeControllerManagerBinary',
+  'kube-scheduler': 'kubeSchedulerBinary',
+  kubectl: 'kubectlBinary',
+  etcdctl: 'etcdctlBinary',
+  prometheus: 'prometheusBinary',
+};
+
+/** A component's executable: its own path, or the resolved path of its artifact. */
+export function componentBinary(component: Component, programs: Record<string, string>): string | undefined {
+  return 'path' in component.program ? component.program.path : programs[component.program.artifact];
+}
+
+/** kwokctl's fields of a component (config.kwok.x-k8s.io/v1alpha1 Component), then ours. */
+function renderComponent(component: Component, record: ClusterRecord, root: string): Record<string, unknown> {
+  const binary = record.runtime === 'binary' ? componentBinary(component, record.programs) : undefined;
+  const { name, links, image, command, args, workDir, ports, env, volumes, ...ours } = component;
+  return {
+    name,
+    ...(links.length > 0 ? { links } : {}),
+    ...(binary ? { binary } : {}),
+    ...(image ? { image } : {}),
+    ...(command ? { command } : {}),
+    args,
+    // kwokctl keeps a component's pids/ and logs/ under its workDir: the cluster directory.
+    workDir: workDir ?? root,
+    ports,
+    envs: Object.entries(env).map(([key, value]) => ({ name: key, value })),
+    ...(volumes ? { volumes } : {}),
+    ...ours,
+  };
+}
+
+export function renderRecord(record: ClusterRecord, root: string): string {
+  // kwokctl runs a record's binaries from its options too (kubectl for its readiness checks).
+  const binaries = record.runtime === 'binary'
+    ? Object.fromEntries(Object.entries(BINARY_OPTIONS).flatMap(([artifact, key]) => (record.programs[artifact] ? [[key, record.programs[artifact]]] : [])))
+    : {};
+  const kwokController = record.components.find((c) => c.name === 'kwok-controller');
   const head = {
     kind: 'KwokctlConfiguration',
     apiVersion: 'config.kwok.x-k8s.io/v1alpha1',
     metadata: { name: record.name },
-    options: { ...record.options, runtime: record.runtime },
+    options: {
+      ...record.options,
+      ...binaries,
+      ...(record.runtime === 'binary' && kwokController && 'path' in kwokController.program ? { kwokControllerBinary: kwokController.program.path } : {}),
+      runtime: record.runtime,
+    },
     componentsPatches: record.componentsPatches,
-    components: record.components,
+    components: record.components.map((c) => renderComponent(c, record, root)),
     programs: record.programs,
-    status: { version: `kwokts-${record.version}` },
+    status: { version: KWOKCTL_RECORD_VERSION, kwoktsVersion: record.version },
   };
   return renderYamlDocuments([head, ...record.kwokDocuments]);
 }
 
+type RawComponent = Record<string, unknown>;
+
+const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
+
+function envMap(raw: RawComponent): Record<string, string> {
+  if (Array.isArray(raw.envs)) {
+    return Object.fromEntries((raw.envs as Array<{ name?: unknown; value?: unknown }>).map((e) => [String(e.name ?? ''), String(e.value ?? '')]));
+  }
+  // Records written before envs: a map.
+  return raw.env && typeof raw.env === 'object' ? (raw.env as Record<string, string>) : {};
+}
+
+/** A component as we describe it, from either tool's record. */
+function parseComponent(raw: RawComponent): Component {
+  const base = {
+    name: String(raw.name ?? ''),
+    args: stringList(raw.args),
+    env: envMap(raw),
+    links: stringList(raw.links),
+    ports: (Array.isArray(raw.ports) ? raw.ports : []) as Component['ports'],
+  };
+  if (raw.program && typeof raw.program === 'object') {
+    // Ours: every field we wrote is there; binary and envs are kwokctl's views of program and env.
+    const { binary: _binary, envs: _envs, env: _env, ...rest } = raw;
+    return { ...(rest as unknown as Component), ...base };
+  }
+  // kwokctl's: the binary is the program; it is ready while it runs (kwokctl's own rule).
+  return {
+    ...base,
+    program: { path: String(raw.binary ?? '') },
+    ...(typeof raw.workDir === 'string' && raw.workDir ? { workDir: raw.workDir } : {}),
+    ...(typeof raw.image === 'string' && raw.image ? { image: raw.image } : {}),
+    ...(Array.isArray(raw.command) ? { command: stringList(raw.command) } : {}),
+    ...(Array.isArray(raw.volumes) ? { volumes: raw.volumes as Component['volumes'] } : {}),
+  };
+}
+
 export function parseRecord(name: string, text: string, source: string): ClusterRecord {
-  const docs = parseYamlDocuments(text) as Array<Record<string, unknown>>;
-  const head = docs.find((d) => d.kind === 'KwokctlConfiguration');
+  let docs: Array<Record<string, unknown>>;
+  try {
+    docs = parseYamlDocuments(text) as Array<Record<string, unknown>>;
+  } catch (error) {
+    throw new UsageError(`${source} is not valid YAML`, { hint: `delete the cluster with \`kwokts --name ${name} delete cluster\``, cause: error });
+  }
+  const head = docs.find((d) => d?.kind === 'KwokctlConfiguration');
   if (!head) throw new UsageError(`${source} has no KwokctlConfiguration`, { hint: `delete the cluster with \`kwokts --name ${name} delete cluster\`` });
-  const options = head.options as ClusterOptionValues;
+  const options = (head.options ?? {}) as ClusterOptionValues;
   const status = (head.status ?? {}) as Record<string, unknown>;
+  const foreign = status.kwoktsVersion === undefined && !String(status.version ?? '').startsWith('kwokts-');
   return {
     name,
-    runtime: String(options.runtime ?? 'binary'),
+    runtime: String(options.runtime || 'binary'),
     options,
     componentsPatches: (head.componentsPatches ?? []) as ComponentPatch[],
-    components: (head.components ?? []) as Component[],
+    components: ((head.components ?? []) as RawComponent[]).map(parseComponent),
     programs: (head.programs ?? {}) as Record<string, string>,
     kwokDocuments: docs.filter((d) => d !== head),
-    version: String(status.version ?? ''),
+    version: foreign ? '' : String(status.kwoktsVersion ?? status.version ?? '').replace(/^kwokts-/, ''),
+    ...(foreign ? { foreign: true } : {}),
   };
 }
 
@@ -101,4 +203,17 @@ export async function portsOfOtherClusters(workdir: string, except: string): Pro
 
 export function componentNames(record: ClusterRecord): ComponentName[] {
   return record.components.map((c) => c.name);
+}
+
+/**
+ * kwokts drives a kwokctl cluster of the binary runtime (processes and pid files, the same for
+ * both tools); a kwokctl cluster in containers or kind carries kwokctl's names and labels, not
+ * ours, so changing it is refused rather than half done.
+ */
+export function assertManageable(record: ClusterRecord): void {
+  if (record.foreign && record.runtime !== 'binary') {
+    throw new PreflightError(`cluster ${record.name} was made by kwokctl with the ${record.runtime} runtime; kwokts manages kwokctl clusters of the binary runtime only`, {
+      hint: `use kwokctl for it, e.g. \`kwokctl --name ${record.name} delete cluster\``,
+    });
+  }
 }

@@ -6,7 +6,7 @@ import { createRuntime } from '../../runtimes/registry.js';
 import type { ComponentState } from '../../runtimes/runtime.js';
 import { RealExecutor } from '../exec/real-executor.js';
 import { silentLogger } from '../util/log.js';
-import { loadCluster } from './record.js';
+import { assertManageable, loadCluster } from './record.js';
 import { probeOnce } from './probe.js';
 
 export interface ComponentSummary {
@@ -42,8 +42,9 @@ export function clusterStatus(components: readonly Pick<ComponentSummary, 'state
 
 export async function summarizeCluster(workdir: string, name: string, probeTimeoutMs = 1000): Promise<ClusterSummary> {
   const { record, paths } = await loadCluster(workdir, name);
+  assertManageable(record);
   const runtime = createRuntime(record.runtime);
-  const ctx = { cluster: name, paths, executor: new RealExecutor(silentLogger), logger: silentLogger, programs: new Map(Object.entries(record.programs)) };
+  const ctx = { cluster: name, paths, executor: new RealExecutor(silentLogger), logger: silentLogger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components };
   const statuses = await runtime.status(record.components, ctx);
   const components = await Promise.all(
     record.components.map(async (component): Promise<ComponentSummary> => {
@@ -73,7 +74,18 @@ export async function summarizeCluster(workdir: string, name: string, probeTimeo
   };
 }
 
-/** Columns padded to their widest cell, two spaces apart, as kubectl prints tables. */
+/** kwokctl's `get clusters -o wide` row: NAME, READY (ready/total), STATUS. */
+export function kwokctlClusterRow(summary: Pick<ClusterSummary, 'name' | 'ready' | 'total' | 'status'>): string[] {
+  return [summary.name, `${summary.ready}/${summary.total}`, summary.total === 0 ? 'Unknown' : summary.status];
+}
+
+/** kwokctl's words for a component in `get components -o wide`. */
+export function kwokctlComponentStatus(component: Pick<ComponentSummary, 'state' | 'ready'>): 'Ready' | 'NotReady' | 'Stopped' {
+  if (component.state !== 'running') return 'Stopped';
+  return component.ready ? 'Ready' : 'NotReady';
+}
+
+/** Columns padded to their widest cell, three spaces apart, as kwokctl prints its tables. */
 export function renderTable(rows: readonly (readonly string[])[]): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));

@@ -111,7 +111,7 @@ export interface ClusterSpec {
   components: readonly ComponentName[];
   /** slog-style level (-4 debug, 0 info, ...); components get their own verbosity flags from it. */
   logLevel: number;
-  /** Entry point of the embedded kwok controller (dist/src/kwok/main.js). */
+  /** Executable of the embedded kwok controller on the host (bin/kwok-controller.js). */
   kwokControllerEntry: string;
   /** Kinds the controller takes from custom resources instead of its config file. */
   enableCrds: readonly string[];

@@ -23,15 +23,14 @@ export function kubeletAddressTypes(spec: ClusterSpec): string {
 export function buildKwokController(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
   const kubeconfig = componentKubeconfig(spec);
-  // On the host the controller is this package's own JavaScript, run by the same Node that runs
-  // the CLI; in a container the image's entrypoint already is `node …/kwok/main.js`.
+  // On the host the controller is this package's own executable (bin/kwok-controller.js), or
+  // options.kwokControllerBinary (kwokctl's --kwok-controller-binary, binary runtime only) with the
+  // flags kwokctl passes it (Go's kwok has no --id); in a container the image's entrypoint is
+  // `node …/kwok/main.js`.
   const onHost = placementOf(spec).kind === 'host';
-  // options.kwokControllerBinary (kwokctl's --kwok-controller-binary, binary runtime only): that
-  // program instead, with the flags kwokctl passes it. Go's kwok has no --id.
   const external = onHost && options.kwokControllerBinary !== '' ? options.kwokControllerBinary : undefined;
   const address = kubeletAddress(spec);
   const args = [
-    ...(onHost && !external ? [spec.kwokControllerEntry] : []),
     '--manage-all-nodes=true',
     `--kubeconfig=${kubeconfig}`,
     `--config=${paths.config}`,
@@ -51,7 +50,7 @@ export function buildKwokController(spec: ClusterSpec): Component {
   if (spec.logLevel !== 0) args.push(`--v=${levelName(spec.logLevel)}`);
   return {
     name: 'kwok-controller',
-    program: { path: external ?? process.execPath },
+    program: { path: external ?? spec.kwokControllerEntry },
     args,
     env: {},
     links: ['kube-apiserver'],

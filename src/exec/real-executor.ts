@@ -52,7 +52,8 @@ export class RealExecutor implements Executor {
         );
       });
       child.unref();
-      await this.writeFile(spec.pidFile, `${pid}\n`);
+      // No newline: kwokctl parses the whole file as the number (strconv.Atoi), and reads ours.
+      await this.writeFile(spec.pidFile, String(pid));
       return pid;
     } finally {
       closeSync(fd);

@@ -1,9 +1,11 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { renderTable, summarizeCluster } from '../../cluster/summary.js';
+import { kwokctlComponentStatus, renderTable, summarizeCluster } from '../../cluster/summary.js';
 
 export default class GetComponents extends BaseCommand<typeof GetComponents> {
-  static override summary = "List the cluster's components with their state and readiness";
+  static override summary = "List the cluster's components";
+  static override description =
+    "Output as kwokctl's: one name per line, or with -o wide a NAME STATUS table (STATUS Ready, NotReady or Stopped). -o json adds each component's process state (running, stopped, exited), readiness, pid or container id, ports and why it is not ready.";
   static override examples = ['<%= config.bin %> get components', '<%= config.bin %> get components -o wide', '<%= config.bin %> get components -o json'];
   static override flags = {
     output: Flags.string({ char: 'o', description: 'output format', options: ['name', 'wide', 'json'], default: 'name' }),
@@ -19,8 +21,6 @@ export default class GetComponents extends BaseCommand<typeof GetComponents> {
       for (const c of summary.components) this.log(c.name);
       return;
     }
-    // kwokctl's NAME STATUS first, then what we know beyond it.
-    const rows = summary.components.map((c) => [c.name, c.state, String(c.ready), c.id ?? '-', c.ports.join(',') || '-', c.detail || '-']);
-    this.log(renderTable([['NAME', 'STATUS', 'READY', 'PID', 'PORTS', 'DETAIL'], ...rows]));
+    this.log(renderTable([['NAME', 'STATUS'], ...summary.components.map((c) => [c.name, kwokctlComponentStatus(c)])]));
   }
 }

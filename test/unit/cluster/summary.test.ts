@@ -14,3 +14,18 @@ test('cluster status from component states', () => {
 test('tables pad every column but the last', () => {
   assert.equal(renderTable([['NAME', 'READY'], ['kwok', '5/5'], ['a-longer-name', '0/5']]), 'NAME            READY\nkwok            5/5\na-longer-name   0/5');
 });
+
+test("kwokctl's -o wide words: cluster rows and component status", async () => {
+  const { kwokctlClusterRow, kwokctlComponentStatus } = await import('../../../src/cluster/summary.js');
+  assert.deepEqual(kwokctlClusterRow({ name: 'kwok', ready: 5, total: 5, status: 'Ready' }), ['kwok', '5/5', 'Ready']);
+  assert.deepEqual(kwokctlClusterRow({ name: 'kwok', ready: 0, total: 5, status: 'Stopped' }), ['kwok', '0/5', 'Stopped']);
+  assert.deepEqual(kwokctlClusterRow({ name: 'odd', ready: 0, total: 0, status: 'Stopped' }), ['odd', '0/0', 'Unknown']);
+  assert.equal(kwokctlComponentStatus({ state: 'running', ready: true }), 'Ready');
+  assert.equal(kwokctlComponentStatus({ state: 'running', ready: false }), 'NotReady');
+  assert.equal(kwokctlComponentStatus({ state: 'exited', ready: false }), 'Stopped');
+  assert.equal(kwokctlComponentStatus({ state: 'stopped', ready: false }), 'Stopped');
+});
+
+test("tables are kwokctl's: three spaces after the widest cell, the last column unpadded", () => {
+  assert.equal(renderTable([['NAME', 'READY', 'STATUS'], ['kwok', '5/5', 'Ready']]), 'NAME   READY   STATUS\nkwok   5/5     Ready');
+});

@@ -42,7 +42,9 @@ test('on the host, the same builders give loopback addresses and host ports, and
   assert.ok(api.args.includes('--bind-address=127.0.0.1') && api.args.includes('--secure-port=2003'));
   assert.deepEqual(api.ports, [{ name: 'https', port: 2003 }]);
   assert.equal(api.image, undefined);
-  assert.equal(cs.get('kwok-controller')!.args[0], '/pkg/dist/src/kwok/main.js');
+  // Its own executable, so kwokctl's pid and log files (named after the executable) match ours.
+  assert.equal((cs.get('kwok-controller')!.program as { path: string }).path, '/pkg/bin/kwok-controller.js');
+  assert.equal(cs.get('kwok-controller')!.args[0], '--manage-all-nodes=true');
   assert.ok(cs.get('kube-scheduler')!.args.includes('--kubeconfig=/w/clusters/c1/kubeconfig.yaml'));
 });
 

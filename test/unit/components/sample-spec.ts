@@ -13,7 +13,7 @@ export function sampleSpec(overrides: Partial<ClusterSpec> = {}): ClusterSpec {
     ports: { etcd: 2001, etcdPeer: 2002, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 0 },
     components: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'],
     logLevel: 0,
-    kwokControllerEntry: '/pkg/dist/src/kwok/main.js',
+    kwokControllerEntry: '/pkg/bin/kwok-controller.js',
     enableCrds: [],
     ...overrides,
   };

@@ -400,9 +400,9 @@ describe('default stages on realistic objects', () => {
     assert.deepEqual(status.nodeInfo, {
       architecture: 'arm64',
       bootID: '',
-      containerRuntimeVersion: 'kwok-0.9.0',
-      kernelVersion: 'kwok-0.9.0',
-      kubeProxyVersion: 'kwok-0.9.0',
+      containerRuntimeVersion: 'kwok-0.8.0',
+      kernelVersion: 'kwok-0.8.0',
+      kubeProxyVersion: 'kwok-0.8.0',
       kubeletVersion: 'v1.30.0',
       machineID: '',
       operatingSystem: 'linux',
