@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Component, ComponentName } from '../components/index.js';
+import type { Component, ComponentName, ReadinessProbe } from '../components/index.js';
 import type { ComponentPatch } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../config/yaml.js';
@@ -126,15 +126,40 @@ function parseComponent(raw: RawComponent): Component {
     const { binary: _binary, envs: _envs, env: _env, ...rest } = raw;
     return { ...(rest as unknown as Component), ...base };
   }
-  // kwokctl's: the binary is the program; it is ready while it runs (kwokctl's own rule).
+  // kwokctl's: the binary is the program. Readiness is checked where we know the component's
+  // health endpoint, so `start cluster` returns once the cluster answers (kwokctl waits too).
+  const probe = kwokctlProbe(base.name, base.ports);
   return {
     ...base,
     program: { path: String(raw.binary ?? '') },
+    ...(probe ? { probe } : {}),
     ...(typeof raw.workDir === 'string' && raw.workDir ? { workDir: raw.workDir } : {}),
     ...(typeof raw.image === 'string' && raw.image ? { image: raw.image } : {}),
     ...(Array.isArray(raw.command) ? { command: stringList(raw.command) } : {}),
     ...(Array.isArray(raw.volumes) ? { volumes: raw.volumes as Component['volumes'] } : {}),
   };
+}
+
+/** Health endpoints of kwokctl's components, found by component name and port name. */
+function kwokctlProbe(name: string, ports: Component['ports']): ReadinessProbe | undefined {
+  const port = (portName: string): number | undefined => ports.find((p) => p.name === portName)?.port;
+  const http = port('http');
+  const https = port('https');
+  switch (name) {
+    case 'etcd':
+      return http ? { scheme: 'http', port: http, path: '/health', clientCert: false } : undefined;
+    case 'kube-apiserver':
+      if (https) return { scheme: 'https', port: https, path: '/healthz', clientCert: true };
+      return http ? { scheme: 'http', port: http, path: '/healthz', clientCert: false } : undefined;
+    case 'kube-controller-manager':
+    case 'kube-scheduler':
+      if (https) return { scheme: 'https', port: https, path: '/healthz', clientCert: false };
+      return http ? { scheme: 'http', port: http, path: '/healthz', clientCert: false } : undefined;
+    case 'kwok-controller':
+      return http ? { scheme: 'http', port: http, path: '/healthz', clientCert: false } : undefined;
+    default:
+      return undefined;
+  }
 }
 
 export function parseRecord(name: string, text: string, source: string): ClusterRecord {

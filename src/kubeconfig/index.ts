@@ -23,4 +23,4 @@ export type {
   NamedContext,
   NamedUser,
 } from './types.js';
-export { buildPortableKubeconfig, replaceHost, type PortableKubeconfigOptions } from './portable.js';
+export { buildPortableKubeconfig, renderPortableKubeconfig, replaceHost, type PortableKubeconfigOptions } from './portable.js';

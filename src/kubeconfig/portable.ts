@@ -8,6 +8,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../util/errors.js';
 import type { KubeConfig, KubeconfigCluster, KubeconfigUser } from './types.js';
+import { stringifyKubeconfigValue } from './yaml-style.js';
 
 export interface PortableKubeconfigOptions {
   /** Directory the file's relative paths are relative to (the kubeconfig's own). */
@@ -91,4 +92,13 @@ export function replaceHost(server: string, address: string): string {
   const hostPart = withPort ? address : `${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
   // Built by hand: URL.host would drop a port equal to the scheme's default.
   return `${url.protocol}//${hostPart}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
+/**
+ * The text kwokctl prints: clientcmd's layout, without the empty `preferences` that current
+ * clientcmd no longer writes (byte-equal output for the same cluster).
+ */
+export function renderPortableKubeconfig(config: KubeConfig): string {
+  const { preferences: _preferences, ...rest } = config;
+  return stringifyKubeconfigValue(rest);
 }

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BaseCommand } from '../../cli/base-command.js';
 import { loadCluster } from '../../cluster/record.js';
-import { buildPortableKubeconfig, renderKubeconfig } from '../../kubeconfig/index.js';
+import { buildPortableKubeconfig, renderPortableKubeconfig } from '../../kubeconfig/index.js';
 import { ADMIN_GROUPS, ADMIN_USER, signClientCertificate } from '../../pki/index.js';
 
 export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {
@@ -45,6 +45,6 @@ export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {
       insecureSkipTlsVerify: this.flags['insecure-skip-tls-verify'],
       ...(client ? { client } : {}),
     });
-    process.stdout.write(renderKubeconfig(config));
+    process.stdout.write(renderPortableKubeconfig(config));
   }
 }

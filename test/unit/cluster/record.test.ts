@@ -90,6 +90,16 @@ describe("kwokctl's record: parsed", () => {
     assert.equal(record.kwokDocuments.length, 1);
   });
 
+  test("health endpoints from kwokctl's port names, so start waits until the cluster answers", () => {
+    const withPorts = FIXTURE.replace('  envs:\n  - name: STAND_IN', '  ports:\n  - name: http\n    port: 32765\n  envs:\n  - name: STAND_IN').replace(
+      '  - --etcd-servers=http://127.0.0.1:32765\n',
+      '  - --etcd-servers=http://127.0.0.1:32765\n  ports:\n  - name: https\n    port: 32766\n',
+    );
+    const [etcd, apiserver] = parseRecord('kwok', withPorts, 'kwok.yaml').components;
+    assert.deepEqual(etcd!.probe, { scheme: 'http', port: 32765, path: '/health', clientCert: false });
+    assert.deepEqual(apiserver!.probe, { scheme: 'https', port: 32766, path: '/healthz', clientCert: true });
+  });
+
   test('a kwokctl cluster in containers is refused with one clear error, not half managed', () => {
     const record = parseRecord('kwok', FIXTURE.replace('runtime: binary', 'runtime: docker'), 'kwok.yaml');
     assert.throws(() => assertManageable(record), (e: unknown) => e instanceof PreflightError && /made by kwokctl with the docker runtime/.test(e.message));
