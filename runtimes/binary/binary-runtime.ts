@@ -17,7 +17,7 @@ export class BinaryRuntime implements Runtime {
   async start(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
     for (const component of components) {
       const command = programPath(component, ctx);
-      const name = processName(component.name, command);
+      const name = fileNameOf(component, ctx);
       const pidPath = pidFile(ctx.paths, name);
       const existing = await readPid(pidPath);
       if (existing !== undefined && (await isProcessAlive(existing, command))) continue;
@@ -43,7 +43,7 @@ export class BinaryRuntime implements Runtime {
       await Promise.all(
         group.map(async (component) => {
           const expectedCommand = programPath(component, ctx, false);
-          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, processName(component.name, expectedCommand)), graceMs, ...(expectedCommand ? { expectedCommand } : {}) });
+          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, fileNameOf(component, ctx)), graceMs, ...(expectedCommand ? { expectedCommand } : {}) });
         }),
       );
     }
@@ -53,7 +53,7 @@ export class BinaryRuntime implements Runtime {
     return Promise.all(
       components.map(async (component): Promise<ComponentStatus> => {
         const command = programPath(component, ctx, false);
-        const pid = await readPid(pidFile(ctx.paths, processName(component.name, command)));
+        const pid = await readPid(pidFile(ctx.paths, fileNameOf(component, ctx)));
         if (pid === undefined) return { name: component.name, state: 'stopped' };
         const alive = await isProcessAlive(pid, command);
         return { name: component.name, state: alive ? 'running' : 'exited', id: String(pid) };
@@ -67,7 +67,7 @@ export class BinaryRuntime implements Runtime {
 
   async logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void> {
     const described = ctx.clusterComponents?.find((c) => c.name === component);
-    await printLog(logFile(ctx.paths, processName(component, described ? programPath(described, ctx, false) : undefined)), out, options);
+    await printLog(logFile(ctx.paths, described ? fileNameOf(described, ctx) : component), out, options);
   }
 
   /**
@@ -81,6 +81,17 @@ export class BinaryRuntime implements Runtime {
   async remove(): Promise<void> {
     // Everything the binary runtime makes lives in the cluster directory.
   }
+}
+
+/**
+ * What the component's pid and log files are named after: its executable, as kwokctl names them,
+ * unless another component of the cluster runs the same executable (two extra components both
+ * run by `node`); those keep their component names, so neither mistakes the other for itself.
+ */
+function fileNameOf(component: Component, ctx: RuntimeContext): string {
+  const name = processName(component.name, programPath(component, ctx, false));
+  const shared = (ctx.clusterComponents ?? []).some((c) => c.name !== component.name && processName(c.name, programPath(c, ctx, false)) === name);
+  return shared ? component.name : name;
 }
 
 function programPath(component: Component, ctx: RuntimeContext): string;

@@ -56,7 +56,7 @@ async function requireReady(workdir: string, name: string): Promise<void> {
 }
 
 function ctxOf(cluster: LoadedCluster, options: SnapshotOptions): RuntimeContext {
-  return { cluster: options.name, paths: cluster.paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(cluster.record.programs)), signal: options.signal };
+  return { cluster: options.name, paths: cluster.paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(cluster.record.programs)), clusterComponents: cluster.record.components, signal: options.signal };
 }
 
 function etcdEndpoint(cluster: LoadedCluster): string {

@@ -25,8 +25,8 @@ async function ok(box: Sandbox, args: string[], input?: string): Promise<string>
   return result.stdout;
 }
 
-async function kwokctl(box: Sandbox, args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> {
-  const result = await execa(KWOKCTL, args, { env: { ...process.env, ...box.env }, reject: false, timeout: 300_000 });
+async function kwokctl(box: Sandbox, args: string[], env: Record<string, string> = {}): Promise<{ exitCode: number; stdout: string; stderr: string }> {
+  const result = await execa(KWOKCTL, args, { env: { ...process.env, ...box.env, ...env }, reject: false, timeout: 300_000 });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
@@ -179,11 +179,11 @@ describe('compat: a kwokctl cluster, handled by kwokts', { timeout: 900_000, ski
       `--kube-apiserver-binary=${bin['kube-apiserver']}`,
       `--kube-controller-manager-binary=${bin['kube-controller-manager']}`,
       `--kube-scheduler-binary=${bin['kube-scheduler']}`,
-      `--kubectl-binary=${bin.kubectl}`,
       `--etcd-binary=${bin.etcd}`,
       `--kwok-controller-binary=${KWOK}`,
       '--kubeconfig', box.kubeconfig,
-    ]);
+      // kwokctl has no flag for kubectl's binary, only the variable.
+    ], { KWOK_KUBECTL_BINARY: bin.kubectl! });
     assert.equal(created.exitCode, 0, created.stderr);
   });
   after(async () => {
