@@ -43,6 +43,25 @@ function pidsOf(workdir: string, cluster: string): number[] {
   return readdirSync(dir).map((f) => Number(readFileSync(join(dir, f), 'utf8').trim())).filter((n) => n > 0);
 }
 
+describe('compat: get artifacts', { skip: kwokctlMissing }, () => {
+  test("kwokctl's list: sorted, one per line; our controller where kwokctl lists kwok and metrics-server", async () => {
+    const box = sandbox();
+    try {
+      const env = { KWOK_KUBE_APISERVER_BINARY: '/opt/kube-apiserver' };
+      const theirs = (await kwokctl(box, ['get', 'artifacts', '--runtime', 'binary'], env)).stdout.split('\n');
+      const result = await kwokts({ ...box, env: { ...box.env, ...env } }, ['get', 'artifacts']);
+      assert.equal(result.exitCode, 0, result.stderr);
+      const ours = result.stdout.split('\n');
+      assert.deepEqual(ours, [...ours].sort());
+      assert.ok(ours.includes('/opt/kube-apiserver'));
+      const kwokOnly = (line: string): boolean => /kubernetes-sigs\/(kwok|metrics-server)\//.test(line);
+      assert.deepEqual(ours.filter((l) => !l.endsWith('/bin/kwok-controller.js')), theirs.filter((l) => !kwokOnly(l)));
+    } finally {
+      box.cleanup();
+    }
+  });
+});
+
 describe('compat: a kwokts cluster', { timeout: 900_000 }, () => {
   const NAME = 'co-a';
   let box: Sandbox;
