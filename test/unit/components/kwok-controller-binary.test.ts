@@ -15,8 +15,9 @@ test('options.kwokControllerBinary: that program runs as the controller, with th
 
 test('without it, or in a container, the embedded controller runs', () => {
   const embedded = buildKwokController(sampleSpec());
-  assert.deepEqual(embedded.program, { path: process.execPath });
-  assert.equal(embedded.args[0], '/pkg/dist/src/kwok/main.js');
+  // Its own executable (bin/kwok-controller.js), so kwokctl's executable-named pid files match.
+  assert.deepEqual(embedded.program, { path: '/pkg/bin/kwok-controller.js' });
+  assert.equal(embedded.args[0], '--manage-all-nodes=true');
   assert.ok(embedded.args.includes('--id=kwok-c1-controller'));
   const inContainer = buildKwokController(sampleSpec({ options: { ...defaultOptionValues(), kwokControllerBinary: '/opt/kwok/kwok' }, placement: networkPlacement('c1') }));
   assert.notDeepEqual(inContainer.program, { path: '/opt/kwok/kwok' });
