@@ -416,6 +416,6 @@ function componentImages(mode: 'container' | 'cluster', values: ClusterOptionVal
  * executable of its own, not `node main.js`: kwokctl starts, stops and finds components by their
  * executable's name.
  */
-export function kwokControllerExecutable(): string {
+function kwokControllerExecutable(): string {
   return join(packageRoot(), 'bin', 'kwok-controller.js');
 }
