@@ -20,6 +20,9 @@ const SERVED_CRDS = {
   ClusterAttach: { file: 'clusterattach.yaml', name: 'clusterattaches.kwok.x-k8s.io' },
   PortForward: { file: 'portforward.yaml', name: 'portforwards.kwok.x-k8s.io' },
   ClusterPortForward: { file: 'clusterportforward.yaml', name: 'clusterportforwards.kwok.x-k8s.io' },
+  Metric: { file: 'metric.yaml', name: 'metrics.kwok.x-k8s.io' },
+  ResourceUsage: { file: 'resourceusage.yaml', name: 'resourceusages.kwok.x-k8s.io' },
+  ClusterResourceUsage: { file: 'clusterresourceusage.yaml', name: 'clusterresourceusages.kwok.x-k8s.io' },
 } as const;
 
 export type ServedCrdKind = keyof typeof SERVED_CRDS;

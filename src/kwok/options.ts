@@ -175,7 +175,7 @@ export const knownCrdKinds = [
 ] as const;
 
 /** The --enable-crds kinds this controller acts on. */
-export const implementedCrdKinds = ['Stage', 'Logs', 'ClusterLogs', 'Exec', 'ClusterExec', 'Attach', 'ClusterAttach', 'PortForward', 'ClusterPortForward'] as const;
+export const implementedCrdKinds = ['Stage', 'Logs', 'ClusterLogs', 'Exec', 'ClusterExec', 'Attach', 'ClusterAttach', 'PortForward', 'ClusterPortForward', 'Metric', 'ResourceUsage', 'ClusterResourceUsage'] as const;
 
 /**
  * kwok's defaults, except the parallelism: kwok runs 4 blocking Go workers each, while ours are

@@ -2,8 +2,9 @@
  * Reads kwok --config files: multi-document YAML (or JSON) routed by `kind` alone, as kwok does
  * (apiVersion is not checked). KwokConfiguration documents contribute `options`; Stage documents are
  * collected for the stage engine; Logs and ClusterLogs, Exec, Attach and PortForward (and their
- * Cluster kinds) are validated here (a bad field stops the controller with the file, object and
- * field named); every other kind (KwokctlConfiguration, Metric, ...) is skipped.
+ * Cluster kinds), Metric, ResourceUsage and ClusterResourceUsage are validated here (a bad field
+ * stops the controller with the file, object and field named); every other kind
+ * (KwokctlConfiguration, ...) is skipped.
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
@@ -13,6 +14,8 @@ import { LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '
 import type { ClusterPodLogs, PodLogs } from '../api/logs-schema.js';
 import { addStreamingDocument, emptyStreamingRules, isStreamingKind, StreamingDocumentError } from '../api/streaming-schema.js';
 import type { StreamingRules } from '../api/streaming-schema.js';
+import { MetricsDocumentError, parseClusterResourceUsageDocument, parseMetricDocument, parseResourceUsageDocument } from '../api/metrics-schema.js';
+import type { ClusterResourceUsage, Metric, ResourceUsage } from '../api/metrics-schema.js';
 
 /** sigs.k8s.io/yaml reads YAML 1.1 (yes/no booleans, 0755 octal) but keeps timestamps as strings. */
 const goYamlOptions: ParseOptions & DocumentOptions & SchemaOptions = {
@@ -54,6 +57,9 @@ export interface KwokConfigFiles {
   clusterLogs: ClusterPodLogs[];
   /** Exec, Attach, PortForward and their Cluster kinds. */
   streaming: StreamingRules;
+  metrics: Metric[];
+  resourceUsages: ResourceUsage[];
+  clusterResourceUsages: ClusterResourceUsage[];
   /** Kinds that were present but are not used by the controller (for a debug line). */
   skippedKinds: string[];
 }
@@ -102,6 +108,15 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
         if (error instanceof StreamingDocumentError) throw new ConfigFileError(`${source}: ${error.message}`);
         throw error;
       }
+    } else if (kind === 'Metric' || kind === 'ResourceUsage' || kind === 'ClusterResourceUsage') {
+      try {
+        if (kind === 'Metric') into.metrics.push(parseMetricDocument(document));
+        else if (kind === 'ResourceUsage') into.resourceUsages.push(parseResourceUsageDocument(document));
+        else into.clusterResourceUsages.push(parseClusterResourceUsageDocument(document));
+      } catch (error) {
+        if (error instanceof MetricsDocumentError) throw new ConfigFileError(`${source}: ${error.message}`);
+        throw error;
+      }
     } else {
       into.skippedKinds.push(typeof kind === 'string' ? kind : '<no kind>');
     }
@@ -110,7 +125,7 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
 
 /** Load every file in order; "-" reads standard input. */
 export function loadKwokConfigFiles(paths: readonly string[], read: (path: string) => string = defaultRead): KwokConfigFiles {
-  const result: KwokConfigFiles = { options: {}, stages: [], logs: [], clusterLogs: [], streaming: emptyStreamingRules(), skippedKinds: [] };
+  const result: KwokConfigFiles = { options: {}, stages: [], logs: [], clusterLogs: [], streaming: emptyStreamingRules(), metrics: [], resourceUsages: [], clusterResourceUsages: [], skippedKinds: [] };
   for (const path of paths) {
     let text: string;
     try {

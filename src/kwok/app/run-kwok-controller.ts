@@ -36,6 +36,10 @@ import { RULES_FIELD, STREAMING_KINDS } from '../api/streaming-schema.js';
 import type { StreamingKind } from '../api/streaming-schema.js';
 import { StreamingRegistry } from '../controllers/streaming-registry.js';
 import { kubeletStreamingRoutes } from '../server/kubelet-streaming.js';
+import { METRICS_KINDS } from '../api/metrics-schema.js';
+import type { MetricsKind } from '../api/metrics-schema.js';
+import { MetricsObjects } from '../controllers/metrics-objects.js';
+import { ResourceMetrics } from '../server/resource-metrics.js';
 
 export interface RunKwokControllerOptions {
   /** Stops the controller; without one it runs until the process ends. */
@@ -128,6 +132,28 @@ function buildStreamingRegistry(options: KwokControllerOptions, files: KwokConfi
 }
 
 /**
+ * Metric, ResourceUsage and ClusterResourceUsage each come from --config or, when listed in
+ * --enable-crds, from custom resources (both at once is refused, as for Logs). The node and pod
+ * caches behind the metrics endpoints only run when there is something to serve.
+ */
+function buildMetricsObjects(options: KwokControllerOptions, files: KwokConfigFiles, logger: Logger): { objects: MetricsObjects; watched: MetricsKind[]; active: boolean } {
+  const watched = METRICS_KINDS.filter((kind) => options.enableCRDs.includes(kind));
+  const fromFiles: Record<MetricsKind, readonly unknown[]> = { Metric: files.metrics, ResourceUsage: files.resourceUsages, ClusterResourceUsage: files.clusterResourceUsages };
+  for (const kind of watched) {
+    if (fromFiles[kind].length > 0) {
+      throw new UsageError(`${kind} is in --enable-crds and ${kind} documents are also in --config`, { hint: `drop the ${kind} documents from the config, or ${kind} from --enable-crds` });
+    }
+  }
+  const objects = new MetricsObjects({
+    ...(watched.includes('Metric') ? {} : { metrics: files.metrics }),
+    ...(watched.includes('ResourceUsage') ? {} : { resourceUsages: files.resourceUsages }),
+    ...(watched.includes('ClusterResourceUsage') ? {} : { clusterResourceUsages: files.clusterResourceUsages }),
+    logger,
+  });
+  return { objects, watched, active: watched.includes('Metric') || files.metrics.length > 0 };
+}
+
+/**
  * kwok lists nodes with backoff (1s, x2, 5 steps) until the API server answers; the client's own
  * retry policy (1s×2^n with jitter, 5 retries) is that same schedule, so one list call does it.
  */
@@ -163,6 +189,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   const watchStageCrds = stages === undefined;
   const { registry: logsRegistry, watched: watchedLogKinds } = buildLogsRegistry(options, files, logger);
   const { registry: streamingRegistry, watched: watchedStreamingKinds } = buildStreamingRegistry(options, files, logger);
+  const metricsObjects = buildMetricsObjects(options, files, logger);
 
   const signal = run.signal ?? new AbortController().signal;
   const metrics = new KwokMetrics();
@@ -213,13 +240,22 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
       void streamingRegistry.run(kubeClient, watchedStreamingKinds, logsWatch.signal);
       logger.info(`watching ${watchedStreamingKinds.join(', ')} custom resources`);
     }
+    if (metricsObjects.active) {
+      void metricsObjects.objects.run(kubeClient, metricsObjects.watched, logsWatch.signal);
+      if (metricsObjects.watched.length > 0) logger.info(`watching ${metricsObjects.watched.join(', ')} custom resources`);
+    }
+    const resourceMetrics = new ResourceMetrics(metricsObjects.objects, logger);
     let synced = false;
     const listen = resolveListenAddress(options.serverAddress, options.nodePort);
     if (listen) {
       server = await startKwokServer({
         listen,
         renderMetrics: () => metrics.render(),
-        routes: [{ prefix: CONTAINER_LOGS_PREFIX, handle: handleContainerLogs({ lookup: (ns, pod, container) => logsRegistry.lookup(ns, pod, container), logger }) }],
+        routes: [
+          { prefix: CONTAINER_LOGS_PREFIX, handle: handleContainerLogs({ lookup: (ns, pod, container) => logsRegistry.lookup(ns, pod, container), logger }) },
+          // Every Metric's path (they all start with /metrics/; /metrics itself is the controller's own).
+          { prefix: '/metrics/', handle: resourceMetrics.handler() },
+        ],
         upgradeRoutes: kubeletStreamingRoutes({ rules: () => streamingRegistry.current(), logger }),
         isReady: () => synced,
         ...(options.tlsCertFile ? { tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile } } : {}),

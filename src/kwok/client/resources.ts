@@ -9,6 +9,9 @@ export const leasesResource: ResourceRef = { group: 'coordination.k8s.io', versi
 export const stagesResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'stages', kind: 'Stage', namespaced: false };
 export const logsResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'logs', kind: 'Logs', namespaced: true };
 export const clusterLogsResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'clusterlogs', kind: 'ClusterLogs', namespaced: false };
+export const metricsResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'metrics', kind: 'Metric', namespaced: false };
+export const resourceUsagesResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'resourceusages', kind: 'ResourceUsage', namespaced: true };
+export const clusterResourceUsagesResource: ResourceRef = { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'clusterresourceusages', kind: 'ClusterResourceUsage', namespaced: false };
 
 /** Exec, Attach and PortForward kinds (and their Cluster twins), by kind. */
 export const streamingResources = {
@@ -20,7 +23,11 @@ export const streamingResources = {
   ClusterPortForward: { group: 'kwok.x-k8s.io', version: 'v1alpha1', resource: 'clusterportforwards', kind: 'ClusterPortForward', namespaced: false },
 } as const satisfies Record<string, ResourceRef>;
 
-export const wellKnownResources: readonly ResourceRef[] = [nodesResource, podsResource, configMapsResource, eventsResource, leasesResource, stagesResource, logsResource, clusterLogsResource, ...Object.values(streamingResources)];
+export const wellKnownResources: readonly ResourceRef[] = [
+  nodesResource, podsResource, configMapsResource, eventsResource, leasesResource, stagesResource, logsResource, clusterLogsResource,
+  ...Object.values(streamingResources),
+  metricsResource, resourceUsagesResource, clusterResourceUsagesResource,
+];
 
 export function apiVersionOf(ref: ResourceRef): string {
   return ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;

@@ -7,14 +7,14 @@ import { UsageError } from '../../../src/util/errors.js';
 import { streamingResources } from '../../../src/kwok/client/resources.js';
 import { templatePath } from '../../../src/util/package-root.js';
 
-test('--enable-crds takes Stage, Logs, Exec, Attach, PortForward and their Cluster kinds, once each, and refuses the rest naming them', () => {
-  assert.deepEqual(checkCrdKinds(['Logs', 'ClusterLogs', 'Logs', 'Stage', 'Exec', 'ClusterPortForward']), ['Logs', 'ClusterLogs', 'Stage', 'Exec', 'ClusterPortForward']);
+test('--enable-crds takes Stage, Logs, Exec, Attach, PortForward, their Cluster kinds and the metrics kinds, once each, and refuses the rest naming them', () => {
+  assert.deepEqual(checkCrdKinds(['Logs', 'ClusterLogs', 'Logs', 'Stage', 'Exec', 'ClusterPortForward', 'Metric']), ['Logs', 'ClusterLogs', 'Stage', 'Exec', 'ClusterPortForward', 'Metric']);
   assert.throws(
-    () => checkCrdKinds(['Stage', 'Metric']),
+    () => checkCrdKinds(['Stage', 'Bogus']),
     (e: unknown) =>
       e instanceof UsageError &&
-      e.message === '--enable-crds Metric is not supported yet' &&
-      e.hint === 'kinds that can be served as custom resources: Stage, Logs, ClusterLogs, Exec, ClusterExec, Attach, ClusterAttach, PortForward, ClusterPortForward',
+      e.message === '--enable-crds Bogus is not supported yet' &&
+      e.hint === 'kinds that can be served as custom resources: Stage, Logs, ClusterLogs, Exec, ClusterExec, Attach, ClusterAttach, PortForward, ClusterPortForward, Metric, ResourceUsage, ClusterResourceUsage',
   );
 });
 
@@ -23,6 +23,9 @@ test('each served kind has a CRD of group kwok.x-k8s.io with the kind, scope and
     Stage: ['Cluster', 'stages'],
     Logs: ['Namespaced', 'logs'],
     ClusterLogs: ['Cluster', 'clusterlogs'],
+    Metric: ['Cluster', 'metrics'],
+    ResourceUsage: ['Namespaced', 'resourceusages'],
+    ClusterResourceUsage: ['Cluster', 'clusterresourceusages'],
     // The streaming kinds: what the controller's watch uses.
     ...Object.fromEntries(Object.entries(streamingResources).map(([kind, ref]) => [kind, [ref.namespaced ? 'Namespaced' : 'Cluster', ref.resource] as const])),
   };

@@ -18,7 +18,7 @@ spec:
     logsFile: /var/log/fake/web.log
     follow: true
 ---
-kind: Metric
+kind: KwokctlConfiguration
 metadata: {name: m}
 `;
 
@@ -27,7 +27,7 @@ describe('kwok --config routing of Logs and ClusterLogs', () => {
     const files = loadKwokConfigFiles(['logs.yaml'], () => LOGS_FILE);
     assert.deepEqual(files.clusterLogs.map((l) => [l.name, l.logs[0]?.logsFile]), [['everything', '/var/log/fake/all.log']]);
     assert.deepEqual(files.logs.map((l) => [l.namespace, l.name, l.logs[0]?.follow]), [['shop', 'web-0', true]]);
-    assert.deepEqual(files.skippedKinds, ['Metric']);
+    assert.deepEqual(files.skippedKinds, ['KwokctlConfiguration']);
     assert.deepEqual(files.stages, []);
   });
 
