@@ -172,10 +172,19 @@ export const ETCD_MODULES = ['go.etcd.io/etcd/server/v3', 'go.etcd.io/etcd/etcdc
 export const CLUSTER_AUTOSCALER_MODULE = 'sigs.k8s.io/cluster-autoscaler';
 /** The main package of cluster-autoscaler's kwok-only build (it imports just the kwok cloud provider). */
 export const CLUSTER_AUTOSCALER_KWOK_PACKAGE = `${CLUSTER_AUTOSCALER_MODULE}/kwok`;
+export const METRICS_SERVER_MODULE = 'sigs.k8s.io/metrics-server';
+export const JAEGER_MODULE = 'github.com/jaegertracing/jaeger';
+/** The main package of each single-binary add-on, and a flag its --help must name (proof the binary works). */
+const ADDON_BUILDS: Record<'metrics-server' | 'jaeger', { module: string; pkg: string; helpText: string }> = {
+  'metrics-server': { module: METRICS_SERVER_MODULE, pkg: `${METRICS_SERVER_MODULE}/cmd/metrics-server`, helpText: 'v' },
+  jaeger: { module: JAEGER_MODULE, pkg: `${JAEGER_MODULE}/cmd/all-in-one`, helpText: '--collector.otlp' },
+};
 const WRAPPER_MODULE: Record<GoBuildKind, string> = {
   kubernetes: 'kwokts.local/kubebuild',
   etcd: 'kwokts.local/etcdbuild',
   'cluster-autoscaler': 'kwokts.local/cabuild',
+  'metrics-server': 'kwokts.local/msbuild',
+  jaeger: 'kwokts.local/jaegerbuild',
 };
 
 /** The wrapper go.mod for a Kubernetes release, from upstream's go.mod text. */
@@ -212,6 +221,15 @@ export function buildEtcdGoMod(upstreamGoMods: readonly string[], etcdVersion: s
  * local directory is pinned to the version upstream requires, when that is a real version.
  */
 export function buildClusterAutoscalerGoMod(upstreamGoMod: string, version: string): string {
+  return buildPinnedGoMod(WRAPPER_MODULE['cluster-autoscaler'], CLUSTER_AUTOSCALER_MODULE, upstreamGoMod, version);
+}
+
+/**
+ * The wrapper go.mod for one module's release: it requires that release and carries over the pins
+ * of its replace block (replace directives of a dependency are ignored, and `go install` refuses a
+ * module that has them; jaeger pins sarama this way).
+ */
+export function buildPinnedGoMod(wrapper: string, module: string, upstreamGoMod: string, version: string): string {
   const upstream = parseGoMod(upstreamGoMod);
   const pins = new Map<string, string>();
   for (const r of upstream.replaces) {
@@ -223,9 +241,9 @@ export function buildClusterAutoscalerGoMod(upstreamGoMod: string, version: stri
     if (required && !/^v0\.0\.0(\+incompatible)?$/.test(required)) pins.set(sibling, required);
   }
   return renderWrapperGoMod({
-    module: WRAPPER_MODULE['cluster-autoscaler'],
+    module: wrapper,
     ...(upstream.go ? { go: upstream.go } : {}),
-    requires: [{ path: CLUSTER_AUTOSCALER_MODULE, version: normalizeVersion(version) }],
+    requires: [{ path: module, version: normalizeVersion(version) }],
     pins: [...pins].sort(([a], [b]) => a.localeCompare(b)).map(([path, v]) => ({ path, version: v })),
   });
 }
@@ -340,6 +358,27 @@ export function planGoBuild(kind: GoBuildKind, version: string, cacheDir: string
       outputs: [{ name: 'cluster-autoscaler', pkg, builtName: goBinaryName(pkg), versionArgs: ['--help'], versionText: '--cloud-provider' }],
     };
   }
+  if (kind === 'metrics-server' || kind === 'jaeger') {
+    const addon = ADDON_BUILDS[kind];
+    // metrics-server's own build stamps its release into client-go's version package (its --version).
+    const ldflags = kind === 'metrics-server' ? `-s -w -X k8s.io/client-go/pkg/version.gitVersion=${v} -X k8s.io/client-go/pkg/version.gitTreeState=clean -X k8s.io/client-go/pkg/version.buildDate=${GO_BUILD_DATE}` : '-s -w';
+    return {
+      kind,
+      version: v,
+      modules: [addon.module],
+      srcDir,
+      outDir,
+      getArgs: ['get', `${addon.pkg}@${v}`],
+      ldflags,
+      buildArgs: (tmp) => ['build', '-trimpath', '-ldflags', ldflags, '-o', tmp + path.sep, addon.pkg],
+      env,
+      outputs: [
+        kind === 'metrics-server'
+          ? { name: kind, pkg: addon.pkg, builtName: goBinaryName(addon.pkg), versionArgs: ['--version'], versionText: v }
+          : { name: kind, pkg: addon.pkg, builtName: goBinaryName(addon.pkg), versionArgs: ['--help'], versionText: addon.helpText },
+      ],
+    };
+  }
   const bare = v.replace(/^v/, '');
   const pkgFor: Record<string, string> = { etcd: ETCD_MODULES[0], etcdctl: ETCD_MODULES[1], etcdutl: ETCD_MODULES[2] };
   const names = binariesOfKind('etcd');
@@ -368,6 +407,7 @@ export function planGoBuild(kind: GoBuildKind, version: string, cacheDir: string
 /** The wrapper go.mod for a plan, from the upstream go.mod texts (in `plan.modules` order). */
 export function buildWrapperGoMod(plan: GoBuildPlan, upstreamGoMods: readonly string[]): string {
   if (plan.kind === 'cluster-autoscaler') return buildClusterAutoscalerGoMod(upstreamGoMods[0] ?? '', plan.version);
+  if (plan.kind === 'metrics-server' || plan.kind === 'jaeger') return buildPinnedGoMod(WRAPPER_MODULE[plan.kind], ADDON_BUILDS[plan.kind].module, upstreamGoMods[0] ?? '', plan.version);
   return plan.kind === 'kubernetes' ? buildKubernetesGoMod(upstreamGoMods[0] ?? '', plan.version) : buildEtcdGoMod(upstreamGoMods, plan.version);
 }
 

@@ -5,7 +5,7 @@
  */
 import type { ComponentName } from '../components/index.js';
 import type { ClusterOptionValues } from '../config/options.js';
-import { DEFAULT_PROMETHEUS_VERSION, etcdImageTagForKube, KIND_VERSION } from '../config/versions.js';
+import { DEFAULT_JAEGER_VERSION, DEFAULT_METRICS_SERVER_VERSION, DEFAULT_PROMETHEUS_VERSION, etcdImageTagForKube, KIND_VERSION } from '../config/versions.js';
 import { KWOKTS_VERSION } from '../util/version.js';
 
 /**
@@ -30,6 +30,8 @@ export function resolveImages(values: ClusterOptionValues, kubeVersion: string, 
     'kube-scheduler': values.kubeSchedulerImage || `${kube}/kube-scheduler:${kubeVersion}`,
     'kwok-controller': values.kwokControllerImage || `${kwokPrefix}/kwok:v${KWOKTS_VERSION}`,
     prometheus: values.prometheusImage || `${values.prometheusImagePrefix || 'docker.io/prom'}/prometheus:v${stripV(prometheusVersion)}`,
+    'metrics-server': values.metricsServerImage || `${values.metricsServerImagePrefix || 'registry.k8s.io/metrics-server'}/metrics-server:v${stripV(values.metricsServerVersion || DEFAULT_METRICS_SERVER_VERSION)}`,
+    jaeger: values.jaegerImage || `${values.jaegerImagePrefix || 'docker.io/jaegertracing'}/all-in-one:${stripV(values.jaegerVersion || DEFAULT_JAEGER_VERSION)}`,
   };
 }
 

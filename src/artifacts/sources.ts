@@ -14,15 +14,18 @@
  */
 import path, { delimiter, join } from 'node:path';
 import { accessSync, constants, statSync } from 'node:fs';
-import { DEFAULT_KUBE_VERSION, DEFAULT_PROMETHEUS_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
+import { DEFAULT_JAEGER_VERSION, DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, DEFAULT_PROMETHEUS_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
 
 export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'] as const;
 export const ETCD_BINARIES = ['etcd', 'etcdctl', 'etcdutl'] as const;
-export const BINARY_NAMES = [...ETCD_BINARIES, ...KUBE_BINARIES, 'prometheus'] as const;
+/** Optional components with one binary each, built from their own Go module when not downloadable. */
+export const ADDON_BINARIES = ['metrics-server', 'jaeger'] as const;
+export const BINARY_NAMES = [...ETCD_BINARIES, ...KUBE_BINARIES, 'prometheus', ...ADDON_BINARIES] as const;
 
 export type KubeBinaryName = (typeof KUBE_BINARIES)[number];
 export type EtcdBinaryName = (typeof ETCD_BINARIES)[number];
 export type BinaryName = (typeof BINARY_NAMES)[number];
+export type AddonBinaryName = (typeof ADDON_BINARIES)[number];
 
 /** Tools kwokts builds for users but no cluster component runs (e.g. cluster-autoscaler's kwok build). */
 export const TOOL_BINARIES = ['cluster-autoscaler'] as const;
@@ -31,7 +34,7 @@ export type ToolBinaryName = (typeof TOOL_BINARIES)[number];
 export type BuildableName = BinaryName | ToolBinaryName;
 
 /** The Go module families we can build from source. */
-export type GoBuildKind = 'kubernetes' | 'etcd' | 'cluster-autoscaler';
+export type GoBuildKind = 'kubernetes' | 'etcd' | 'cluster-autoscaler' | AddonBinaryName;
 /** `auto`: build only when every download failed; `always`: build instead of downloading; `never`: don't. */
 export type OfflineBuildMode = 'auto' | 'never' | 'always';
 
@@ -62,6 +65,10 @@ export interface ArtifactRequest {
   etcdVersion?: string;
   /** Prometheus version (default 3.12.0). */
   prometheusVersion?: string;
+  /** metrics-server version (default DEFAULT_METRICS_SERVER_VERSION). */
+  metricsServerVersion?: string;
+  /** jaeger version (default DEFAULT_JAEGER_VERSION). */
+  jaegerVersion?: string;
   /** Target platform (default: the host's). */
   platform?: Platform;
   /** Explicit value from a flag, the config file or `KWOK_*_BINARY`: URL (optionally `#member`) or local path. */
@@ -138,6 +145,8 @@ export interface NormalizedRequest {
   kubeVersion: string;
   etcdVersion: string;
   prometheusVersion: string;
+  metricsServerVersion: string;
+  jaegerVersion: string;
   platform: Platform;
   binary: string | undefined;
   binaryPrefix: string | undefined;
@@ -167,6 +176,10 @@ export function isEtcdBinary(name: string): name is EtcdBinaryName {
   return (ETCD_BINARIES as readonly string[]).includes(name);
 }
 
+export function isAddonBinary(name: string): name is AddonBinaryName {
+  return (ADDON_BINARIES as readonly string[]).includes(name);
+}
+
 export function isBinaryName(name: string): name is BinaryName {
   return (BINARY_NAMES as readonly string[]).includes(name);
 }
@@ -175,12 +188,14 @@ export function isBinaryName(name: string): name is BinaryName {
 export function goBuildKindOf(name: BinaryName): GoBuildKind | undefined {
   if (isKubeBinary(name)) return 'kubernetes';
   if (isEtcdBinary(name)) return 'etcd';
+  if (isAddonBinary(name)) return name;
   return undefined;
 }
 
 /** The binaries one Go build of a family produces. */
 export function binariesOfKind(kind: GoBuildKind): readonly BuildableName[] {
   if (kind === 'cluster-autoscaler') return TOOL_BINARIES;
+  if (kind === 'metrics-server' || kind === 'jaeger') return [kind];
   return kind === 'kubernetes' ? KUBE_BINARIES : ETCD_BINARIES;
 }
 
@@ -195,16 +210,20 @@ export function normalizeRequest(request: ArtifactRequest, hostPlatform: Platfor
     kubeVersion,
     etcdVersion,
     prometheusVersion,
+    metricsServerVersion: normalizeVersion(request.metricsServerVersion || DEFAULT_METRICS_SERVER_VERSION),
+    jaegerVersion: normalizeVersion(request.jaegerVersion || DEFAULT_JAEGER_VERSION),
     platform: request.platform ?? hostPlatform,
     binary: request.binary?.trim() || undefined,
     binaryPrefix: request.binaryPrefix?.trim().replace(/\/+$/, '') || undefined,
   };
 }
 
-/** The version that matters for this binary (Kubernetes, etcd or Prometheus), with `v`. */
+/** The version that matters for this binary (Kubernetes, etcd, Prometheus, metrics-server or jaeger), with `v`. */
 export function versionOf(request: NormalizedRequest): string {
   if (isKubeBinary(request.name)) return request.kubeVersion;
   if (isEtcdBinary(request.name)) return request.etcdVersion;
+  if (request.name === 'metrics-server') return request.metricsServerVersion;
+  if (request.name === 'jaeger') return request.jaegerVersion;
   return request.prometheusVersion;
 }
 
@@ -284,6 +303,8 @@ export function upstreamPrefix(request: NormalizedRequest): string {
     return `https://github.com/kwok-ci/k8s/releases/download/${request.kubeVersion}-kwok.0-${platform.os}-${platform.arch}`;
   }
   if (isEtcdBinary(name)) return `https://github.com/etcd-io/etcd/releases/download/${request.etcdVersion}`;
+  if (name === 'metrics-server') return `https://github.com/kubernetes-sigs/metrics-server/releases/download/${request.metricsServerVersion}`;
+  if (name === 'jaeger') return `https://github.com/jaegertracing/jaeger/releases/download/${request.jaegerVersion}`;
   return `https://github.com/prometheus/prometheus/releases/download/${request.prometheusVersion}`;
 }
 
@@ -302,6 +323,14 @@ function publishedFile(request: NormalizedRequest, prefixIsUpstream: boolean): P
       member: name + exeSuffix(platform),
       checksum: { kind: 'list', listFile: 'SHA256SUMS' },
     };
+  }
+  if (name === 'metrics-server') {
+    // kwokctl's URL: a plain binary per platform; no checksum file is published next to it.
+    return { file: `metrics-server-${platform.os}-${platform.arch}${exeSuffix(platform)}` };
+  }
+  if (name === 'jaeger') {
+    const jv = request.jaegerVersion.replace(/^v/, '');
+    return { file: `jaeger-${jv}-${platform.os}-${platform.arch}.${archiveExt}`, member: `jaeger-all-in-one${exeSuffix(platform)}` };
   }
   const v = request.prometheusVersion.replace(/^v/, '');
   return {
@@ -398,7 +427,7 @@ export function buildArtifactCandidates(request: ArtifactRequest, options: Candi
   const host = options.platform ?? HOST_PLATFORM;
   const native = req.platform.os === host.os && req.platform.arch === host.arch;
   const kind = native ? goBuildKindOf(req.name) : undefined;
-  const version = kind === 'kubernetes' ? req.kubeVersion : req.etcdVersion;
+  const version = kind === undefined ? '' : buildVersion(kind, req);
   const built = kind ? goBuildPath(cacheDir, kind, version, req.name + exeSuffix(req.platform)) : undefined;
   candidates.push({ type: 'file', source: 'cache', path: upstream.path, origin: upstream.origin });
   if (built && kind) candidates.push({ type: 'file', source: 'cache', path: built, origin: goBuildOrigin(kind, version, req.name) });
@@ -411,6 +440,20 @@ export function buildArtifactCandidates(request: ArtifactRequest, options: Candi
   const installed = native && req.name === 'prometheus' ? findOnPath('prometheus', options.searchPath) : undefined;
   if (installed) candidates.push({ type: 'file', source: 'system', path: installed, origin: `${installed} (installed on this machine)` });
   return candidates;
+}
+
+/** The version a Go build of `kind` makes for this request. */
+function buildVersion(kind: GoBuildKind, req: NormalizedRequest): string {
+  switch (kind) {
+    case 'kubernetes':
+      return req.kubeVersion;
+    case 'metrics-server':
+      return req.metricsServerVersion;
+    case 'jaeger':
+      return req.jaegerVersion;
+    default:
+      return req.etcdVersion;
+  }
 }
 
 /** The first executable `name` on PATH, like `command -v`. */
@@ -432,6 +475,8 @@ export function findOnPath(name: string, path: string = process.env.PATH ?? ''):
 export function goBuildOrigin(kind: GoBuildKind, version: string, name: string): string {
   if (kind === 'kubernetes') return `go build k8s.io/kubernetes/cmd/${name}@${normalizeVersion(version)}`;
   if (kind === 'cluster-autoscaler') return `go build sigs.k8s.io/cluster-autoscaler/kwok@${normalizeVersion(version)}`;
+  if (kind === 'metrics-server') return `go build sigs.k8s.io/metrics-server/cmd/metrics-server@${normalizeVersion(version)}`;
+  if (kind === 'jaeger') return `go build github.com/jaegertracing/jaeger/cmd/all-in-one@${normalizeVersion(version)}`;
   const module = name === 'etcd' ? 'server' : name;
   return `go build go.etcd.io/etcd/${module}/v3@${normalizeVersion(version)}`;
 }
@@ -452,4 +497,6 @@ export const BINARY_OVERRIDES: Readonly<Record<BinaryName, BinaryOverrideNames>>
   etcdctl: { env: 'KWOK_ETCD_BINARY_TAR', prefixEnv: 'KWOK_ETCD_BINARY_PREFIX' },
   etcdutl: { env: 'KWOK_ETCD_BINARY_TAR', prefixEnv: 'KWOK_ETCD_BINARY_PREFIX' },
   prometheus: { flag: '--prometheus-binary', env: 'KWOK_PROMETHEUS_BINARY', prefixEnv: 'KWOK_PROMETHEUS_BINARY_PREFIX' },
+  'metrics-server': { flag: '--metrics-server-binary', env: 'KWOK_METRICS_SERVER_BINARY', prefixEnv: 'KWOK_METRICS_SERVER_BINARY_PREFIX' },
+  jaeger: { flag: '--jaeger-binary', env: 'KWOK_JAEGER_BINARY', prefixEnv: 'KWOK_JAEGER_BINARY_PREFIX' },
 };

@@ -59,3 +59,9 @@ export async function installCrds(options: InstallCrdsOptions): Promise<void> {
   await executor.writeFile(file, renderYamlDocuments(options.objects));
   await executor.run({ command: kubectl, args: [...base, 'apply', '-f', file] });
 }
+
+/** Writes objects to `file` and applies them with the cluster's kubectl (e.g. metrics-server's APIService). */
+export async function applyManifests(objects: readonly Record<string, unknown>[], file: string, kubectl: string, paths: ClusterPaths, executor: Executor): Promise<void> {
+  await executor.writeFile(file, renderYamlDocuments(objects));
+  await executor.run({ command: kubectl, args: ['--kubeconfig', paths.kubeconfig, 'apply', '-f', file] });
+}

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { generateClusterPki, type FrontProxyPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
-import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS } from '../components/index.js';
+import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS, METRICS_API_SERVICE, metricsServerManifests } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
 import { applyHeartbeatFactor, componentSelection } from '../config/resolve.js';
@@ -15,7 +15,7 @@ import { ConflictError, InterruptedError, KwoktsError, OperationError, Preflight
 import type { Logger } from '../util/log.js';
 import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
-import { checkCrdKinds, installCrds } from './crds.js';
+import { applyManifests, checkCrdKinds, installCrds } from './crds.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from './naming.js';
 import { allocatePorts, isPortInUse } from './ports.js';
@@ -27,7 +27,7 @@ import { logTail } from './log-tail.js';
 import { startComponents, type WaitFor } from './start-components.js';
 import { resolvePrograms } from './programs.js';
 import { packageRoot } from '../util/package-root.js';
-import { defaultStageDocuments } from './default-stages.js';
+import { defaultStageDocuments, withDefaultMetrics } from './default-stages.js';
 import { isClusterReady } from './status.js';
 
 export interface CreateClusterOptions {
@@ -113,6 +113,9 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       kubeControllerManager: enabled.has('kube-controller-manager') ? values.kubeControllerManagerPort : -1,
       kubeScheduler: enabled.has('kube-scheduler') ? values.kubeSchedulerPort : -1,
       prometheus: enabled.has('prometheus') ? values.prometheusPort : -1,
+      metricsServer: enabled.has('metrics-server') ? values.metricsServerPort : -1,
+      jaeger: enabled.has('jaeger') ? values.jaegerPort : -1,
+      jaegerOtlpGrpc: enabled.has('jaeger') ? values.jaegerOtlpGrpcPort : -1,
     },
     avoid,
   );
@@ -150,6 +153,8 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
   // written into the controller's config (kwokctl leaves them out of kwok.yaml too).
   const crObjects = [...(stagesAsCrs ? stageDocuments : []), ...options.config.kwokDocuments.filter((d) => d.kind !== 'Stage' && servedAsCrs.has(String(d.kind)))];
   const components = buildComponents(spec, options.config.componentsPatches, options.config.components);
+  // kwokctl with metrics-server: the kubelet's /metrics/resource and usage from annotations, unless given.
+  const withMetricsDefaults = (docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> => (enabled.has('metrics-server') ? withDefaultMetrics(docs, servedAsCrs) : docs);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
   // kind is taken as installed (its releases are GitHub downloads); the runtime checks that it answers.
   const hostPrograms: Array<[string, string]> = mode === 'cluster' ? [['kind', values.kindBinary || 'kind']] : [];
@@ -194,7 +199,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
           componentsPatches: options.config.componentsPatches,
           components,
           programs: Object.fromEntries(programs),
-          kwokDocuments: (stagesAsCrs ? options.config.kwokDocuments : withDefaultStages(options.config.kwokDocuments)).filter((d) => !servedAsCrs.has(String(d.kind))),
+          kwokDocuments: withMetricsDefaults(stagesAsCrs ? options.config.kwokDocuments : withDefaultStages(options.config.kwokDocuments)).filter((d) => !servedAsCrs.has(String(d.kind))),
           version: KWOKTS_VERSION,
         };
         await executor.writeFile(paths.config, renderRecord(record, paths.root), { mode: 0o600 });
@@ -225,6 +230,13 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       title: `Install the ${crdKinds.join(', ')} CRD${crdKinds.length > 1 ? 's' : ''}${crObjects.length > 0 ? ' and objects' : ''}`,
       // Inside the cluster: removed with it on rollback, so no undo of its own.
       run: () => installCrds({ kinds: crdKinds, objects: crObjects, kubectl: programs.get('kubectl')!, paths, executor }),
+    });
+  }
+  if (enabled.has('metrics-server')) {
+    phases.push({
+      title: `Register metrics-server as the APIService ${METRICS_API_SERVICE}`,
+      // Inside the cluster: removed with it on rollback, so no undo of its own.
+      run: () => applyManifests(metricsServerManifests(spec), join(paths.root, 'metrics-server.yaml'), programs.get('kubectl')!, paths, executor),
     });
   }
   if (options.userKubeconfig) {
@@ -280,6 +292,8 @@ async function checkExplicitPorts(values: ClusterOptionValues, enabled: Readonly
     ['--kube-scheduler-port', values.kubeSchedulerPort, enabled.has('kube-scheduler')],
     ['--controller-port', values.kwokControllerPort, enabled.has('kwok-controller')],
     ['--prometheus-port', values.prometheusPort, enabled.has('prometheus')],
+    ['--metrics-server-port', values.metricsServerPort, enabled.has('metrics-server')],
+    ['--jaeger-port', values.jaegerPort, enabled.has('jaeger')],
   ];
   for (const [flag, port, used] of explicit) {
     if (!used || port <= 0) continue;

@@ -23,13 +23,18 @@ export function artifactRequest(name: BinaryName, values: ClusterOptionValues, k
     etcd: values.etcdBinary,
     etcdctl: values.etcdctlBinary,
     prometheus: values.prometheusBinary,
+    'metrics-server': values.metricsServerBinary,
+    jaeger: values.jaegerBinary,
   };
-  const prefix = name.startsWith('kube') ? values.kubeBinaryPrefix : name.startsWith('etcd') ? values.etcdBinaryPrefix : '';
+  const prefixes: Partial<Record<BinaryName, string>> = { 'metrics-server': values.metricsServerBinaryPrefix, jaeger: values.jaegerBinaryPrefix };
+  const prefix = name.startsWith('kube') ? values.kubeBinaryPrefix : name.startsWith('etcd') ? values.etcdBinaryPrefix : (prefixes[name] ?? '');
   return {
     name,
     kubeVersion,
     etcdVersion,
     ...(values.prometheusVersion ? { prometheusVersion: values.prometheusVersion } : {}),
+    ...(values.metricsServerVersion ? { metricsServerVersion: values.metricsServerVersion } : {}),
+    ...(values.jaegerVersion ? { jaegerVersion: values.jaegerVersion } : {}),
     ...(explicit[name] ? { binary: explicit[name] } : {}),
     ...(prefix ? { binaryPrefix: prefix } : {}),
   };

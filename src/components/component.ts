@@ -3,9 +3,9 @@ import type { ClusterOptionValues } from '../config/options.js';
 import type { Placement } from './placement.js';
 
 /** Binaries a cluster may need, by their upstream names. */
-export type ArtifactName = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubectl' | 'prometheus';
+export type ArtifactName = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubectl' | 'prometheus' | 'metrics-server' | 'jaeger';
 
-export const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus'] as const;
+export const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus', 'metrics-server', 'jaeger'] as const;
 export type BuiltinComponentName = (typeof COMPONENT_NAMES)[number];
 /** A built-in component, or one the user added in KwokctlConfiguration.components. */
 export type ComponentName = BuiltinComponentName | (string & {});
@@ -98,6 +98,10 @@ export interface ClusterPorts {
   kubeScheduler: number;
   kwokController: number;
   prometheus: number;
+  /** -1 when the component is off. */
+  metricsServer: number;
+  jaeger: number;
+  jaegerOtlpGrpc: number;
 }
 
 /** Everything a component builder needs, already decided (ports picked, versions resolved). */

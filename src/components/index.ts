@@ -9,11 +9,15 @@ import { buildKubeControllerManager } from './kube-controller-manager.js';
 import { buildKubeScheduler } from './kube-scheduler.js';
 import { buildKwokController } from './kwok-controller.js';
 import { buildPrometheus } from './prometheus.js';
+import { buildMetricsServer } from './metrics-server.js';
+import { buildJaeger } from './jaeger.js';
 
 export type { ArtifactName, BuiltinComponentName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentMount, ComponentName, ComponentPort, ComponentVolume, Program, ReadinessProbe } from './component.js';
 export { CONTAINER_PORTS, HOST_PLACEMENT, networkPlacement, placementOf, type Placement } from './placement.js';
 export { COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS } from './component.js';
 export { formatGoDuration, quantityToBytes } from './args.js';
+export { METRICS_API_SERVICE, metricsServerManifests } from './metrics-server.js';
+export { apiserverTracingConfig } from './jaeger.js';
 
 const BUILDERS: Partial<Record<BuiltinComponentName, (spec: ClusterSpec) => Component>> = {
   etcd: buildEtcd,
@@ -22,6 +26,8 @@ const BUILDERS: Partial<Record<BuiltinComponentName, (spec: ClusterSpec) => Comp
   'kube-scheduler': buildKubeScheduler,
   'kwok-controller': buildKwokController,
   prometheus: buildPrometheus,
+  'metrics-server': buildMetricsServer,
+  jaeger: buildJaeger,
 };
 
 /**

@@ -4,6 +4,7 @@ import { klogVerbosity } from './args.js';
 import { imageOf } from './image.js';
 import { componentPort, listenAddress, listenPort, reach } from './placement.js';
 import { kubeletAddressTypes } from './kwok-controller.js';
+import { apiserverTracingConfig } from './jaeger.js';
 
 export function buildKubeApiserver(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
@@ -49,13 +50,19 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
     args.push(`--audit-policy-file=${paths.auditPolicy}`, `--audit-log-path=${paths.auditLog}`);
     mounts.push({ path: paths.auditPolicy, readOnly: true }, { path: paths.logs, readOnly: false });
   }
+  const tracing = spec.components.includes('jaeger') ? apiserverTracingConfig(spec) : undefined;
+  if (tracing) {
+    args.push(`--tracing-config-file=${tracing.path}`);
+    mounts.push({ path: tracing.path, readOnly: true });
+  }
   args.push(...klogVerbosity(spec.logLevel));
   return {
     name: 'kube-apiserver',
     program: { artifact: 'kube-apiserver' },
     args,
     env: {},
-    links: ['etcd'],
+    links: tracing ? ['etcd', 'jaeger'] : ['etcd'],
+    ...(tracing ? { files: [tracing] } : {}),
     // The apiserver waits for etcd by itself; starting both at once saves etcd's start-up time.
     retriesLinks: true,
     ports: [componentPort(spec, 'https', 'kubeApiserver')],

@@ -25,6 +25,9 @@ export const CONTAINER_PORTS: Readonly<ClusterPorts> = Object.freeze({
   kubeScheduler: 10259,
   kwokController: 10247,
   prometheus: 9090,
+  metricsServer: 4443,
+  jaeger: 16686,
+  jaegerOtlpGrpc: 4317,
 });
 
 export function networkPlacement(cluster: string): Placement {

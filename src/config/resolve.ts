@@ -198,5 +198,8 @@ export function componentSelection(values: ClusterOptionValues): { base: string[
   if (values.disableKubeControllerManager) disable.push('kube-controller-manager');
   // kwokctl: a non-zero port also enables the component.
   if (values.prometheusPort > 0) enable.push('prometheus');
+  if (values.jaegerPort > 0) enable.push('jaeger');
+  // The deprecated --enable-metrics-server is --enable metrics-server.
+  if (values.enableMetricsServer) enable.push('metrics-server');
   return { base: [...values.components], enable, disable };
 }

@@ -2,6 +2,14 @@
 export const DEFAULT_KUBE_VERSION = 'v1.36.1';
 export const KWOK_VERSION = '0.8.0';
 export const DEFAULT_PROMETHEUS_VERSION = '3.12.0';
+/**
+ * kwokctl v0.8.0 defaults to metrics-server 0.8.1, which the Go module proxy does not serve (and
+ * 0.8.0's go.mod is missing from the checksum database), so it cannot be built on machines without
+ * release downloads; 0.9.0 is the release that can be built and verified there.
+ */
+export const DEFAULT_METRICS_SERVER_VERSION = '0.9.0';
+/** kwokctl v0.8.0's jaeger (all-in-one). */
+export const DEFAULT_JAEGER_VERSION = '1.76.0';
 /** kind release kwokctl pairs with its kind runtimes. */
 export const KIND_VERSION = '0.32.0';
 

@@ -4,19 +4,21 @@ import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
 import { buildClusterAutoscalerFromModule, buildClusterAutoscalerFromSource, buildFromGoModules, detectGo } from '../../artifacts/index.js';
 import { cacheDirOf, describeProgress } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
-import { clusterAutoscalerVersionForKube, clusterVersions, normalizeVersion } from '../../config/versions.js';
+import { clusterAutoscalerVersionForKube, clusterVersions, DEFAULT_JAEGER_VERSION, DEFAULT_METRICS_SERVER_VERSION, normalizeVersion } from '../../config/versions.js';
 import { PreflightError, UsageError } from '../../util/errors.js';
 
-const TARGETS = ['kubernetes', 'etcd', 'cluster-autoscaler'] as const;
+const TARGETS = ['kubernetes', 'etcd', 'cluster-autoscaler', 'metrics-server', 'jaeger'] as const;
 
 export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
   static override summary = 'Build the control-plane binaries (or cluster-autoscaler) from their Go modules into the cache';
   static override description =
     'For offline and air-gapped machines: compiles exactly the Kubernetes and etcd versions a cluster uses (from k8s.io/kubernetes and go.etcd.io/etcd through the Go module proxy or GOPROXY/GOFLAGS=-mod=mod mirrors). Needs Go. Already-built binaries are kept.\n\n' +
+    '`artifacts build metrics-server` and `artifacts build jaeger` build those components (sigs.k8s.io/metrics-server, github.com/jaegertracing/jaeger cmd/all-in-one) at the cluster\'s metricsServerVersion / jaegerVersion, for `--enable metrics-server` and `--jaeger-port` where their releases cannot be downloaded.\n\n' +
     '`artifacts build cluster-autoscaler` builds cluster-autoscaler with only its kwok cloud provider (sigs.k8s.io/cluster-autoscaler/kwok, version KWOK_CLUSTER_AUTOSCALER_VERSION, default: the Kubernetes minor) or, with --source, from a local checkout; it prints the binary\'s path.';
   static override examples = [
     '<%= config.bin %> artifacts build',
     'KWOK_KUBE_VERSION=v1.35.0 <%= config.bin %> artifacts build --only kubernetes',
+    '<%= config.bin %> artifacts build metrics-server',
     '<%= config.bin %> artifacts build cluster-autoscaler --source ~/src/cluster-autoscaler',
   ];
   static override args = {
@@ -41,7 +43,17 @@ export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
     const cacheDir = cacheDirOf(values, this.workdir);
     if (target === 'cluster-autoscaler') return this.buildClusterAutoscaler(cacheDir, kube);
     const only = target ?? this.flags.only;
-    const families = ([['kubernetes', kube], ['etcd', etcd]] as const).filter(([kind]) => !only || only === kind);
+    const metricsServer = normalizeVersion(values.metricsServerVersion || DEFAULT_METRICS_SERVER_VERSION);
+    const jaeger = normalizeVersion(values.jaegerVersion || DEFAULT_JAEGER_VERSION);
+    // The add-ons are built only when named: most clusters never run them.
+    const families = (
+      [
+        ['kubernetes', kube],
+        ['etcd', etcd],
+        ['metrics-server', metricsServer],
+        ['jaeger', jaeger],
+      ] as const
+    ).filter(([kind]) => (only ? only === kind : kind === 'kubernetes' || kind === 'etcd'));
     const run = phaseRunner(detectProgressMode(this.logLevel > 4, false));
     await run(
       families.map(([kind, version]) => ({

@@ -1,0 +1,42 @@
+import { join } from 'node:path';
+import type { ClusterSpec, Component } from './component.js';
+import { imageOf } from './image.js';
+import { componentPort, listenAddress, listenPort, placementOf, reach } from './placement.js';
+
+/**
+ * jaeger all-in-one as kwokctl runs it: its UI and query API on --jaeger-port, and an OTLP gRPC
+ * collector the apiserver sends its traces to (on loopback for host processes).
+ */
+export function buildJaeger(spec: ClusterSpec): Component {
+  const onHost = placementOf(spec).kind === 'host';
+  const args = [
+    '--collector.otlp.enabled=true',
+    `--query.http-server.host-port=${listenAddress(spec)}:${listenPort(spec, 'jaeger')}`,
+    `--collector.otlp.grpc.host-port=${onHost ? '127.0.0.1' : listenAddress(spec)}:${listenPort(spec, 'jaegerOtlpGrpc')}`,
+  ];
+  if (spec.logLevel !== 0) args.push(`--log-level=${spec.logLevel < 0 ? 'debug' : spec.logLevel < 4 ? 'info' : spec.logLevel < 8 ? 'warn' : 'error'}`);
+  return {
+    name: 'jaeger',
+    program: { artifact: 'jaeger' },
+    args,
+    env: {},
+    links: [],
+    ports: [componentPort(spec, 'http', 'jaeger'), componentPort(spec, 'otlp-grpc', 'jaegerOtlpGrpc')],
+    probe: { scheme: 'http', port: spec.ports.jaeger, path: '/api/services', clientCert: false },
+    ...imageOf(spec, 'jaeger'),
+  };
+}
+
+/** The apiserver's tracing configuration when jaeger runs: every request sampled, sent over OTLP gRPC. */
+export function apiserverTracingConfig(spec: ClusterSpec): { path: string; content: string } {
+  return {
+    path: join(spec.paths.root, 'apiserver-tracing-config.yaml'),
+    content: [
+      'apiVersion: apiserver.config.k8s.io/v1alpha1',
+      'kind: TracingConfiguration',
+      `endpoint: ${reach(spec, 'jaeger', 'jaegerOtlpGrpc')}`,
+      'samplingRatePerMillion: 1000000',
+      '',
+    ].join('\n'),
+  };
+}
