@@ -11,6 +11,8 @@ test("kwokctl's default images for the default versions, and ours for the contro
     'kube-scheduler': 'registry.k8s.io/kube-scheduler:v1.36.1',
     'kwok-controller': 'ghcr.io/kwokts/kwok:v0.1.0',
     prometheus: 'docker.io/prom/prometheus:v3.12.0',
+    'metrics-server': 'registry.k8s.io/metrics-server/metrics-server:v0.9.0',
+    jaeger: 'docker.io/jaegertracing/all-in-one:1.76.0',
   });
   assert.equal(DEFAULT_KWOK_CONTROLLER_IMAGE, 'ghcr.io/kwokts/kwok:v0.1.0');
   assert.equal(resolveKindNodeImage(defaultOptionValues(), 'v1.36.1'), 'docker.io/kindest/node:v1.36.1');
