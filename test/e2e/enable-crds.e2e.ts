@@ -15,9 +15,9 @@ describe('create cluster --enable-crds Stage', () => {
   });
 
   test('an unsupported kind is refused before anything is made', async () => {
-    const r = await kwokts(box, ['--name', 'crds', 'create', 'cluster', '--enable-crds', 'Metric']);
+    const r = await kwokts(box, ['--name', 'crds', 'create', 'cluster', '--enable-crds', 'Bogus']);
     assert.equal(r.exitCode, 2, r.stderr);
-    assert.match(r.stderr, /^error: --enable-crds Metric is not supported yet$/m);
+    assert.match(r.stderr, /^error: --enable-crds Bogus is not supported yet$/m);
   });
 
   test('stages are served as custom resources and drive the controller', async () => {
