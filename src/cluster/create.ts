@@ -292,7 +292,7 @@ async function checkExplicitPorts(values: ClusterOptionValues, enabled: Readonly
     ['--kube-scheduler-port', values.kubeSchedulerPort, enabled.has('kube-scheduler')],
     ['--controller-port', values.kwokControllerPort, enabled.has('kwok-controller')],
     ['--prometheus-port', values.prometheusPort, enabled.has('prometheus')],
-    ['--metrics-server-port', values.metricsServerPort, enabled.has('metrics-server')],
+    ['options.metricsServerPort', values.metricsServerPort, enabled.has('metrics-server')],
     ['--jaeger-port', values.jaegerPort, enabled.has('jaeger')],
   ];
   for (const [flag, port, used] of explicit) {

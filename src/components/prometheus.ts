@@ -26,8 +26,8 @@ export function buildPrometheus(spec: ClusterSpec): Component {
     { component: 'kube-scheduler', scheme: 'https', port: 'kubeScheduler' },
     { component: 'kwok-controller', scheme: 'http', port: 'kwokController' },
     { component: 'prometheus', scheme: 'http', port: 'prometheus' },
+    // jaeger serves no /metrics on its query port (kwokctl does not scrape it either).
     { component: 'metrics-server', scheme: 'https', port: 'metricsServer' },
-    { component: 'jaeger', scheme: 'http', port: 'jaeger' },
   ];
   const targets = candidates.filter((t) => enabled.has(t.component) && ports[t.port] > 0);
   const configFile = join(paths.root, 'prometheus.yaml');

@@ -73,11 +73,12 @@ test('jaeger: OTLP collector on loopback, query API on --jaeger-port; the apiser
   assert.ok(!without.args.some((a) => a.startsWith('--tracing-config-file')));
 });
 
-test('prometheus scrapes metrics-server and jaeger when they run', () => {
+test('prometheus scrapes metrics-server when it runs (jaeger has no /metrics on its query port)', () => {
   const prom = buildComponents(spec(['metrics-server', 'jaeger', 'prometheus'])).find((c) => c.name === 'prometheus')!;
   const config = prom.files![0]!.content;
   assert.match(config, /job_name: metrics-server/);
-  assert.match(config, /job_name: jaeger/);
+  assert.doesNotMatch(config, /job_name: jaeger/);
+  assert.doesNotMatch(buildComponents(spec(['prometheus'])).find((c) => c.name === 'prometheus')!.files![0]!.content, /job_name: metrics-server/);
 });
 
 test('with metrics-server the controller gets the default Metric and ClusterResourceUsage, unless given or served as CRs', () => {
