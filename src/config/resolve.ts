@@ -142,7 +142,11 @@ const HONOURED: Partial<Record<OptionKey, (value: unknown) => boolean>> = {
  * defaults into the file, which then does not express a choice: in a config file, kwokctl's
  * default means kwokts's default. (A flag or variable is a choice and is taken as given.)
  */
-const PINNED_MEANS_DEFAULT: readonly OptionKey[] = ['kwokImagePrefix', 'kwokControllerImage', 'kwokBinaryPrefix', 'kwokControllerBinary', 'kindBinaryPrefix', 'kindBinary', 'runtimes', 'bindAddress'];
+const PINNED_MEANS_DEFAULT: readonly OptionKey[] = [
+  'kwokImagePrefix', 'kwokControllerImage', 'kwokBinaryPrefix', 'kwokControllerBinary', 'kindBinaryPrefix', 'kindBinary', 'runtimes', 'bindAddress',
+  // metrics-server: kwokts's default is v0.9.0 (see DEFAULT_METRICS_SERVER_VERSION).
+  'metricsServerBinary', 'metricsServerImage', 'metricsServerBinaryPrefix', 'metricsServerVersion',
+];
 
 function withoutPinnedDefaults(fileOptions: GivenOptions): GivenOptions {
   const upstream = upstreamDefaults(fileOptions as Record<string, unknown>, '', goPlatform());
@@ -164,6 +168,7 @@ function deriveValues(values: ClusterOptionValues): ClusterOptionValues {
     if (!out.etcdBinary) out.etcdBinary = `${out.etcdBinaryTar}#etcd`;
     if (!out.etcdctlBinary) out.etcdctlBinary = `${out.etcdBinaryTar}#etcdctl`;
   }
+  if (!out.jaegerBinary && out.jaegerBinaryTar) out.jaegerBinary = `${out.jaegerBinaryTar}#jaeger-all-in-one`;
   if (!out.prometheusBinary && out.prometheusBinaryTar) out.prometheusBinary = `${out.prometheusBinaryTar}#prometheus`;
   else if (!out.prometheusBinary && out.prometheusBinaryPrefix) out.prometheusBinary = String(upstream.get('prometheusBinary'));
   // A local kwok release directory: run its kwok binary as the controller.
