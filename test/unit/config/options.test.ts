@@ -132,13 +132,13 @@ test('a tidy file with options: applied, paths taken from the file', async () =>
 test('unsupported values: one warning line each, naming where the value came from', async () => {
   const p = file('unsupported.yaml', 'kind: KwokctlConfiguration\noptions:\n  dashboardImage: me/dashboard:1\n  kwokVersion: v0.8.0\n  securePort: false\n');
   const loaded = await loadConfigFiles([p], silentLogger);
-  const flags = { jaegerPort: '16686' };
+  const flags = { dashboardPort: '8000' };
   const env = { KWOK_KUEUE_VERSION: 'v0.1.0' };
   assert.deepEqual(unsupportedOptionWarnings({ ...loaded, env, flags }, dir), [
-    'flag --jaeger-port (jaegerPort) is not supported by kwokts and is ignored: kwokts has no such component yet',
     'environment variable KWOK_KUEUE_VERSION (kueueVersion) is not supported by kwokts and is ignored: kwokts has no such component yet',
     `config file ${p}: options.securePort is not supported by kwokts and is ignored: the apiserver always serves TLS; false is not supported`,
     `config file ${p}: options.dashboardImage is not supported by kwokts and is ignored: kwokts has no such component yet`,
+    'flag --dashboard-port (dashboardPort) is not supported by kwokts and is ignored: kwokts has no such component yet',
   ]);
   // Honoured in part: a kwok binary given as a URL is not downloaded (kwokctl's own default URL means the embedded controller).
   assert.deepEqual(unsupportedOptionWarnings({ ...noInputs, flags: { kwokControllerBinary: 'https://example.invalid/kwok' } }, dir), [
