@@ -31,6 +31,7 @@ export class BinaryRuntime implements Runtime {
         env: component.env,
         logFile: logFile(ctx.paths, component.name),
         pidFile: pidPath,
+        marker: ownerMarker(ctx, component.name),
       });
     }
   }
@@ -42,7 +43,7 @@ export class BinaryRuntime implements Runtime {
       await Promise.all(
         group.map(async (component) => {
           const expectedCommand = programPath(component, ctx, false);
-          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, component.name), graceMs, ...(expectedCommand ? { expectedCommand } : {}) });
+          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, component.name), graceMs, marker: ownerMarker(ctx, component.name), ...(expectedCommand ? { expectedCommand } : {}) });
         }),
       );
     }
@@ -78,6 +79,11 @@ export class BinaryRuntime implements Runtime {
   async remove(): Promise<void> {
     // Everything the binary runtime makes lives in the cluster directory.
   }
+}
+
+/** Names a component's processes by cluster directory, so stop finds them even without a pid file. */
+function ownerMarker(ctx: RuntimeContext, component: ComponentName): string {
+  return `${ctx.paths.root}#${component}`;
 }
 
 function programPath(component: Component, ctx: RuntimeContext): string;
