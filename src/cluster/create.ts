@@ -156,6 +156,12 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     const [invalidStage] = parseStages(userStages, options.config.sources.join(', ') || 'config').errors;
     if (invalidStage) throw invalidStage;
   }
+  // The controller's own config (KwokConfiguration options, Logs) is checked now, not when it starts.
+  if (options.config.kwokDocuments.length > 0) {
+    const { checkConfigDocuments } = await import('../kwok/index.js');
+    const problem = checkConfigDocuments(options.config.kwokDocuments.filter((d) => d.kind !== 'Stage'), options.config.sources.join(', ') || 'config');
+    if (problem) throw new UsageError(problem, { hint: 'fix the file named above; `kwokts config view` shows what is read' });
+  }
   const stagesAsCrs = crdKinds.includes('Stage');
   const servedAsCrs = new Set<string>(crdKinds);
   // Objects of a kind served as a custom resource are created in the cluster instead of being

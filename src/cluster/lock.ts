@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConflictError, PreflightError } from '../util/errors.js';
 import { processStartTime } from '../exec/process.js';
 import { clustersDir } from './naming.js';
+import { ensureDirectory } from '../util/ensure-dir.js';
 
 /** Who holds a cluster lock: enough to tell a live holder from a dead one without guessing by age. */
 export interface LockHolder {
@@ -22,11 +23,7 @@ export interface LockHolder {
  */
 export async function lockCluster(workdir: string, name: string): Promise<() => Promise<void>> {
   const dir = clustersDir(workdir);
-  try {
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-  } catch (error) {
-    throw workdirError(error, dir);
-  }
+  await ensureDirectory(dir, 'the clusters directory', 'set KWOK_WORKDIR to a writable directory');
   // Not `.<name>.lock`: older versions kept a proper-lockfile directory there.
   const path = join(dir, `.${name}.pidlock`);
   const me: LockHolder = { pid: process.pid, start: (await processStartTime(process.pid)) ?? '', host: hostname() };

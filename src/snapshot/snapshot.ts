@@ -134,10 +134,12 @@ export interface RestoreResult {
 
 export async function restoreSnapshot(options: SnapshotOptions): Promise<RestoreResult> {
   checkRestorePath(options.path);
+  // A file that is not a k8s snapshot is bad input: said before the cluster is even looked at.
+  const objects = options.format === 'k8s' ? await readK8sSnapshot(options.path) : [];
   const cluster = await loadCluster(options.workdir, options.name);
   const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
   try {
-    return options.format === 'etcd' ? await restoreEtcd(cluster, options) : await restoreK8s(cluster, options);
+    return options.format === 'etcd' ? await restoreEtcd(cluster, options) : await restoreK8s(cluster, objects, options);
   } finally {
     await release();
   }
@@ -190,25 +192,29 @@ async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Pr
   return { created: 0, existed: 0 };
 }
 
-/** Components that would act on objects while they are restored: stopped, then started again. */
-const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
-
-async function restoreK8s(cluster: LoadedCluster, options: SnapshotOptions): Promise<RestoreResult> {
+async function readK8sSnapshot(path: string): Promise<KubeObject[]> {
   let objects: KubeObject[];
   try {
-    objects = parseYamlDocuments(await readFile(options.path, 'utf8')) as KubeObject[];
+    objects = parseYamlDocuments(await readFile(path, 'utf8')) as KubeObject[];
   } catch (error) {
-    if (KwoktsError.is(error) || (error as NodeJS.ErrnoException).code !== undefined) throw error;
-    throw new UsageError(`${options.path} is not a YAML stream of Kubernetes objects: ${(error as Error).message.split('\n')[0]}`, {
+    if (KwoktsError.is(error) || (error as NodeJS.ErrnoException).syscall !== undefined) throw error;
+    throw new UsageError(`${path} is not a YAML stream of Kubernetes objects: ${(error as Error).message.split('\n')[0]}`, {
       hint: 'k8s snapshots are YAML streams written by `kwokts snapshot save --format k8s`; an etcd snapshot needs --format etcd',
       cause: error,
     });
   }
   for (const [i, o] of objects.entries()) {
     if (typeof o?.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') {
-      throw new UsageError(`${options.path}: document ${i + 1} is not a Kubernetes object`, { hint: 'k8s snapshots are YAML streams written by `kwokts snapshot save --format k8s`' });
+      throw new UsageError(`${path}: document ${i + 1} is not a Kubernetes object`, { hint: 'k8s snapshots are YAML streams written by `kwokts snapshot save --format k8s`' });
     }
   }
+  return objects;
+}
+
+/** Components that would act on objects while they are restored: stopped, then started again. */
+const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
+
+async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[], options: SnapshotOptions): Promise<RestoreResult> {
   await requireReady(options.workdir, options.name);
   const { record, paths } = cluster;
   const runtime = createRuntime(record.runtime);

@@ -126,3 +126,18 @@ export function loadKwokConfigFiles(paths: readonly string[], read: (path: strin
 function defaultRead(path: string): string {
   return readFileSync(path === '-' ? 0 : path, 'utf8');
 }
+
+/**
+ * What the controller would refuse in these documents (a KwokConfiguration field of the wrong
+ * type, a malformed Logs object), as one message; undefined when it would take them. Lets
+ * `create cluster` say so before it starts anything.
+ */
+export function checkConfigDocuments(documents: readonly unknown[], source: string): string | undefined {
+  try {
+    routeConfigDocuments(documents, source, { options: {}, stages: [], logs: [], clusterLogs: [], skippedKinds: [] });
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigFileError) return error.message;
+    throw error;
+  }
+}
