@@ -134,7 +134,7 @@ function defaultRead(path: string): string {
  */
 export function checkConfigDocuments(documents: readonly unknown[], source: string): string | undefined {
   try {
-    routeConfigDocuments(documents, source, { options: {}, stages: [], logs: [], clusterLogs: [], skippedKinds: [] });
+    routeConfigDocuments(documents, source, { options: {}, stages: [], logs: [], clusterLogs: [], streaming: emptyStreamingRules(), skippedKinds: [] });
     return undefined;
   } catch (error) {
     if (error instanceof ConfigFileError) return error.message;
