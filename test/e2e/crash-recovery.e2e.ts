@@ -7,7 +7,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isAlive, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
 
@@ -33,6 +33,19 @@ describe('crash recovery', { timeout: 1_200_000 }, () => {
     box.cleanup();
   });
 
+  test('a failed etcd restore says why and leaves no etcd-restore/ behind', async () => {
+    const garbage = join(box.workdir, '..', 'not-a-snapshot.db');
+    writeFileSync(garbage, 'this is not an etcd snapshot\n');
+    const result = await kwokts(box, ['--name', NAME, 'snapshot', 'restore', '--path', garbage]);
+    assert.equal(result.exitCode, 1, result.stderr);
+    const errors = result.stderr.split('\n').filter((l) => l.startsWith('error:'));
+    assert.equal(errors.length, 1, result.stderr);
+    assert.match(errors[0]!, /cannot restore .*not-a-snapshot\.db: \S/);
+    assert.equal(existsSync(join(box.workdir, 'clusters', NAME, 'etcd-restore')), false);
+    const ns = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
+    assert.equal(ns.exitCode, 0, ns.stderr);
+  });
+
   for (const component of COMPONENTS) {
     test(`kill -9 ${component}, then start cluster: ready again`, async () => {
       // The API answers before the crash, so "ready again" means recovered, not never broken.
@@ -54,4 +67,15 @@ describe('crash recovery', { timeout: 1_200_000 }, () => {
       assert.equal(after.exitCode, 0, after.stderr);
     });
   }
+
+  test('delete with a malformed kubeconfig deletes the cluster, then says the context is left (exit 1)', async () => {
+    const pids = COMPONENTS.map((c) => pidOf(box, c));
+    writeFileSync(box.kubeconfig, 'clusters: [\n');
+    const result = await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
+    assert.equal(result.exitCode, 1, result.stderr);
+    assert.match(result.stderr, /^error: cluster hd-crash was deleted, but its context could not be removed from /m);
+    assert.equal(existsSync(join(box.workdir, 'clusters', NAME)), false);
+    for (const pid of pids) await waitFor(`pid ${pid} to end`, () => !isAlive(pid), 30_000);
+    assert.equal(readFileSync(box.kubeconfig, 'utf8'), 'clusters: [\n', 'the broken file is left as it was');
+  });
 });
