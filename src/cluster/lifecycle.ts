@@ -92,7 +92,7 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
       }
       throw error;
     }
-    return { started: [...notRunning.map((s) => s.name), ...dependents.map((c) => c.name)], restarted: [...restarted, ...dependents.map((c) => c.name)] };
+    return { started: [...notRunning.map((s) => s.name), ...dependents.map((c) => c.name)], restarted };
   });
 }
 
