@@ -73,6 +73,9 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
     if (dependents.length > 0) {
       options.logger.info(`restarting ${dependents.map((c) => c.name).join(', ')}: not ready while ${notRunning.map((s) => s.name).join(', ')} ${notRunning.length > 1 ? 'are' : 'is'} down`);
       await runtime.stop(dependents, ctx, { graceMs: 0 });
+      // A killed multi-threaded process is reported gone (its main thread a zombie) while its
+      // other threads still hold its listening sockets: wait for the ports before starting again.
+      await waitForPortsFree(dependents, record.options.bindAddress || '127.0.0.1');
     }
     try {
       await startComponents(runtime, record.components, ctx, {
@@ -94,6 +97,13 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
     }
     return { started: [...notRunning.map((s) => s.name), ...dependents.map((c) => c.name)], restarted };
   });
+}
+
+async function waitForPortsFree(components: readonly Component[], bindAddress: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const port of components.flatMap((c) => c.ports.map((p) => p.port))) {
+    while ((await isPortInUse(port, bindAddress)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 /** Running components that (transitively) link to a down one and do not answer their probe now. */
