@@ -32,6 +32,7 @@ export class BinaryRuntime implements Runtime {
         env: component.env,
         logFile: logFile(ctx.paths, name),
         pidFile: pidPath,
+        marker: ownerMarker(ctx, component.name),
       });
     }
   }
@@ -43,7 +44,7 @@ export class BinaryRuntime implements Runtime {
       await Promise.all(
         group.map(async (component) => {
           const expectedCommand = programPath(component, ctx, false);
-          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, fileNameOf(component, ctx)), graceMs, ...(expectedCommand ? { expectedCommand } : {}) });
+          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, fileNameOf(component, ctx)), graceMs, marker: ownerMarker(ctx, component.name), ...(expectedCommand ? { expectedCommand } : {}) });
         }),
       );
     }
@@ -92,6 +93,11 @@ function fileNameOf(component: Component, ctx: RuntimeContext): string {
   const name = processName(component.name, programPath(component, ctx, false));
   const shared = (ctx.clusterComponents ?? []).some((c) => c.name !== component.name && processName(c.name, programPath(c, ctx, false)) === name);
   return shared ? component.name : name;
+}
+
+/** Names a component's processes by cluster directory, so stop finds them even without a pid file. */
+function ownerMarker(ctx: RuntimeContext, component: ComponentName): string {
+  return `${ctx.paths.root}#${component}`;
 }
 
 function programPath(component: Component, ctx: RuntimeContext): string;

@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { generateClusterPki, type FrontProxyPki } from '../pki/index.js';
-import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
+import { buildClusterEntry, buildClusterKubeconfig, checkMergeable, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
 import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS, METRICS_API_SERVICE, metricsServerManifests } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -29,6 +29,8 @@ import { resolvePrograms } from './programs.js';
 import { packageRoot } from '../util/package-root.js';
 import { defaultStageDocuments, withDefaultMetrics } from './default-stages.js';
 import { isClusterReady } from './status.js';
+import { validateClusterValues } from './validate.js';
+import { unrunnableReason } from '../exec/process.js';
 
 export interface CreateClusterOptions {
   name: string;
@@ -36,6 +38,8 @@ export interface CreateClusterOptions {
   config: LoadedConfig;
   /** Every option, resolved (flags, KWOK_* variables, config files, defaults): see src/config/resolve.ts. */
   values: ClusterOptionValues;
+  /** What the flags and environment gave, so a bad value's error names the flag or variable it came from. */
+  sources?: { flags: Partial<Record<keyof ClusterOptionValues, unknown>>; env: NodeJS.ProcessEnv };
   /** The user's kubeconfig to add the context to; empty string skips it. */
   userKubeconfig: string;
   /** How long to wait for readiness; 0 means the default. */
@@ -49,6 +53,11 @@ export interface CreateClusterOptions {
   logger: Logger;
   signal: AbortSignal;
   runPhases?: PhaseRunner;
+  /**
+   * Called at the commit point, synchronously: the cluster is complete and will not be rolled
+   * back, so an interrupt from now on must not turn a finished create into a failure.
+   */
+  onCommit?: () => void;
 }
 
 export interface CreateClusterResult {
@@ -68,6 +77,9 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const values = applyHeartbeatFactor(options.values);
   const selection = componentSelection(values);
   const chosen = chooseComponents(selection.enable, selection.disable, selection.base);
+  validateClusterValues(values, options.sources?.flags ?? {}, options.sources?.env ?? {});
+  // A kubeconfig we could not add the context to is found now, not after every component started.
+  if (options.userKubeconfig && !executor.dryRun) await checkMergeable(options.userKubeconfig, clusterEntry(name, paths, 'https://127.0.0.1:1'));
   if (existsSync(paths.config)) return existing(options, paths, started);
 
   const runtimeName = values.runtime || (await detectRuntimeFor(values, chosen, options.logger));
@@ -147,6 +159,12 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     const [invalidStage] = parseStages(userStages, options.config.sources.join(', ') || 'config').errors;
     if (invalidStage) throw invalidStage;
   }
+  // The controller's own config (KwokConfiguration options, Logs) is checked now, not when it starts.
+  if (options.config.kwokDocuments.length > 0) {
+    const { checkConfigDocuments } = await import('../kwok/index.js');
+    const problem = checkConfigDocuments(options.config.kwokDocuments.filter((d) => d.kind !== 'Stage'), options.config.sources.join(', ') || 'config');
+    if (problem) throw new UsageError(problem, { hint: 'fix the file named above; `kwokts config view` shows what is read' });
+  }
   const stagesAsCrs = crdKinds.includes('Stage');
   const servedAsCrs = new Set<string>(crdKinds);
   // Objects of a kind served as a custom resource are created in the cluster instead of being
@@ -160,6 +178,8 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
   const hostPrograms: Array<[string, string]> = mode === 'cluster' ? [['kind', values.kindBinary || 'kind']] : [];
   let programs: Map<string, string> = new Map(hostPrograms);
   const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal, quietPull: values.quietPull, clusterComponents: components });
+  // Undos run after an interrupt too: they get a signal of their own, never the aborted one.
+  const undoCtx = (): RuntimeContext => ({ ...ctx(), signal: new AbortController().signal });
   // The engine must answer (and the cluster's names be free) before anything is made.
   await runtime.check(ctx());
 
@@ -170,6 +190,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
         // Container images bring their own binaries; the host still needs kubectl and etcdctl.
         const resolved = await resolvePrograms(mode === 'native' ? components : [], { values, kubeVersion, etcdVersion, workdir: options.workdir, executor, logger, signal, onProgress: update });
         programs = new Map([...hostPrograms, ...resolved]);
+        if (!executor.dryRun) await checkPrograms(mode === 'native' ? components : [], programs);
       },
     },
     {
@@ -210,8 +231,8 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       run: async (update) => {
         // The undo also removes what the runtime made outside the directory (containers, network).
         const undo = async (): Promise<void> => {
-          await runtime.stop(components, ctx(), { graceMs: 0 });
-          await runtime.remove(ctx());
+          await runtime.stop(components, undoCtx(), { graceMs: 0 });
+          await runtime.remove(undoCtx());
         };
         await journal.step('stop and remove components', undo, () =>
           startComponents(runtime, components, ctx(), {
@@ -250,19 +271,26 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
         await journal.step('restore user kubeconfig', async () => {
           if (userSnapshot) await restoreKubeconfig(options.userKubeconfig, userSnapshot);
         }, async () => {
-          userSnapshot = await mergeContext(
-            options.userKubeconfig,
-            buildClusterEntry({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey }),
-            { makeCurrent: true },
-          );
+          userSnapshot = await mergeContext(options.userKubeconfig, clusterEntry(name, paths, server), { makeCurrent: true });
         });
       },
     });
   }
 
   try {
-    await runPhases(phases);
+    // An interrupt is honoured at every phase boundary, and once more right before the commit:
+    // a create is either rolled back whole or finished whole, whenever the signal comes.
+    await runPhases(phases.map((phase) => ({
+      title: phase.title,
+      run: async (update) => {
+        signal.throwIfAborted();
+        await phase.run(update);
+        signal.throwIfAborted();
+      },
+    })));
+    signal.throwIfAborted();
     journal.commit();
+    options.onCommit?.();
   } catch (error) {
     const primary = await explainFailure(error, runtime, components, ctx(), signal);
     if (options.retain) {
@@ -312,14 +340,42 @@ async function existing(options: CreateClusterOptions, paths: ClusterPaths, star
     });
   }
   const apiserver = record.components.find((c) => c.name === 'kube-apiserver');
+  const server = `https://127.0.0.1:${apiserver?.probe?.port ?? 0}`;
+  // A create that was killed before it added the context left a ready cluster the user cannot
+  // reach by context: add it now (made current only if it was missing, as a first create would).
+  if (options.userKubeconfig && !options.executor.dryRun && apiserver?.probe?.port) {
+    const entry = clusterEntry(options.name, paths, server);
+    const added = await mergeContext(options.userKubeconfig, entry, { makeCurrent: false });
+    if (added.written !== undefined) {
+      await mergeContext(options.userKubeconfig, entry, { makeCurrent: true });
+      options.logger.info(`added context ${contextName(options.name)} to ${options.userKubeconfig}`);
+    }
+  }
   return {
     name: options.name,
     alreadyExisted: true,
-    apiserver: `https://127.0.0.1:${apiserver?.probe?.port ?? 0}`,
+    apiserver: server,
     kubeconfig: paths.kubeconfig,
     context: contextName(options.name),
     elapsedMs: Date.now() - started,
   };
+}
+
+/** A binary that cannot run here (a download error page, another OS's build) is named before anything starts. */
+async function checkPrograms(components: readonly Component[], programs: ReadonlyMap<string, string>): Promise<void> {
+  for (const component of components) {
+    const path = 'path' in component.program ? component.program.path : programs.get(component.program.artifact);
+    if (!path || !isAbsolute(path)) continue;
+    const reason = await unrunnableReason(path);
+    if (reason) {
+      const flag = 'artifact' in component.program ? `--${component.program.artifact}-binary` : 'the component\'s binary';
+      throw new PreflightError(`${component.name}: ${path} is ${reason}`, { hint: `give ${flag} a ${process.platform}/${process.arch} build of ${component.name}` });
+    }
+  }
+}
+
+function clusterEntry(name: string, paths: ClusterPaths, server: string): ReturnType<typeof buildClusterEntry> {
+  return buildClusterEntry({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
 }
 
 /** Turn what went wrong into one user-facing error, with the dead component's last log lines. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { removeContext } from '../kubeconfig/index.js';
 import type { Executor } from '../exec/executor.js';
+import { describeUnknown, OperationError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import { lockCluster } from './lock.js';
@@ -49,11 +50,26 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
         logger.warn(`could not stop or remove the ${record.runtime} components of cluster ${name} (${error instanceof Error ? error.message : String(error)}); --force: removing its files and kubeconfig context anyway, anything left in ${record.runtime} stays`);
       }
     }
+    let kubeconfigError: unknown;
     if (options.userKubeconfig) {
       if (executor.dryRun) await executor.note(`Remove context ${contextName(name)} from ${options.userKubeconfig}`);
-      else await removeContext(options.userKubeconfig, contextName(name));
+      else {
+        // A kubeconfig we cannot edit must not keep a stopped cluster around: delete it anyway,
+        // then say what is left to clean (non-zero, so scripts notice).
+        try {
+          await removeContext(options.userKubeconfig, contextName(name));
+        } catch (error) {
+          kubeconfigError = error;
+        }
+      }
     }
     await executor.remove(paths.root);
+    if (kubeconfigError !== undefined) {
+      throw new OperationError(`cluster ${name} was deleted, but its context could not be removed from ${options.userKubeconfig}: ${describeUnknown(kubeconfigError)}`, {
+        hint: `fix the file, then remove the context with \`kubectl config delete-context ${contextName(name)}\` (and its cluster and user entries)`,
+        cause: kubeconfigError,
+      });
+    }
     return 'deleted';
   } finally {
     await release();

@@ -8,7 +8,8 @@ import { OperationError, PreflightError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import type { ComponentStatus, Runtime, RuntimeContext } from '../../runtimes/runtime.js';
-import type { Component, ComponentName } from '../components/index.js';
+import { startGroups, type Component, type ComponentName } from '../components/index.js';
+import { probeOnce } from './probe.js';
 import { lockCluster } from './lock.js';
 import { isPortInUse } from './ports.js';
 import { assertManageable, loadCluster, type LoadedCluster } from './record.js';
@@ -65,6 +66,17 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
     // A crashed component's stale pid file must not be mistaken for a running process.
     const crashed = record.components.filter((c) => restarted.includes(c.name));
     if (crashed.length > 0) await runtime.stop(crashed, ctx, { graceMs: 0 });
+    // A running component that depends on one that is down and is not ready itself has been
+    // failing to reach it and may have backed off for minutes (the apiserver after an etcd
+    // crash): restart it with what it depends on.
+    const dependents = await staleDependents(record.components, new Set(notRunning.map((s) => s.name)), paths);
+    if (dependents.length > 0) {
+      options.logger.info(`restarting ${dependents.map((c) => c.name).join(', ')}: not ready while ${notRunning.map((s) => s.name).join(', ')} ${notRunning.length > 1 ? 'are' : 'is'} down`);
+      await runtime.stop(dependents, ctx, { graceMs: 0 });
+      // A killed multi-threaded process is reported gone (its main thread a zombie) while its
+      // other threads still hold its listening sockets: wait for the ports before starting again.
+      await waitForPortsFree(dependents, record.options.bindAddress || '127.0.0.1');
+    }
     try {
       await startComponents(runtime, record.components, ctx, {
         paths,
@@ -83,8 +95,33 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
       }
       throw error;
     }
-    return { started: notRunning.map((s) => s.name), restarted };
+    return { started: [...notRunning.map((s) => s.name), ...dependents.map((c) => c.name)], restarted };
   });
+}
+
+async function waitForPortsFree(components: readonly Component[], bindAddress: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const port of components.flatMap((c) => c.ports.map((p) => p.port))) {
+    while ((await isPortInUse(port, bindAddress)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Running components that (transitively) link to a down one and do not answer their probe now. */
+async function staleDependents(components: readonly Component[], down: ReadonlySet<ComponentName>, paths: LoadedCluster['paths']): Promise<Component[]> {
+  if (down.size === 0) return [];
+  const candidates = components.filter((c) => !down.has(c.name));
+  const ready = new Map(await Promise.all(candidates.map(async (c) => [c.name, (await probeOnce(c.probe, paths, 1500)).ok] as const)));
+  const restart = new Set<ComponentName>(down);
+  const stale: Component[] = [];
+  // Links point down the start order, so one pass in that order sees every transitive link.
+  for (const c of startGroups(components).flat()) {
+    if (restart.has(c.name) || ready.get(c.name) !== false) continue;
+    if (c.links.some((l) => restart.has(l))) {
+      restart.add(c.name);
+      stale.push(c);
+    }
+  }
+  return stale;
 }
 
 /** A recorded port now held by something else would make a component crash-loop: say so first. */

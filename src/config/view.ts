@@ -3,7 +3,7 @@
  * the default config file ($KWOK_WORKDIR/kwok.yaml) it can be saved to or removed from.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { resolveOptionValues, type LoadedConfig } from './load.js';
 import { renderYamlDocuments } from './yaml.js';
@@ -25,14 +25,32 @@ export function effectiveConfigYaml(config: LoadedConfig, env: NodeJS.ProcessEnv
   return renderYamlDocuments([head, ...config.resources, ...config.kwokDocuments]);
 }
 
-/** Write atomically, so an interrupted tidy never leaves a half file where the config was. */
-export async function writeDefaultConfig(workdir: string, text: string): Promise<string> {
+export interface WrittenConfig {
+  file: string;
+  /** Where the file's previous content was kept (a tidy drops comments and layout); undefined if there was none or nothing changed. */
+  backup: string | undefined;
+  changed: boolean;
+}
+
+/**
+ * Write atomically, so an interrupted tidy never leaves a half file where the config was. A
+ * previous file with other content is first copied to `kwok.yaml.bak`: tidy rewrites a
+ * hand-written file (its comments and layout are lost), and the user can get them back.
+ */
+export async function writeDefaultConfig(workdir: string, text: string): Promise<WrittenConfig> {
   const file = defaultConfigFile(workdir);
   await mkdir(dirname(file), { recursive: true });
+  const previous = existsSync(file) ? await readFile(file, 'utf8') : undefined;
+  if (previous === text) return { file, backup: undefined, changed: false };
+  let backup: string | undefined;
+  if (previous !== undefined) {
+    backup = `${file}.bak`;
+    await copyFile(file, backup);
+  }
   const temp = `${file}.${process.pid}.tmp`;
   await writeFile(temp, text, { mode: 0o600 });
   await rename(temp, file);
-  return file;
+  return { file, backup, changed: true };
 }
 
 /** Returns whether there was a file to remove. */

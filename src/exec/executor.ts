@@ -13,6 +13,12 @@ export interface SpawnSpec {
   logFile: string;
   /** The process id is written here once it has started. */
   pidFile: string;
+  /**
+   * Set as KWOKTS_OWNER in the process's environment (inherited by its children), so a process
+   * whose pid never reached its pid file (we were killed in between) can still be found and
+   * stopped. Bookkeeping only: not part of the dry-run transcript.
+   */
+  marker?: string;
 }
 
 export interface RunSpec {
@@ -28,6 +34,8 @@ export interface KillSpec {
   graceMs: number;
   /** Only signal the pid if it still runs this program (pids get reused). */
   expectedCommand?: string;
+  /** Also stop every process started with this SpawnSpec marker (see there). */
+  marker?: string;
 }
 
 /**

@@ -1,4 +1,7 @@
-import { readFile } from 'node:fs/promises';
+import { open, readdir, readFile } from 'node:fs/promises';
+
+/** The environment variable that marks a process as one of a cluster's components. */
+export const OWNER_ENV = 'KWOKTS_OWNER';
 
 /**
  * Liveness of a pid we started. A zombie (state Z: exited, never reaped because PID 1 here does
@@ -64,5 +67,74 @@ export async function terminate(pid: number, graceMs: number, expectedCommand?: 
   while (Date.now() < killDeadline) {
     if (!(await isProcessAlive(pid))) return;
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A process's start time in clock ticks since boot (/proc/<pid>/stat field 22); undefined without /proc. */
+export async function processStartTime(pid: number): Promise<string | undefined> {
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the parenthesised command name start at field 3; starttime is field 22.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every live process (of this user) whose environment has name=value. Linux only (/proc);
+ * elsewhere the pid files are all there is.
+ */
+export async function findProcessesByEnv(name: string, value: string): Promise<number[]> {
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return [];
+  }
+  const wanted = `${name}=${value}`;
+  const found: number[] = [];
+  await Promise.all(
+    entries
+      .filter((e) => /^\d+$/.test(e) && Number(e) !== process.pid)
+      .map(async (e) => {
+        try {
+          const environ = (await readFile(`/proc/${e}/environ`, 'utf8')).split('\0');
+          if (environ.includes(wanted) && (await isProcessAlive(Number(e)))) found.push(Number(e));
+        } catch {
+          /* gone, or another user's */
+        }
+      }),
+  );
+  return found.sort((a, b) => a - b);
+}
+
+/**
+ * Why `path` cannot run as a program here, or undefined when it looks runnable: it must be an
+ * executable file that starts like a program (ELF, Mach-O or a #! script). Anything else would
+ * be handed to /bin/sh by execvp and fail with a shell syntax error in the component's log.
+ */
+export async function unrunnableReason(path: string): Promise<string | undefined> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    const info = await handle.stat();
+    if (!info.isFile()) return 'not a regular file';
+    if ((info.mode & 0o111) === 0) return 'not executable (chmod +x it)';
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4), 0, 4, 0);
+    const head = buffer.subarray(0, bytesRead);
+    const magic = head.readUInt32BE(0);
+    const isElf = head.length === 4 && head.toString('latin1') === '\x7fELF';
+    const isMachO = head.length === 4 && [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(magic);
+    const isScript = head.subarray(0, 2).toString('latin1') === '#!';
+    return isElf || isMachO || isScript ? undefined : 'not a program (no ELF, Mach-O or #! header)';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return 'does not exist';
+    if (code === 'EACCES') return 'not readable';
+    if (code === 'ERR_OUT_OF_RANGE' || error instanceof RangeError) return 'not a program (too short)';
+    return (error as Error).message;
+  } finally {
+    await handle?.close();
   }
 }

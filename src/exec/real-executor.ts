@@ -1,12 +1,12 @@
 import { closeSync, openSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { ExternalCommandError, PreflightError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { CallSpec, Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
-import { readPid, terminate } from './process.js';
+import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnableReason } from './process.js';
 import { shellJoin } from './shell-quote.js';
 import { loadExeca } from './load-execa.js';
 
@@ -32,6 +32,8 @@ export class RealExecutor implements Executor {
 
   async spawnDetached(spec: SpawnSpec): Promise<number> {
     this.logger.debug(`spawn: ${shellJoin([spec.command, ...spec.args])}`);
+    const unrunnable = isAbsolute(spec.command) ? await unrunnableReason(spec.command) : undefined;
+    if (unrunnable) throw new PreflightError(`cannot start ${spec.command}: it is ${unrunnable}`, { hint: 'give a binary built for this OS and architecture' });
     await mkdir(dirname(spec.logFile), { recursive: true });
     const fd = openSync(spec.logFile, 'a', 0o644);
     try {
@@ -39,7 +41,7 @@ export class RealExecutor implements Executor {
       // kwokctl's forked components do; its output goes straight to the log file.
       const child = spawn(spec.command, [...spec.args], {
         cwd: spec.cwd,
-        env: spec.env ? { ...process.env, ...spec.env } : process.env,
+        env: { ...process.env, ...spec.env, ...(spec.marker ? { [OWNER_ENV]: spec.marker } : {}) },
         detached: true,
         stdio: ['ignore', fd, fd],
       });
@@ -63,6 +65,8 @@ export class RealExecutor implements Executor {
   async kill(spec: KillSpec): Promise<void> {
     const pid = await readPid(spec.pidFile);
     if (pid !== undefined) await terminate(pid, spec.graceMs, spec.expectedCommand);
+    // Processes the pid file does not name: started just before we were killed, or their children.
+    if (spec.marker) await Promise.all((await findProcessesByEnv(OWNER_ENV, spec.marker)).map((p) => terminate(p, spec.graceMs)));
     await rm(spec.pidFile, { force: true });
   }
 

@@ -5,6 +5,7 @@ export {
   type ClusterKubeconfigOptions,
 } from './build.js';
 export {
+  checkMergeable,
   mergeContext,
   removeContext,
   restoreKubeconfig,

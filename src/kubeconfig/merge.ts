@@ -35,6 +35,17 @@ export interface MergeContextOptions extends LockOptions {
   makeCurrent?: boolean;
 }
 
+/**
+ * The checks of mergeContext without the write: a kubeconfig that mergeContext would refuse
+ * (not YAML, not a mapping, a section that is not a list, unreadable) is refused now, before
+ * a create starts anything.
+ */
+export async function checkMergeable(userKubeconfigPath: string, entry: ClusterEntry): Promise<void> {
+  const state = await readFileState(userKubeconfigPath);
+  if (!state.existed) return;
+  editKubeconfig(state.content, userKubeconfigPath, (doc) => upsertEntry(doc, entry, true, userKubeconfigPath));
+}
+
 export async function mergeContext(
   userKubeconfigPath: string,
   entry: ClusterEntry,

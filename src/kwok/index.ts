@@ -3,13 +3,14 @@
  * internals): the controller process (`kwokts kwok`) and the pure pieces behind `stage test`.
  */
 export { runKwokController } from './app/run-kwok-controller.js';
+export { checkConfigDocuments } from './app/config-file.js';
 export type { RunKwokControllerOptions } from './app/run-kwok-controller.js';
 export { renderKwokUsage, kwokFlags } from './options.js';
 export type { KwokControllerOptions } from './options.js';
 
 export { testStages } from './stage-test.js';
 export type { StageTestOptions, StageTestReport, StageReport, StepReport, ReportedAction } from './stage-test.js';
-export { loadKwokDocuments, parseK8sYamlDocuments, parseStages } from './api/index.js';
+export { loadKwokDocuments, parseK8sYamlDocuments, parseStages, YamlSyntaxError } from './api/index.js';
 export type { Stage, KwokDocuments } from './api/index.js';
 
 export { checkProviderConfigMaps, PROVIDER_CONFIG_NAME, PROVIDER_TEMPLATES_NAME } from './autoscaler/provider-check.js';

@@ -11,7 +11,8 @@ import type { Executor } from '../exec/executor.js';
 import { isAlreadyExists } from '../kwok/client/api-error.js';
 import type { KubeClient, KubeObject, ResourceRef } from '../kwok/client/types.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../config/yaml.js';
-import { NotFoundError, OperationError, UsageError } from '../util/errors.js';
+import { ExternalCommandError, KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
+import { outputReason } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import type { RuntimeContext } from '../../runtimes/runtime.js';
@@ -74,7 +75,9 @@ export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
   try {
     if (options.format === 'etcd') {
       const etcdctl = await resolveTool('etcdctl', cluster.record, options);
-      await options.executor.run({ command: etcdctl, args: [`--endpoints=${etcdEndpoint(cluster)}`, 'snapshot', 'save', temp] });
+      await explained(`cannot save a snapshot of cluster ${options.name}`, 'check that the target directory is writable and has space, and that the cluster is ready', () =>
+        options.executor.run({ command: etcdctl, args: [`--endpoints=${etcdEndpoint(cluster)}`, 'snapshot', 'save', temp] }),
+      );
     } else {
       const kubectl = await resolveTool('kubectl', cluster.record, options);
       await writeFile(temp, await exportObjects(kubectl, ['--kubeconfig', cluster.paths.kubeconfig], options.filter), { mode: 0o600 });
@@ -131,10 +134,12 @@ export interface RestoreResult {
 
 export async function restoreSnapshot(options: SnapshotOptions): Promise<RestoreResult> {
   checkRestorePath(options.path);
+  // A file that is not a k8s snapshot is bad input: said before the cluster is even looked at.
+  const objects = options.format === 'k8s' ? await readK8sSnapshot(options.path) : [];
   const cluster = await loadCluster(options.workdir, options.name);
   const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
   try {
-    return options.format === 'etcd' ? await restoreEtcd(cluster, options) : await restoreK8s(cluster, options);
+    return options.format === 'etcd' ? await restoreEtcd(cluster, options) : await restoreK8s(cluster, objects, options);
   } finally {
     await release();
   }
@@ -154,7 +159,15 @@ async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Pr
   const previous = join(paths.root, 'etcd-previous');
   await options.executor.remove(restored);
   // Into a new directory first: if the snapshot is bad, the cluster's data is untouched.
-  await options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${restored}`, ...memberArgs(etcd)] });
+  try {
+    await explained(`cannot restore ${options.path}`, 'give the --path of an etcd snapshot made by `kwokts snapshot save` (or use --format k8s for a YAML one)', () =>
+      options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${restored}`, ...memberArgs(etcd)] }),
+    );
+  } catch (error) {
+    // Nothing of a failed restore stays behind.
+    await options.executor.remove(restored);
+    throw error;
+  }
   const runtime = createRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);
   await runtime.stop(record.components, ctx, { graceMs: 10_000 });
@@ -179,16 +192,29 @@ async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Pr
   return { created: 0, existed: 0 };
 }
 
+async function readK8sSnapshot(path: string): Promise<KubeObject[]> {
+  let objects: KubeObject[];
+  try {
+    objects = parseYamlDocuments(await readFile(path, 'utf8')) as KubeObject[];
+  } catch (error) {
+    if (KwoktsError.is(error) || (error as NodeJS.ErrnoException).syscall !== undefined) throw error;
+    throw new UsageError(`${path} is not a YAML stream of Kubernetes objects: ${(error as Error).message.split('\n')[0]}`, {
+      hint: 'k8s snapshots are YAML streams written by `kwokts snapshot save --format k8s`; an etcd snapshot needs --format etcd',
+      cause: error,
+    });
+  }
+  for (const [i, o] of objects.entries()) {
+    if (typeof o?.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') {
+      throw new UsageError(`${path}: document ${i + 1} is not a Kubernetes object`, { hint: 'k8s snapshots are YAML streams written by `kwokts snapshot save --format k8s`' });
+    }
+  }
+  return objects;
+}
+
 /** Components that would act on objects while they are restored: stopped, then started again. */
 const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
 
-async function restoreK8s(cluster: LoadedCluster, options: SnapshotOptions): Promise<RestoreResult> {
-  const objects = parseYamlDocuments(await readFile(options.path, 'utf8')) as KubeObject[];
-  for (const [i, o] of objects.entries()) {
-    if (typeof o?.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') {
-      throw new UsageError(`${options.path}: document ${i + 1} is not a Kubernetes object`, { hint: 'k8s snapshots are YAML streams written by `kwokts snapshot save --format k8s`' });
-    }
-  }
+async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[], options: SnapshotOptions): Promise<RestoreResult> {
   await requireReady(options.workdir, options.name);
   const { record, paths } = cluster;
   const runtime = createRuntime(record.runtime);
@@ -241,3 +267,14 @@ async function createAll(client: KubeClient, objects: readonly KubeObject[], res
 }
 
 export { DEFAULT_FILTER };
+
+/** A failed etcdctl/etcdutl run, said in the user's terms with the tool's own reason; its output stays on the error. */
+async function explained<T>(what: string, hint: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof ExternalCommandError)) throw error;
+    const reason = outputReason(error.output);
+    throw new ExternalCommandError(`${what}: ${reason ?? error.message}`, error.command, error.output, { hint, cause: error });
+  }
+}

@@ -21,6 +21,8 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
     retain: Flags.boolean({ description: 'keep a cluster whose create failed, for debugging', default: false }),
   };
 
+  protected override interruptAction = 'rolling back';
+
   async run(): Promise<void> {
     const flags = this.flags;
     const { waitMs, waitFor } = waitPlan(flags.wait);
@@ -39,6 +41,7 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
       workdir: this.workdir,
       config,
       values,
+      sources: { flags: given, env: process.env },
       userKubeconfig: flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(flags.kubeconfig),
       waitMs,
       waitFor,
@@ -48,6 +51,7 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
       logger: this.logger,
       signal: this.abort.signal,
       runPhases: phaseRunner(detectProgressMode(this.logLevel > 4, flags['dry-run'])),
+      onCommit: () => this.ignoreInterrupts(),
     });
     if (executor.dryRun) return;
     if (result.alreadyExisted) {

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { stringify } from 'yaml';
 import { BaseCommand } from '../../cli/base-command.js';
 import { readSource } from '../../cli/read-source.js';
-import { loadKwokDocuments, parseK8sYamlDocuments, testStages, type Stage } from '../../kwok/index.js';
+import { loadKwokDocuments, parseK8sYamlDocuments, testStages, YamlSyntaxError, type Stage } from '../../kwok/index.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class StageTest extends BaseCommand<typeof StageTest> {
@@ -30,7 +30,13 @@ export default class StageTest extends BaseCommand<typeof StageTest> {
       stages.push(...docs.stages);
     }
     if (stages.length === 0) throw new UsageError(`no Stage documents in ${this.flags.config.join(', ')}`);
-    const objects = parseK8sYamlDocuments(await readSource(this.flags.file));
+    let objects: unknown[];
+    try {
+      objects = parseK8sYamlDocuments(await readSource(this.flags.file));
+    } catch (error) {
+      if (error instanceof YamlSyntaxError) throw new UsageError(`${this.flags.file} is not YAML or JSON: ${error.message.split('\n')[0]}`, { hint: 'give -f one Kubernetes object', cause: error });
+      throw error;
+    }
     const object = objects[0];
     if (objects.length !== 1 || typeof object !== 'object' || object === null || Array.isArray(object)) {
       throw new UsageError(`${this.flags.file} must hold exactly one object`);

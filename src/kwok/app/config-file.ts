@@ -125,7 +125,7 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
 
 /** Load every file in order; "-" reads standard input. */
 export function loadKwokConfigFiles(paths: readonly string[], read: (path: string) => string = defaultRead): KwokConfigFiles {
-  const result: KwokConfigFiles = { options: {}, stages: [], logs: [], clusterLogs: [], streaming: emptyStreamingRules(), metrics: [], resourceUsages: [], clusterResourceUsages: [], skippedKinds: [] };
+  const result = emptyConfigFiles();
   for (const path of paths) {
     let text: string;
     try {
@@ -138,6 +138,25 @@ export function loadKwokConfigFiles(paths: readonly string[], read: (path: strin
   return result;
 }
 
+function emptyConfigFiles(): KwokConfigFiles {
+  return { options: {}, stages: [], logs: [], clusterLogs: [], streaming: emptyStreamingRules(), metrics: [], resourceUsages: [], clusterResourceUsages: [], skippedKinds: [] };
+}
+
 function defaultRead(path: string): string {
   return readFileSync(path === '-' ? 0 : path, 'utf8');
+}
+
+/**
+ * What the controller would refuse in these documents (a KwokConfiguration field of the wrong
+ * type, a malformed Logs object), as one message; undefined when it would take them. Lets
+ * `create cluster` say so before it starts anything.
+ */
+export function checkConfigDocuments(documents: readonly unknown[], source: string): string | undefined {
+  try {
+    routeConfigDocuments(documents, source, emptyConfigFiles());
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigFileError) return error.message;
+    throw error;
+  }
 }

@@ -1,0 +1,35 @@
+import { isIP } from 'node:net';
+import { OPTION_SPECS, type ClusterOptionValues } from '../config/options.js';
+import { UsageError } from '../util/errors.js';
+
+type Given = Partial<Record<keyof ClusterOptionValues, unknown>>;
+
+/** The option's name as the user gave it: the flag if given, else the variable if set, else the config field. */
+export function optionSource(key: keyof ClusterOptionValues, flags: Given, env: NodeJS.ProcessEnv): string {
+  const spec = OPTION_SPECS.find((s) => s.key === key);
+  if (spec?.flag && flags[key] !== undefined) return `--${spec.flag}`;
+  if (spec?.env && env[spec.env] !== undefined) return spec.env;
+  return `options.${key} in the config file`;
+}
+
+const PORT_KEYS = ['kubeApiserverPort', 'etcdPort', 'etcdPeerPort', 'kubeControllerManagerPort', 'kubeSchedulerPort', 'kwokControllerPort', 'prometheusPort'] as const;
+
+/**
+ * Values that would only fail once a component runs (a port out of range, an address that is
+ * not an IP) are refused before anything is made, naming the flag, variable or field.
+ */
+export function validateClusterValues(values: ClusterOptionValues, flags: Given, env: NodeJS.ProcessEnv): void {
+  for (const key of PORT_KEYS) {
+    const port = values[key];
+    if (!Number.isInteger(port) || port < 0 || port > 65535) {
+      throw new UsageError(`${optionSource(key, flags, env)}: ${String(port)} is not a port number (0-65535)`, {
+        hint: 'use a port between 1 and 65535, or 0 (or leave it unset) to pick a free one',
+      });
+    }
+  }
+  if (values.bindAddress !== '' && isIP(values.bindAddress) === 0) {
+    throw new UsageError(`${optionSource('bindAddress', flags, env)}: ${JSON.stringify(values.bindAddress)} is not an IP address`, {
+      hint: 'use an IPv4 or IPv6 address such as 127.0.0.1 (the default) or 0.0.0.0',
+    });
+  }
+}

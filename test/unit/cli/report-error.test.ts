@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { reportError } from '../../../src/cli/base-command.js';
+import { ExternalCommandError, OperationError } from '../../../src/util/errors.js';
+import { LogLevel } from '../../../src/util/log.js';
+
+/** What reportError writes to stderr, and the exit code it returns. */
+function report(error: unknown, level: number = LogLevel.INFO): { code: number; lines: string[] } {
+  const written: string[] = [];
+  const original = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string) => {
+    written.push(chunk);
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const code = reportError(error, level);
+    return { code, lines: written.join('').split('\n').filter((l) => l !== '') };
+  } finally {
+    process.stderr.write = original;
+  }
+}
+
+test('a failed command: the error line, then the tail of its output indented, then the hint', () => {
+  const output = ['line 1', 'line 2', 'line 3', 'line 4', 'line 5', 'Error: snapshot file has wrong checksum'].join('\n');
+  const { code, lines } = report(new ExternalCommandError('etcdutl snapshot restore failed (exit 5)', ['etcdutl'], output, { hint: 'check the file' }));
+  assert.equal(code, 1);
+  assert.deepEqual(lines, ['error: etcdutl snapshot restore failed (exit 5)', '  line 2', '  line 3', '  line 4', '  line 5', '  Error: snapshot file has wrong checksum', 'hint: check the file']);
+});
+
+test('a Go panic in the output: the panic line, not the goroutine dump', () => {
+  const output = ['{"level":"info","msg":"starting"}', 'panic: write /data/member/snap/db: no space left on device', '', 'goroutine 1 [running]:', 'main.main()', '\t/src/main.go:12 +0x1d'].join('\n');
+  const { lines } = report(new ExternalCommandError('etcd failed', ['etcd'], output));
+  assert.deepEqual(lines, ['error: etcd failed', '  info: starting', '  panic: write /data/member/snap/db: no space left on device']);
+});
+
+test('a multi-line message: one error line, the rest indented under it', () => {
+  const { lines } = report(new OperationError('create failed: etcd exited; its log ends with:\n  a\n  b', { hint: 'h' }));
+  assert.deepEqual(lines, ['error: create failed: etcd exited; its log ends with:', '  a', '  b', 'hint: h']);
+});
+
+test('operating-system errors are not bugs: exit 1, the path and the reason, no stack', () => {
+  const error = Object.assign(new Error("EROFS: read-only file system, open '/ro/x'"), { code: 'EROFS', path: '/ro/x', syscall: 'open' });
+  const { code, lines } = report(error);
+  assert.equal(code, 1);
+  assert.equal(lines[0], 'error: /ro/x: read-only file system (EROFS)');
+  assert.ok(!lines.some((l) => /^\s+at /.test(l)));
+});
+
+test('anything else is a bug: exit 70 with the stack', () => {
+  const { code, lines } = report(new TypeError('x is undefined'));
+  assert.equal(code, 70);
+  assert.match(lines.at(-1)!, /bug in kwokts/);
+});

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findProcessesByEnv, unrunnableReason } from '../../../src/exec/process.js';
+
+test('unrunnableReason: programs pass; garbage, non-executables and directories are named', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-exec-'));
+  const write = (name: string, content: string, mode: number): string => {
+    writeFileSync(join(dir, name), content);
+    chmodSync(join(dir, name), mode);
+    return join(dir, name);
+  };
+  assert.equal(await unrunnableReason(process.execPath), undefined);
+  assert.equal(await unrunnableReason(write('script', '#!/bin/sh\nexit 0\n', 0o755)), undefined);
+  assert.match((await unrunnableReason(write('garbage', '<html>404</html>', 0o755)))!, /not a program/);
+  assert.match((await unrunnableReason(write('noexec', '#!/bin/sh\n', 0o644)))!, /not executable/);
+  assert.match((await unrunnableReason(write('empty', '', 0o755)))!, /not a program/);
+  assert.match((await unrunnableReason(dir))!, /not a regular file/);
+  assert.match((await unrunnableReason(join(dir, 'missing')))!, /does not exist/);
+});
+
+test('findProcessesByEnv finds a process by its marker, and only it', { skip: process.platform !== 'linux' }, async () => {
+  const marker = `test-${process.pid}-${Date.now()}`;
+  const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { env: { ...process.env, KWOKTS_OWNER: marker }, stdio: 'ignore' });
+  try {
+    await new Promise((r) => child.once('spawn', r));
+    assert.deepEqual(await findProcessesByEnv('KWOKTS_OWNER', marker), [child.pid]);
+    assert.deepEqual(await findProcessesByEnv('KWOKTS_OWNER', `${marker}-other`), []);
+  } finally {
+    child.kill('SIGKILL');
+  }
+});
