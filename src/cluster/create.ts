@@ -181,6 +181,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
         await writePki(executor, paths, {
           apiserverSans: [...(inContainers ? ['kube-apiserver', 'kwok-controller'].map((c) => runtimeObjectName(name, c)) : []), ...values.kubeApiserverCertSANs],
           etcdDnsSans: inContainers ? [runtimeObjectName(name, 'etcd')] : [],
+          rbac: values.kubeAuthorization,
         });
         await copyUserFiles(executor, values, paths, inContainers ? paths.networkKubeconfig : paths.kubeconfig);
         for (const component of components) for (const file of component.files ?? []) await executor.writeFile(file.path, file.content);

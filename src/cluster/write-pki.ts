@@ -15,6 +15,8 @@ export interface WritePkiOptions {
   apiserverSans: readonly string[];
   /** Extra DNS names of etcd's serving and peer certificates (its container name). */
   etcdDnsSans: readonly string[];
+  /** The apiserver runs with RBAC (see ClusterPkiOptions.withoutRbac). */
+  rbac: boolean;
 }
 
 const CERT = { mode: 0o644 };
@@ -30,6 +32,7 @@ export async function writePki(executor: Executor, paths: ClusterPaths, options:
       ? { sans: { dns: options.apiserverSans.filter((s) => isIP(s) === 0), ips: options.apiserverSans.filter((s) => isIP(s) !== 0) } }
       : {}),
     etcdDnsSans: options.etcdDnsSans,
+    withoutRbac: !options.rbac,
   });
   await executor.mkdirp(paths.pki, { mode: 0o700 });
   await executor.mkdirp(paths.etcdPki, { mode: 0o700 });

@@ -14,7 +14,7 @@ export function buildKubeControllerManager(spec: ClusterSpec): Component {
     `--node-monitor-period=${formatGoDuration(options.kubeControllerManagerNodeMonitorPeriodMilliseconds * factor)}`,
     `--node-monitor-grace-period=${formatGoDuration(options.kubeControllerManagerNodeMonitorGracePeriodMilliseconds * factor)}`,
     `--kubeconfig=${kubeconfig}`,
-    ...delegatedAuthArgs(kubeconfig, paths.caCert),
+    ...delegatedAuthArgs(kubeconfig, paths.caCert, options.kubeAuthorization),
     `--bind-address=${listenAddress(spec)}`,
     `--secure-port=${listenPort(spec, 'kubeControllerManager')}`,
     // A single instance per cluster: leader election only delays a restart by a lease period.

@@ -15,7 +15,7 @@ export function buildKubeScheduler(spec: ClusterSpec): Component {
     mounts.push({ path: paths.schedulerConfig, readOnly: true });
   } else args.push(`--kubeconfig=${kubeconfig}`, '--leader-elect=false');
   args.push(
-    ...delegatedAuthArgs(kubeconfig, paths.caCert),
+    ...delegatedAuthArgs(kubeconfig, paths.caCert, options.kubeAuthorization),
     `--bind-address=${listenAddress(spec)}`,
     `--secure-port=${listenPort(spec, 'kubeScheduler')}`,
   );

@@ -12,6 +12,12 @@ export interface ClusterPkiOptions {
   sans?: SubjectAltNames;
   /** DNS names etcd is reached by besides localhost (its container name under container runtimes). */
   etcdDnsSans?: readonly string[];
+  /**
+   * The cluster runs without RBAC (--no-kube-authorization): Prometheus' certificate also
+   * carries system:masters, the one group the controller-manager and scheduler then let read
+   * /metrics (see components/delegated-auth.ts).
+   */
+  withoutRbac?: boolean;
   /** Injected clock, so tests and goldens can pin the validity window. */
   now?: Date;
   keyAlgorithm?: KeyAlgorithm;
@@ -80,7 +86,7 @@ export async function generateClusterPki(options: ClusterPkiOptions = {}): Promi
     extensions: leafExtensions({ server: true, client: true }, sans),
   });
   const prometheus = await issueCertificate({
-    subject: { commonName: PROMETHEUS_USER, organizations: [MONITORING_GROUP] },
+    subject: { commonName: PROMETHEUS_USER, organizations: options.withoutRbac ? [MONITORING_GROUP, ...ADMIN_GROUPS] : [MONITORING_GROUP] },
     publicKey: prometheusKeys.publicKey,
     issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: await keyIdentifierOf(ca) },
     validity,

@@ -4,7 +4,8 @@
  * client without a certificate, not the cluster admin's certificate; the cluster directory is
  * private (0700 directories, 0600 keys and kubeconfigs); and a cluster recorded before etcd
  * required TLS (plain-HTTP etcd in its kwok.yaml) still starts, answers etcdctl and snapshot
- * save, stops and is deleted.
+ * save, stops and is deleted; without RBAC the controller-manager's and scheduler's /metrics
+ * still refuse anonymous clients.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,6 +18,7 @@ import { isAlive, kwokts, recordedPids, requireBinaries, sandbox, type Sandbox }
 
 const NAME = 'se-sec';
 const OLD = 'se-old';
+const NORBAC = 'se-norbac';
 
 type Outcome = { status: number; body: string } | { error: string };
 
@@ -68,6 +70,7 @@ describe('security', { timeout: 900_000 }, () => {
     const pids = recordedPids(box.workdir);
     await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
     await kwokts(box, ['--name', OLD, 'delete', 'cluster']);
+    await kwokts(box, ['--name', NORBAC, 'delete', 'cluster']);
     for (const pid of pids) assert.equal(isAlive(pid), false, `component ${pid} outlived delete`);
     box.cleanup();
   });
@@ -150,4 +153,34 @@ describe('security', { timeout: 900_000 }, () => {
     assert.equal((await kwokts(box, ['--name', OLD, 'delete', 'cluster'])).exitCode, 0);
     assert.equal(existsSync(oldDir), false);
   });
+
+  test('without RBAC, controller-manager and scheduler /metrics still refuse an anonymous client and answer Prometheus\' certificate', async () => {
+    const created = await kwokts(box, ['--name', NORBAC, 'create', 'cluster', '--no-kube-authorization', '--disable', 'kwok-controller', '--wait', '2m']);
+    assert.equal(created.exitCode, 0, created.stderr);
+    const components = JSON.parse((await kwokts(box, ['--name', NORBAC, 'get', 'components', '-o', 'json'])).stdout) as Array<{ name: string; ports: number[] }>;
+    const norbacPki = join(box.workdir, 'clusters', NORBAC, 'pki');
+    for (const name of ['kube-controller-manager', 'kube-scheduler']) {
+      const port = components.find((c) => c.name === name)!.ports[0]!;
+      const anonymous = await getInsecure(port, '/metrics');
+      assert.ok(anonymous === 401 || anonymous === 403, `${name}: anonymous /metrics got ${anonymous}`);
+      assert.equal(await getInsecure(port, '/metrics', { cert: join(norbacPki, 'prometheus.crt'), key: join(norbacPki, 'prometheus.key') }), 200, name);
+    }
+    assert.equal((await kwokts(box, ['--name', NORBAC, 'delete', 'cluster'])).exitCode, 0);
+  });
 });
+
+/** Status of an https GET that does not check the server (kcm and the scheduler serve self-signed certificates). */
+function getInsecure(port: number, path: string, client?: { cert: string; key: string }): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false, timeout: 10_000, ...(client ? { cert: readFileSync(client.cert), key: readFileSync(client.key) } : {}) },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (error) => resolve(error.message));
+    req.end();
+  });
+}

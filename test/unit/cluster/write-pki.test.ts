@@ -16,7 +16,7 @@ test('writePki: pki/ and pki/etcd/ 0700 (even if they existed 0755), keys 0600, 
     chmodSync(paths.pki, 0o755);
     const executor = new RealExecutor(silentLogger);
     await executor.mkdirp(paths.root, { mode: 0o700 });
-    await writePki(executor, paths, { apiserverSans: [], etcdDnsSans: ['kwok-c1-etcd'] });
+    await writePki(executor, paths, { apiserverSans: [], etcdDnsSans: ['kwok-c1-etcd'], rbac: true });
     const mode = (p: string): string => (statSync(p).mode & 0o777).toString(8);
     assert.equal(mode(paths.root), '700');
     assert.equal(mode(paths.pki), '700');

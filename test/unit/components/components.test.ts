@@ -72,6 +72,14 @@ test('controller-manager and scheduler require authentication for /metrics: only
   }
 });
 
+test('without RBAC the apiserver would allow anyone, so controller-manager and scheduler ask it nothing: only system:masters reads /metrics', () => {
+  for (const c of buildComponents(spec({ kubeAuthorization: false })).filter((x) => x.name === 'kube-controller-manager' || x.name === 'kube-scheduler')) {
+    assert.ok(!c.args.some((a) => a.startsWith('--authorization-kubeconfig')), c.name);
+    assert.ok(c.args.includes('--authorization-always-allow-paths=/healthz,/readyz,/livez'), c.name);
+    assert.ok(c.args.some((a) => a.startsWith('--client-ca-file=')), c.name);
+  }
+});
+
 test('--disable-qps-limits lifts limits in apiserver, kcm and scheduler', () => {
   const cs = buildComponents(spec({ disableQPSLimits: true }));
   assert.ok(cs.find((c) => c.name === 'kube-apiserver')!.args.includes('--max-requests-inflight=0'));

@@ -65,6 +65,11 @@ describe("etcd's PKI and Prometheus' certificate", () => {
     assert.equal(openssl(['verify', '-x509_strict', '-CAfile', files['ca.crt']!, files['prometheus.crt']!]).trim(), `${files['prometheus.crt']}: OK`);
   });
 
+  it('without RBAC, Prometheus\' certificate also carries system:masters (the group kcm and the scheduler then allow)', async () => {
+    const open = await generateClusterPki({ now: NOW, withoutRbac: true });
+    assert.match(certText(open.prometheusCert), /Subject: CN=kwok-prometheus,O=system:masters,O=system:monitoring\n|Subject: CN=kwok-prometheus,O=system:monitoring,O=system:masters\n/);
+  });
+
   it('keys are SEC1 EC keys like the rest of the PKI', () => {
     for (const key of [pki.etcd.serverKey, pki.etcd.peerKey, pki.etcd.healthcheckClientKey, pki.etcd.apiserverClientKey, pki.prometheusKey]) {
       assert.match(key, /^-----BEGIN EC PRIVATE KEY-----\n/);
