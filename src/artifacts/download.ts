@@ -2,14 +2,15 @@
  * Getting one file into the cache, safely:
  * - streamed with got (progress events, connect/idle timeouts), retried with backoff on network
  *   errors and 5xx, never on 4xx or on a host that cannot be reached at all;
- * - verified against the published SHA-256 (mismatch: ArtifactError, nothing kept);
+ * - verified against the published SHA-256, or the one the user pinned with `#sha256=` (mismatch:
+ *   ArtifactError, nothing kept); a download nothing could verify is said with a warning;
  * - written to a unique temp file in the destination's directory, fsync'ed, chmod'ed and renamed,
  *   so an interrupted run never leaves a partial file under the final name;
  * - under a per-destination lock (proper-lockfile), so a concurrent run waits and then finds the file.
  * `#member` archives are extracted the same way (temp dir next to the destination, then rename).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants as fsConstants, createWriteStream, type Stats } from 'node:fs';
+import { constants as fsConstants, createReadStream, createWriteStream, type Stats } from 'node:fs';
 import { access, chmod, mkdir, mkdtemp, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
@@ -462,6 +463,14 @@ export async function downloadFile(url: string, dest: string, options: DownloadF
     if (expected === undefined && options.checksum) {
       expected = await expectedChecksum(options.checksum, path.posix.basename(new URL(url).pathname), ctx);
     }
+    if (expected === undefined) {
+      // Said once per download, so an unverified binary never goes unnoticed.
+      logger.warn(
+        options.checksum
+          ? `not verifying ${url}: ${options.checksum.url} has no SHA-256 for it (append #sha256=<hex> to an explicit URL to pin one)`
+          : `not verifying ${url}: no SHA-256 is known for it (append #sha256=<hex> to the URL to pin one)`,
+      );
+    }
     logger.debug(`downloading ${url} to ${dest}`);
     await withRetries(url, ctx, () => downloadOnce(url, dest, expected, options.mode, ctx));
     return { path: dest, fetched: true };
@@ -526,10 +535,40 @@ export async function extractMember(archive: string, member: string, dest: strin
   });
 }
 
+/** The SHA-256 of a file, streamed. */
+export async function sha256OfFile(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * A pinned SHA-256 holds for the cached copy too: a file cached from the same URL before the pin
+ * (or altered since) must not pass unnoticed. An extracted member whose archive is gone cannot
+ * be checked; that is said.
+ */
+async function verifyCachedDownload(candidate: DownloadCandidate, expected: string, ctx: DownloadContext): Promise<void> {
+  if (!(await exists(candidate.downloadPath))) {
+    (ctx.logger ?? silentLogger).warn(`not verifying ${candidate.path} against #sha256=: the cached ${candidate.downloadPath} it came from is gone (remove ${candidate.path} to download and verify again)`);
+    return;
+  }
+  const actual = await sha256OfFile(candidate.downloadPath);
+  if (actual !== expected) {
+    throw new DownloadError(`checksum mismatch for the cached ${candidate.downloadPath} (from ${candidate.url}): expected sha256 ${expected}, got ${actual}`, 'checksum', candidate.url, {
+      hint: `check the #sha256= you gave; if it is right, the cached file is not what the URL served then: remove ${candidate.downloadPath}${candidate.member ? ` and ${candidate.path}` : ''} to download it again`,
+    });
+  }
+}
+
 /** Makes a download candidate's binary present in the cache: download, then extract its member. */
 export async function ensureDownloaded(candidate: DownloadCandidate, ctx: DownloadContext = {}): Promise<DownloadResult> {
+  if (candidate.sha256 && ((await exists(candidate.path)) || (await exists(candidate.downloadPath)))) await verifyCachedDownload(candidate, candidate.sha256, ctx);
   if (await exists(candidate.path)) return { path: candidate.path, fetched: false };
-  const fileOptions: DownloadFileOptions = { mode: candidate.member ? 0o644 : 0o755, ...(candidate.checksum ? { checksum: candidate.checksum } : {}) };
+  const fileOptions: DownloadFileOptions = {
+    mode: candidate.member ? 0o644 : 0o755,
+    ...(candidate.checksum ? { checksum: candidate.checksum } : {}),
+    ...(candidate.sha256 ? { sha256: candidate.sha256 } : {}),
+  };
   const downloaded = await downloadFile(candidate.url, candidate.downloadPath, fileOptions, ctx);
   if (!candidate.member) return downloaded;
   const extracted = await extractMember(candidate.downloadPath, candidate.member, candidate.path, ctx);

@@ -14,6 +14,7 @@
  */
 import path, { delimiter, join } from 'node:path';
 import { accessSync, constants, statSync } from 'node:fs';
+import { UsageError } from '../util/errors.js';
 import { DEFAULT_JAEGER_VERSION, DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, DEFAULT_PROMETHEUS_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
 
 export const KUBE_BINARIES = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kubectl'] as const;
@@ -105,6 +106,8 @@ export interface DownloadCandidate {
   /** Where the binary ends up (equal to `downloadPath` when there is no member). */
   path: string;
   checksum?: ChecksumSpec;
+  /** The SHA-256 the user pinned (`#sha256=`): the download (or its cached copy) must match it. */
+  sha256?: string;
   origin: string;
 }
 
@@ -227,12 +230,29 @@ export function versionOf(request: NormalizedRequest): string {
   return request.prometheusVersion;
 }
 
-/** Splits `url#member`; the member is undefined when there is no (or an empty) fragment. */
-export function splitMember(value: string): { location: string; member: string | undefined } {
+/**
+ * Splits `url#member`; the member is undefined when there is no (or an empty) fragment. The
+ * fragment may also pin the download's SHA-256, alone or after the member, joined by `&` like
+ * URL parameters: `…/kube-apiserver#sha256=<hex>`, `…/etcd.tar.gz#etcd&sha256=<hex>`.
+ */
+export function splitMember(value: string): { location: string; member: string | undefined; sha256?: string } {
   const hash = value.indexOf('#');
   if (hash < 0) return { location: value, member: undefined };
-  const member = value.slice(hash + 1);
-  return { location: value.slice(0, hash), member: member === '' ? undefined : member };
+  const location = value.slice(0, hash);
+  let member: string | undefined;
+  let sha256: string | undefined;
+  for (const part of value.slice(hash + 1).split('&')) {
+    if (part === '') continue;
+    const pinned = /^sha256[=:](.*)$/i.exec(part);
+    if (pinned) {
+      if (!/^[0-9a-f]{64}$/i.test(pinned[1]!)) {
+        throw new UsageError(`${JSON.stringify(part)} in ${value} is not a SHA-256`, { hint: 'write #sha256= and the 64 hex digits `sha256sum FILE` prints' });
+      }
+      sha256 = pinned[1]!.toLowerCase();
+    } else if (member === undefined) member = part;
+    else throw new UsageError(`${value} names two archive members (${member}, ${part})`, { hint: 'write URL#member or URL#member&sha256=<hex>' });
+  }
+  return { location, member, ...(sha256 ? { sha256 } : {}) };
 }
 
 export function isHttpUrl(value: string): boolean {
@@ -382,12 +402,16 @@ function localPathOf(value: string): string {
 
 /** The candidate for an explicit value (URL, `file://` URL or local path). */
 export function explicitCandidate(cacheDir: string, request: NormalizedRequest, value: string): ArtifactCandidate {
-  const { location, member: fragment } = splitMember(value);
+  const { location, member: fragment, sha256 } = splitMember(value);
   // kwokctl's `*_BINARY_TAR` values are archives without a fragment: the binary is the member.
   const member = fragment ?? (isArchiveName(location) ? request.name + exeSuffix(request.platform) : undefined);
   if (isHttpUrl(location)) {
-    // The user's URL: no checksum location is known for it.
-    return downloadCandidate(cacheDir, 'explicit', location, member, undefined);
+    // The user's URL: no checksum location is known for it, only the SHA-256 they pinned (if any).
+    const candidate = downloadCandidate(cacheDir, 'explicit', location, member, undefined);
+    return sha256 ? { ...candidate, sha256 } : candidate;
+  }
+  if (sha256) {
+    throw new UsageError(`#sha256= is checked on downloads only, and ${location} is a local file`, { hint: 'drop #sha256= from the path (a local file is used as it is), or give an http(s) URL' });
   }
   const local = path.resolve(localPathOf(location));
   if (member) {

@@ -1,8 +1,6 @@
 import { existsSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { generateClusterPki, type FrontProxyPki } from '../pki/index.js';
 import { buildClusterEntry, buildClusterKubeconfig, checkMergeable, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kubeconfig/index.js';
 import { buildComponents, COMPONENT_NAMES, DEFAULT_COMPONENTS, HOST_PLACEMENT, networkPlacement, REQUIRED_COMPONENTS, type ClusterSpec, type Component, type ComponentName, CONTAINER_PORTS, METRICS_API_SERVICE, metricsServerManifests } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
@@ -31,6 +29,7 @@ import { defaultStageDocuments, withDefaultMetrics } from './default-stages.js';
 import { isClusterReady } from './status.js';
 import { validateClusterValues } from './validate.js';
 import { unrunnableReason } from '../exec/process.js';
+import { writePki } from './write-pki.js';
 
 export interface CreateClusterOptions {
   name: string;
@@ -120,6 +119,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
     {
       etcdPeer: values.etcdPeerPort,
       etcd: values.etcdPort,
+      etcdMetrics: 0,
       kubeApiserver: values.kubeApiserverPort,
       kwokController: enabled.has('kwok-controller') ? values.kwokControllerPort : -1,
       kubeControllerManager: enabled.has('kube-controller-manager') ? values.kubeControllerManagerPort : -1,
@@ -197,14 +197,18 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       title: 'Write cluster files',
       run: async () => {
         await journal.step('remove cluster directory', () => executor.remove(paths.root), async () => {
-          await executor.mkdirp(paths.root);
+          // Private: keys, kubeconfigs, etcd's data and logs are the cluster owner's alone.
+          await executor.mkdirp(paths.root, { mode: 0o700 });
           await executor.mkdirp(paths.pids);
           await executor.mkdirp(paths.logs);
-          await executor.mkdirp(paths.etcdData);
+          await executor.mkdirp(paths.etcdData, { mode: 0o700 });
         });
         // Containers name the apiserver (and the controller) by container name: their certificate must too.
-        const sans = inContainers ? ['kube-apiserver', 'kwok-controller'].map((c) => runtimeObjectName(name, c)) : [];
-        await writePki(executor, paths, [...sans, ...values.kubeApiserverCertSANs]);
+        await writePki(executor, paths, {
+          apiserverSans: [...(inContainers ? ['kube-apiserver', 'kwok-controller'].map((c) => runtimeObjectName(name, c)) : []), ...values.kubeApiserverCertSANs],
+          etcdDnsSans: inContainers ? [runtimeObjectName(name, 'etcd')] : [],
+          rbac: values.kubeAuthorization,
+        });
         await copyUserFiles(executor, values, paths, inContainers ? paths.networkKubeconfig : paths.kubeconfig);
         for (const component of components) for (const file of component.files ?? []) await executor.writeFile(file.path, file.content);
         const kubeconfig = buildClusterKubeconfig({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
@@ -413,31 +417,6 @@ export function chooseComponents(enable: readonly string[], disable: readonly st
   const missing = REQUIRED_COMPONENTS.filter((n) => !set.has(n));
   if (missing.length > 0) throw new UsageError(`--components leaves out ${missing.join(' and ')}`, { hint: 'a cluster always runs etcd and kube-apiserver' });
   return COMPONENT_NAMES.filter((n) => set.has(n));
-}
-
-/** `sans`: extra names of the apiserver (container names, options.kubeApiserverCertSANs); IPs go in as IP SANs. */
-async function writePki(executor: Executor, paths: ClusterPaths, sans: string[]): Promise<void> {
-  if (executor.dryRun) {
-    await executor.note(`Generate PKI to ${paths.pki}`);
-    return;
-  }
-  const ips = sans.filter((s) => isIP(s) !== 0);
-  const dns = sans.filter((s) => isIP(s) === 0);
-  const pki = await generateClusterPki(sans.length > 0 ? { sans: { dns, ips } } : {});
-  await executor.mkdirp(paths.pki);
-  await executor.writeFile(paths.caCert, pki.caCert, { mode: 0o644 });
-  await executor.writeFile(paths.caKey, pki.caKey, { mode: 0o600 });
-  await executor.writeFile(paths.adminCert, pki.adminCert, { mode: 0o644 });
-  await executor.writeFile(paths.adminKey, pki.adminKey, { mode: 0o600 });
-  await executor.writeFile(paths.serviceAccountKey, pki.serviceAccountKey, { mode: 0o600 });
-  await executor.writeFile(paths.serviceAccountPub, pki.serviceAccountPub, { mode: 0o644 });
-  await writeFrontProxyPki(executor, paths, pki.frontProxy);
-}
-
-async function writeFrontProxyPki(executor: Executor, paths: ClusterPaths, pki: FrontProxyPki): Promise<void> {
-  await executor.writeFile(paths.frontProxyCaCert, pki.caCert, { mode: 0o644 });
-  await executor.writeFile(paths.frontProxyClientCert, pki.clientCert, { mode: 0o644 });
-  await executor.writeFile(paths.frontProxyClientKey, pki.clientKey, { mode: 0o600 });
 }
 
 async function copyUserFiles(executor: Executor, values: ClusterOptionValues, paths: ClusterPaths, componentKubeconfig: string): Promise<void> {

@@ -45,6 +45,21 @@ export interface ClusterPaths {
   frontProxyCaCert: string;
   frontProxyClientCert: string;
   frontProxyClientKey: string;
+  /** etcd's CA and certificates (kubeadm's layout: pki/etcd/…, pki/apiserver-etcd-client.*). */
+  etcdPki: string;
+  etcdCaCert: string;
+  etcdServerCert: string;
+  etcdServerKey: string;
+  etcdPeerCert: string;
+  etcdPeerKey: string;
+  /** The host's etcd client certificate (readiness, etcdctl, snapshots). */
+  etcdClientCert: string;
+  etcdClientKey: string;
+  apiserverEtcdClientCert: string;
+  apiserverEtcdClientKey: string;
+  /** Prometheus' client certificate (system:monitoring). */
+  prometheusCert: string;
+  prometheusKey: string;
   etcdData: string;
   pids: string;
   logs: string;
@@ -60,6 +75,7 @@ export function clustersDir(workdir: string): string {
 export function clusterPaths(workdir: string, name: string): ClusterPaths {
   const root = join(clustersDir(workdir), name);
   const pki = join(root, 'pki');
+  const etcdPki = join(pki, 'etcd');
   return {
     root,
     config: join(root, 'kwok.yaml'),
@@ -75,6 +91,18 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
     frontProxyCaCert: join(pki, 'front-proxy-ca.crt'),
     frontProxyClientCert: join(pki, 'front-proxy-client.crt'),
     frontProxyClientKey: join(pki, 'front-proxy-client.key'),
+    etcdPki,
+    etcdCaCert: join(etcdPki, 'ca.crt'),
+    etcdServerCert: join(etcdPki, 'server.crt'),
+    etcdServerKey: join(etcdPki, 'server.key'),
+    etcdPeerCert: join(etcdPki, 'peer.crt'),
+    etcdPeerKey: join(etcdPki, 'peer.key'),
+    etcdClientCert: join(etcdPki, 'healthcheck-client.crt'),
+    etcdClientKey: join(etcdPki, 'healthcheck-client.key'),
+    apiserverEtcdClientCert: join(pki, 'apiserver-etcd-client.crt'),
+    apiserverEtcdClientKey: join(pki, 'apiserver-etcd-client.key'),
+    prometheusCert: join(pki, 'prometheus.crt'),
+    prometheusKey: join(pki, 'prometheus.key'),
     etcdData: join(root, 'etcd'),
     pids: join(root, 'pids'),
     logs: join(root, 'logs'),

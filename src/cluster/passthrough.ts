@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { PreflightError } from '../util/errors.js';
 import type { ClusterPaths } from './naming.js';
 import type { ClusterRecord } from './record.js';
+import { etcdClientArgs } from './etcd-client.js';
 
 export interface ToolInvocation {
   command: string;
@@ -15,12 +16,13 @@ export function kubectlInvocation(kubectl: string, paths: ClusterPaths, userArgs
   return { command: kubectl, args: [`--kubeconfig=${paths.kubeconfig}`, ...userArgs], env: {} };
 }
 
-/** etcdctl against the cluster's etcd, endpoint from the saved record (v3 is etcdctl's only API since 3.4). */
-export function etcdctlInvocation(etcdctl: string, record: ClusterRecord, userArgs: readonly string[]): ToolInvocation {
-  const etcd = record.components.find((c) => c.name === 'etcd');
-  const port = etcd?.ports.find((p) => p.name === 'http')?.port;
-  if (!port) throw new PreflightError(`cluster ${record.name} has no etcd endpoint`);
-  return { command: etcdctl, args: [`--endpoints=http://127.0.0.1:${port}`, ...userArgs], env: {} };
+/**
+ * etcdctl against the cluster's etcd: endpoint and client certificate from the saved record
+ * (v3 is etcdctl's only API since 3.4). Ours come first, so a flag the user repeats wins.
+ */
+export function etcdctlInvocation(etcdctl: string, record: ClusterRecord, paths: ClusterPaths, userArgs: readonly string[]): ToolInvocation {
+  const { endpoint, tlsArgs } = etcdClientArgs(record, paths);
+  return { command: etcdctl, args: [`--endpoints=${endpoint}`, ...tlsArgs, ...userArgs], env: {} };
 }
 
 /**

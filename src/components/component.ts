@@ -93,6 +93,8 @@ export interface ComponentFile {
 export interface ClusterPorts {
   etcd: number;
   etcdPeer: number;
+  /** etcd's plain-HTTP /metrics and /health listener (kubeadm's --listen-metrics-urls), loopback only. */
+  etcdMetrics: number;
   kubeApiserver: number;
   kubeControllerManager: number;
   kubeScheduler: number;

@@ -1,22 +1,40 @@
 import type { ClusterSpec, Component } from './component.js';
 import { quantityToBytes } from './args.js';
 import { imageOf } from './image.js';
-import { componentPort, listenAddress, listenPort, reach } from './placement.js';
+import { componentPort, listenAddress, listenPort, placementOf, reach } from './placement.js';
 
+/**
+ * etcd as kubeadm runs it: clients and peers over TLS with client-certificate authentication
+ * against etcd's own CA (pki/etcd/ca.crt), so only the apiserver and the host's etcdctl (each
+ * with a certificate from that CA) can read or write it. /metrics and /health are also served
+ * on a separate plain-HTTP listener, which exposes no data: Prometheus and the readiness check
+ * use it without a certificate. On the host it binds loopback whatever --bind-address says; in
+ * a container it must answer the other containers, and is published on the host's loopback only.
+ */
 export function buildEtcd(spec: ClusterSpec): Component {
-  const { ports, options } = spec;
+  const { ports, options, paths } = spec;
   const bind = listenAddress(spec);
-  const peer = `http://${reach(spec, 'etcd', 'etcdPeer')}`;
+  const metricsBind = placementOf(spec).kind === 'host' ? '127.0.0.1' : '0.0.0.0';
+  const peer = `https://${reach(spec, 'etcd', 'etcdPeer')}`;
   const args = [
     '--name=node0',
     '--auto-compaction-retention=1',
     `--quota-backend-bytes=${quantityToBytes(options.etcdQuotaBackendSize)}`,
-    `--data-dir=${spec.paths.etcdData}`,
+    `--data-dir=${paths.etcdData}`,
     `--initial-advertise-peer-urls=${peer}`,
-    `--listen-peer-urls=http://${bind}:${listenPort(spec, 'etcdPeer')}`,
-    `--advertise-client-urls=http://${reach(spec, 'etcd', 'etcd')}`,
-    `--listen-client-urls=http://${bind}:${listenPort(spec, 'etcd')}`,
+    `--listen-peer-urls=https://${bind}:${listenPort(spec, 'etcdPeer')}`,
+    `--advertise-client-urls=https://${reach(spec, 'etcd', 'etcd')}`,
+    `--listen-client-urls=https://${bind}:${listenPort(spec, 'etcd')}`,
+    `--listen-metrics-urls=http://${metricsBind}:${listenPort(spec, 'etcdMetrics')}`,
     `--initial-cluster=node0=${peer}`,
+    `--cert-file=${paths.etcdServerCert}`,
+    `--key-file=${paths.etcdServerKey}`,
+    '--client-cert-auth=true',
+    `--trusted-ca-file=${paths.etcdCaCert}`,
+    `--peer-cert-file=${paths.etcdPeerCert}`,
+    `--peer-key-file=${paths.etcdPeerKey}`,
+    '--peer-client-cert-auth=true',
+    `--peer-trusted-ca-file=${paths.etcdCaCert}`,
   ];
   if (spec.logLevel !== 0) args.push(`--log-level=${spec.logLevel < 0 ? 'debug' : spec.logLevel < 8 ? 'warn' : 'error'}`);
   return {
@@ -25,10 +43,12 @@ export function buildEtcd(spec: ClusterSpec): Component {
     args,
     env: {},
     links: [],
-    ports: [componentPort(spec, 'http', 'etcd'), componentPort(spec, 'peer-http', 'etcdPeer')],
-    probe: { scheme: 'http', port: ports.etcd, path: '/health', clientCert: false },
-    mounts: [{ path: spec.paths.etcdData, readOnly: false }],
+    ports: [componentPort(spec, 'https', 'etcd'), componentPort(spec, 'peer-https', 'etcdPeer'), componentPort(spec, 'metrics', 'etcdMetrics')],
+    probe: { scheme: 'http', port: ports.etcdMetrics, path: '/health', clientCert: false },
+    mounts: [
+      { path: paths.etcdData, readOnly: false },
+      { path: paths.etcdPki, readOnly: true },
+    ],
     ...imageOf(spec, 'etcd'),
   };
 }
-

@@ -20,7 +20,13 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
   if (options.disableQPSLimits) {
     args.push('--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false');
   }
-  args.push(`--etcd-servers=http://${reach(spec, 'etcd', 'etcd')}`);
+  // etcd requires a client certificate from its own CA (see etcd.ts).
+  args.push(
+    `--etcd-servers=https://${reach(spec, 'etcd', 'etcd')}`,
+    `--etcd-cafile=${paths.etcdCaCert}`,
+    `--etcd-certfile=${paths.apiserverEtcdClientCert}`,
+    `--etcd-keyfile=${paths.apiserverEtcdClientKey}`,
+  );
   if (options.kubeAuthorization) args.push('--authorization-mode=Node,RBAC');
   args.push(
     `--bind-address=${listenAddress(spec)}`,

@@ -1,5 +1,6 @@
 import type { ClusterSpec, Component } from './component.js';
 import { formatGoDuration, klogVerbosity } from './args.js';
+import { delegatedAuthArgs } from './delegated-auth.js';
 import { imageOf } from './image.js';
 import { componentKubeconfig, componentPort, listenAddress, listenPort } from './placement.js';
 
@@ -13,7 +14,7 @@ export function buildKubeControllerManager(spec: ClusterSpec): Component {
     `--node-monitor-period=${formatGoDuration(options.kubeControllerManagerNodeMonitorPeriodMilliseconds * factor)}`,
     `--node-monitor-grace-period=${formatGoDuration(options.kubeControllerManagerNodeMonitorGracePeriodMilliseconds * factor)}`,
     `--kubeconfig=${kubeconfig}`,
-    '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics',
+    ...delegatedAuthArgs(kubeconfig, paths.caCert, options.kubeAuthorization),
     `--bind-address=${listenAddress(spec)}`,
     `--secure-port=${listenPort(spec, 'kubeControllerManager')}`,
     // A single instance per cluster: leader election only delays a restart by a lease period.

@@ -1,5 +1,6 @@
 import type { ClusterSpec, Component, ComponentMount } from './component.js';
 import { klogVerbosity } from './args.js';
+import { delegatedAuthArgs } from './delegated-auth.js';
 import { imageOf } from './image.js';
 import { componentKubeconfig, componentPort, listenAddress, listenPort } from './placement.js';
 
@@ -14,7 +15,7 @@ export function buildKubeScheduler(spec: ClusterSpec): Component {
     mounts.push({ path: paths.schedulerConfig, readOnly: true });
   } else args.push(`--kubeconfig=${kubeconfig}`, '--leader-elect=false');
   args.push(
-    '--authorization-always-allow-paths=/healthz,/readyz,/livez,/metrics',
+    ...delegatedAuthArgs(kubeconfig, paths.caCert, options.kubeAuthorization),
     `--bind-address=${listenAddress(spec)}`,
     `--secure-port=${listenPort(spec, 'kubeScheduler')}`,
   );

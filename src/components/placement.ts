@@ -20,6 +20,7 @@ export const HOST_PLACEMENT: Placement = Object.freeze({ kind: 'host' });
 export const CONTAINER_PORTS: Readonly<ClusterPorts> = Object.freeze({
   etcd: 2379,
   etcdPeer: 2380,
+  etcdMetrics: 2381,
   kubeApiserver: 6443,
   kubeControllerManager: 10257,
   kubeScheduler: 10259,

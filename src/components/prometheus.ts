@@ -11,16 +11,19 @@ interface ScrapeTarget {
 }
 
 /**
- * Prometheus scraping every component of the cluster, like kwokctl's: one job per component,
- * https ones with the cluster's admin client certificate. The kube components serve
- * self-signed certificates on their secure ports, so server verification is off for those
- * (as kwokctl does); everything is on loopback.
+ * Prometheus scraping every component of the cluster, like kwokctl's: one job per component.
+ * The https ones (apiserver, controller-manager, scheduler) are scraped with Prometheus' own
+ * client certificate (CN kwok-prometheus, O system:monitoring: Kubernetes' bootstrap RBAC lets
+ * that group read /metrics and nothing else), not the admin's. etcd is scraped on its plain
+ * /metrics listener (see etcd.ts), which needs no certificate and exposes no data. The
+ * apiserver's certificate is verified against the cluster CA; the controller-manager and the
+ * scheduler serve self-signed certificates, so verification is off for those (as kwokctl does).
  */
 export function buildPrometheus(spec: ClusterSpec): Component {
   const { ports, paths } = spec;
   const enabled = new Set(spec.components);
   const candidates: ScrapeTarget[] = [
-    { component: 'etcd', scheme: 'http', port: 'etcd' },
+    { component: 'etcd', scheme: 'http', port: 'etcdMetrics' },
     { component: 'kube-apiserver', scheme: 'https', port: 'kubeApiserver' },
     { component: 'kube-controller-manager', scheme: 'https', port: 'kubeControllerManager' },
     { component: 'kube-scheduler', scheme: 'https', port: 'kubeScheduler' },
@@ -29,7 +32,7 @@ export function buildPrometheus(spec: ClusterSpec): Component {
     // jaeger serves no /metrics on its query port (kwokctl does not scrape it either).
     { component: 'metrics-server', scheme: 'https', port: 'metricsServer' },
   ];
-  const targets = candidates.filter((t) => enabled.has(t.component) && ports[t.port] > 0);
+  const targets = candidates.filter((t) => enabled.has(t.component) && (ports[t.port] ?? 0) > 0);
   const configFile = join(paths.root, 'prometheus.yaml');
   const config = {
     global: { scrape_interval: '15s', scrape_timeout: '10s', evaluation_interval: '15s' },
@@ -39,7 +42,7 @@ export function buildPrometheus(spec: ClusterSpec): Component {
       metrics_path: '/metrics',
       honor_timestamps: true,
       follow_redirects: true,
-      ...(t.scheme === 'https' ? { tls_config: { cert_file: paths.adminCert, key_file: paths.adminKey, insecure_skip_verify: true } } : {}),
+      ...(t.scheme === 'https' ? { tls_config: tlsConfig(spec, t.component) } : {}),
       static_configs: [{ targets: [reach(spec, t.component, t.port)] }],
     })),
   };
@@ -67,4 +70,10 @@ export function buildPrometheus(spec: ClusterSpec): Component {
     ],
     ...imageOf(spec, 'prometheus'),
   };
+}
+
+function tlsConfig(spec: ClusterSpec, component: ComponentName): Record<string, string | boolean> {
+  const { paths } = spec;
+  const client = { cert_file: paths.prometheusCert, key_file: paths.prometheusKey };
+  return component === 'kube-apiserver' ? { ...client, ca_file: paths.caCert } : { ...client, insecure_skip_verify: true };
 }

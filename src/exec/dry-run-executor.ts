@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { CallSpec, Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
+import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
 import { shellJoin, shellQuote } from './shell-quote.js';
 
 /**
@@ -10,8 +10,9 @@ export class DryRunExecutor implements Executor {
   readonly dryRun = true;
   constructor(private readonly out: (text: string) => void = (t) => process.stdout.write(t + '\n')) {}
 
-  async mkdirp(dir: string): Promise<void> {
+  async mkdirp(dir: string, options: MkdirOptions = {}): Promise<void> {
     this.out(`mkdir -p ${shellQuote(dir)}`);
+    if (options.mode !== undefined) this.out(`chmod ${options.mode.toString(8)} ${shellQuote(dir)}`);
   }
 
   async writeFile(path: string, content: string, options: WriteFileOptions = {}): Promise<void> {

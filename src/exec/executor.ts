@@ -55,9 +55,14 @@ export interface WriteFileOptions {
   mode?: number;
 }
 
+export interface MkdirOptions {
+  /** Mode of `dir` itself (parents get the default), set even when it exists already: 0700 for private directories. */
+  mode?: number;
+}
+
 export interface Executor {
   readonly dryRun: boolean;
-  mkdirp(dir: string): Promise<void>;
+  mkdirp(dir: string, options?: MkdirOptions): Promise<void>;
   writeFile(path: string, content: string, options?: WriteFileOptions): Promise<void>;
   remove(path: string): Promise<void>;
   /** Start a long-running detached process; returns its pid (0 under dry-run). */

@@ -1,11 +1,11 @@
 import { closeSync, openSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { ExternalCommandError, PreflightError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import type { CallSpec, Executor, KillSpec, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
+import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
 import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnableReason } from './process.js';
 import { shellJoin } from './shell-quote.js';
 import { loadExeca } from './load-execa.js';
@@ -14,8 +14,10 @@ export class RealExecutor implements Executor {
   readonly dryRun = false;
   constructor(private readonly logger: Logger) {}
 
-  async mkdirp(dir: string): Promise<void> {
+  async mkdirp(dir: string, options: MkdirOptions = {}): Promise<void> {
     await mkdir(dir, { recursive: true });
+    // chmod rather than mkdir's mode: that one is masked by the umask and skipped for an existing directory.
+    if (options.mode !== undefined) await chmod(dir, options.mode);
   }
 
   /** Atomic: a reader never sees a half-written kubeconfig or key. */

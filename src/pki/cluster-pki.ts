@@ -2,13 +2,22 @@ import type { webcrypto } from 'node:crypto';
 import { caExtensions, issueCertificate, keyIdentifierOf, leafExtensions, validityFrom, type Validity } from './certificate.js';
 import { DEFAULT_KEY_ALGORITHM, exportPrivateKeyPem, exportPublicKeyPem, generateKeyPair, type KeyAlgorithm } from './keys.js';
 import { mergeSans, type SubjectAltNames } from './sans.js';
-import { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT } from './names.js';
+import { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT, MONITORING_GROUP, PROMETHEUS_USER } from './names.js';
+import { generateEtcdPki, type EtcdPki } from './etcd-pki.js';
 
 export { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT };
 
 export interface ClusterPkiOptions {
   /** Added to DEFAULT_SANS (host interface IPs, container names, `kubeApiserverCertSANs`). */
   sans?: SubjectAltNames;
+  /** DNS names etcd is reached by besides localhost (its container name under container runtimes). */
+  etcdDnsSans?: readonly string[];
+  /**
+   * The cluster runs without RBAC (--no-kube-authorization): Prometheus' certificate also
+   * carries system:masters, the one group the controller-manager and scheduler then let read
+   * /metrics (see components/delegated-auth.ts).
+   */
+  withoutRbac?: boolean;
   /** Injected clock, so tests and goldens can pin the validity window. */
   now?: Date;
   keyAlgorithm?: KeyAlgorithm;
@@ -26,6 +35,11 @@ export interface ClusterPki {
   /** For `--service-account-key-file` (the verifying side). */
   serviceAccountPub: string;
   frontProxy: FrontProxyPki;
+  /** etcd's own CA and certificates (see etcd-pki.ts). */
+  etcd: EtcdPki;
+  /** Prometheus' client certificate: CN kwok-prometheus, O system:monitoring (metrics only, with RBAC). */
+  prometheusCert: string;
+  prometheusKey: string;
 }
 
 /**
@@ -54,11 +68,13 @@ export async function generateClusterPki(options: ClusterPkiOptions = {}): Promi
   const validity = validityFrom(options.now ?? new Date());
 
   // Independent, so generated concurrently: RSA generation runs on libuv's thread pool.
-  const [caKeys, adminKeys, saKeys, frontProxy] = await Promise.all([
+  const [caKeys, adminKeys, saKeys, prometheusKeys, frontProxy, etcd] = await Promise.all([
+    generateKeyPair(algorithm),
     generateKeyPair(algorithm),
     generateKeyPair(algorithm),
     generateKeyPair(algorithm),
     generateFrontProxyPki({ ...options, keyAlgorithm: algorithm }),
+    generateEtcdPki(algorithm, validity, options.etcdDnsSans ?? []),
   ]);
 
   const ca = await selfSignedCa(CA_COMMON_NAME, caKeys, validity);
@@ -69,6 +85,13 @@ export async function generateClusterPki(options: ClusterPkiOptions = {}): Promi
     validity,
     extensions: leafExtensions({ server: true, client: true }, sans),
   });
+  const prometheus = await issueCertificate({
+    subject: { commonName: PROMETHEUS_USER, organizations: options.withoutRbac ? [MONITORING_GROUP, ...ADMIN_GROUPS] : [MONITORING_GROUP] },
+    publicKey: prometheusKeys.publicKey,
+    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: await keyIdentifierOf(ca) },
+    validity,
+    extensions: leafExtensions({ server: false, client: true }),
+  });
 
   return {
     caCert: ca.toString('pem') + '\n',
@@ -78,6 +101,9 @@ export async function generateClusterPki(options: ClusterPkiOptions = {}): Promi
     serviceAccountKey: exportPrivateKeyPem(saKeys.privateKey),
     serviceAccountPub: exportPublicKeyPem(saKeys.publicKey),
     frontProxy,
+    etcd,
+    prometheusCert: prometheus.toString('pem') + '\n',
+    prometheusKey: exportPrivateKeyPem(prometheusKeys.privateKey),
   };
 }
 

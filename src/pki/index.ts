@@ -15,6 +15,7 @@ export {
   type ClientIdentity,
   type SignClientCertificateOptions,
 } from './client-certificate.js';
+export { type EtcdPki, etcdSans } from './etcd-pki.js';
 export { CERTIFICATE_VALIDITY_MS, CERTIFICATE_BACKDATE_MS } from './certificate.js';
 export { DEFAULT_KEY_ALGORITHM, type KeyAlgorithm } from './keys.js';
 export { DEFAULT_SANS, type SubjectAltNames } from './sans.js';

@@ -19,6 +19,7 @@ import type { RuntimeContext } from '../../runtimes/runtime.js';
 import type { Component } from '../components/index.js';
 import { lockCluster } from '../cluster/lock.js';
 import { resolveTool } from '../cluster/programs.js';
+import { etcdClientArgs } from '../cluster/etcd-client.js';
 import { loadCluster, type LoadedCluster } from '../cluster/record.js';
 import { startComponents } from '../cluster/start-components.js';
 import { summarizeCluster } from '../cluster/summary.js';
@@ -60,12 +61,6 @@ function ctxOf(cluster: LoadedCluster, options: SnapshotOptions): RuntimeContext
   return { cluster: options.name, paths: cluster.paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(cluster.record.programs)), clusterComponents: cluster.record.components, signal: options.signal };
 }
 
-function etcdEndpoint(cluster: LoadedCluster): string {
-  const port = cluster.record.components.find((c) => c.name === 'etcd')?.ports.find((p) => p.name === 'http')?.port;
-  if (!port) throw new OperationError(`cluster ${cluster.record.name} has no etcd endpoint`);
-  return `http://127.0.0.1:${port}`;
-}
-
 export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
   checkSavePath(options.path);
   const cluster = await loadCluster(options.workdir, options.name);
@@ -75,8 +70,9 @@ export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
   try {
     if (options.format === 'etcd') {
       const etcdctl = await resolveTool('etcdctl', cluster.record, options);
+      const { endpoint, tlsArgs } = etcdClientArgs(cluster.record, cluster.paths);
       await explained(`cannot save a snapshot of cluster ${options.name}`, 'check that the target directory is writable and has space, and that the cluster is ready', () =>
-        options.executor.run({ command: etcdctl, args: [`--endpoints=${etcdEndpoint(cluster)}`, 'snapshot', 'save', temp] }),
+        options.executor.run({ command: etcdctl, args: [`--endpoints=${endpoint}`, ...tlsArgs, 'snapshot', 'save', temp] }),
       );
     } else {
       const kubectl = await resolveTool('kubectl', cluster.record, options);

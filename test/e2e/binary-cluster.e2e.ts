@@ -217,7 +217,8 @@ describe('binary runtime: bad input', () => {
     assert.equal(result.exitCode, 0, result.stderr);
     assert.match(result.stdout, /^mkdir -p .*clusters\/dry$/m);
     assert.match(result.stdout, /# Generate PKI to /);
-    assert.match(result.stdout, /kube-apiserver \\\n(  .* \\\n)*  --etcd-servers=http:\/\/127\.0\.0\.1:\d+ \\/);
+    assert.match(result.stdout, /kube-apiserver \\\n(  .* \\\n)*  --etcd-servers=https:\/\/127\.0\.0\.1:\d+ \\/);
+    assert.match(result.stdout, /^chmod 700 .*clusters\/dry$/m);
     assert.match(result.stdout, /echo \$! >.*pids\/etcd\.pid/);
     assert.match(result.stdout, /# Add context kwok-dry to /);
     assert.equal(existsSync(join(box.workdir, 'clusters', 'dry')), false);

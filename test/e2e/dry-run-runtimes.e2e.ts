@@ -32,7 +32,7 @@ describe('runtimes without an engine here', () => {
       assert.match(line, /--publish=127\.0\.0\.1:\d+:\d+\/tcp/, 'ports only on loopback');
       assert.match(line, / --pull=never /);
     }
-    assert.match(creates[1]!, /--entrypoint=kube-apiserver .* registry\.k8s\.io\/kube-apiserver:v1\.36\.1 .*--etcd-servers=http:\/\/kwok-nd-etcd:2379/);
+    assert.match(creates[1]!, /--entrypoint=kube-apiserver .* registry\.k8s\.io\/kube-apiserver:v1\.36\.1 .*--etcd-servers=https:\/\/kwok-nd-etcd:2379/);
     assert.deepEqual(lines.filter((l) => l.startsWith('nerdctl start ')), COMPONENTS.map((c) => `nerdctl start kwok-nd-${c}`));
     // Without nerdctl nothing is present, so every image would be pulled first.
     assert.ok(lines.includes('nerdctl pull ghcr.io/kwokts/kwok:v0.1.0'));

@@ -1,6 +1,7 @@
 /**
  * port-forward on a real binary-runtime cluster (an HTTPS request with the cluster's admin
- * certificate through the tunnel to the apiserver, a plain HTTP one to etcd, Ctrl-C and SIGTERM
+ * certificate through the tunnel to the apiserver, etcd's metrics over plain HTTP and its client port
+ * with etcd's client certificate, Ctrl-C and SIGTERM
  * end it with exit 0 and free the port), the bad inputs, dry-run for the container and kind
  * runtimes, and `config convert` (print, -w in place, errors).
  */
@@ -42,17 +43,19 @@ async function forward(box: Sandbox, args: string[]): Promise<Forward> {
   };
 }
 
-function httpsGet(box: Sandbox, port: number, path: string): Promise<{ status: number; body: string }> {
+/** GET with the admin's certificate (apiserver) or with etcd's CA and the host's etcd client certificate. */
+function httpsGet(box: Sandbox, port: number, path: string, to: 'apiserver' | 'etcd' = 'apiserver'): Promise<{ status: number; body: string }> {
   const pki = join(box.workdir, 'clusters', NAME, 'pki');
+  const files = to === 'etcd' ? ['etcd/ca.crt', 'etcd/healthcheck-client.crt', 'etcd/healthcheck-client.key'] : ['ca.crt', 'admin.crt', 'admin.key'];
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
       {
         host: '127.0.0.1',
         port,
         path,
-        ca: readFileSync(join(pki, 'ca.crt')),
-        cert: readFileSync(join(pki, 'admin.crt')),
-        key: readFileSync(join(pki, 'admin.key')),
+        ca: readFileSync(join(pki, files[0]!)),
+        cert: readFileSync(join(pki, files[1]!)),
+        key: readFileSync(join(pki, files[2]!)),
         servername: 'localhost',
         timeout: 10_000,
       },
@@ -127,14 +130,17 @@ describe('port-forward and config convert', { timeout: 600_000 }, () => {
     assert.equal(await isListening(local), false, 'the local port is free again');
   });
 
-  test('etcd by port name (plain HTTP /health) and by its port number with a free local port; SIGTERM exits 0', async () => {
-    const byName = await forward(box, ['etcd', '0:http']);
+  test('etcd by port name (its plain-HTTP metrics listener\'s /health) and its TLS client port by number with a free local port; SIGTERM exits 0', async () => {
+    const byName = await forward(box, ['etcd', '0:metrics']);
     const health = await fetch(`http://127.0.0.1:${byName.port}/health`);
     assert.equal(health.status, 200);
     assert.equal(((await health.json()) as { health: string }).health, 'true');
-    const byNumber = await forward(box, ['etcd', `:${portOf('etcd', 'http')}`]);
+    const byNumber = await forward(box, ['etcd', `:${portOf('etcd', 'https')}`]);
     assert.notEqual(byNumber.port, byName.port);
-    assert.equal(((await (await fetch(`http://127.0.0.1:${byNumber.port}/health`)).json()) as { health: string }).health, 'true');
+    // Through the tunnel, etcd still wants its own CA's client certificate.
+    const etcdHealth = await httpsGet(box, byNumber.port, '/health', 'etcd');
+    assert.equal(etcdHealth.status, 200);
+    assert.equal((JSON.parse(etcdHealth.body) as { health: string }).health, 'true');
     for (const fwd of [byName, byNumber]) {
       const result = await fwd.stop('SIGTERM');
       assert.equal(result.exitCode, 0, result.stderr);
@@ -150,11 +156,11 @@ describe('port-forward and config convert', { timeout: 600_000 }, () => {
       const rows: Array<[string[], number, RegExp]> = [
         [['port-forward', 'kube-nothing', '0:http'], 2, /^error: cluster pf has no component "kube-nothing"$/],
         [['port-forward', 'etcd', '0:grpc'], 2, /^error: component etcd has no port named "grpc"$/],
-        [['port-forward', 'etcd', 'abc:http'], 2, /^error: invalid local port "abc"/],
+        [['port-forward', 'etcd', 'abc:https'], 2, /^error: invalid local port "abc"/],
         [['port-forward', 'etcd', '0:70000'], 2, /^error: invalid port "70000" in "0:70000": a port number is 1 to 65535$/],
         [['port-forward', 'etcd', '8080'], 2, /^error: invalid port mapping "8080"$/],
-        [['port-forward', 'etcd', `${busyPort}:http`], 3, new RegExp(`^error: 127\\.0\\.0\\.1:${busyPort} is already in use$`)],
-        [['port-forward', 'etcd', '0:http', '--address', '192.0.2.1'], 3, /^error: cannot listen on 192\.0\.2\.1:0: no such address on this machine$/],
+        [['port-forward', 'etcd', `${busyPort}:https`], 3, new RegExp(`^error: 127\\.0\\.0\\.1:${busyPort} is already in use$`)],
+        [['port-forward', 'etcd', '0:https', '--address', '192.0.2.1'], 3, /^error: cannot listen on 192\.0\.2\.1:0: no such address on this machine$/],
       ];
       for (const [args, code, message] of rows) {
         const result = await kwokts(box, ['--name', NAME, ...args]);
@@ -162,7 +168,7 @@ describe('port-forward and config convert', { timeout: 600_000 }, () => {
         assert.match(oneError(result), message, args.join(' '));
         assert.equal(result.stdout, '');
       }
-      const missing = await kwokts(box, ['--name', 'nowhere', 'port-forward', 'etcd', '0:http']);
+      const missing = await kwokts(box, ['--name', 'nowhere', 'port-forward', 'etcd', '0:https']);
       assert.equal(missing.exitCode, 4);
       assert.match(oneError(missing), /^error: cluster nowhere does not exist$/);
     } finally {
@@ -180,7 +186,7 @@ describe('port-forward and config convert', { timeout: 600_000 }, () => {
     recordAs(box, 'as-docker', 'docker', () => true);
     const docker = await kwokts(box, ['--name', 'as-docker', '--dry-run', 'port-forward', 'etcd', '0:2379']);
     assert.equal(docker.exitCode, 0, docker.stderr);
-    assert.equal(docker.stdout, `socat TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork TCP:127.0.0.1:${portOf('etcd', 'http')}`, 'the container port 2379 is reached where it is published');
+    assert.equal(docker.stdout, `socat TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork TCP:127.0.0.1:${portOf('etcd', 'https')}`, 'the container port 2379 is reached where it is published');
     const unpublished = await kwokts(box, ['--name', 'as-docker', '--dry-run', 'port-forward', 'etcd', '0:4001']);
     assert.equal(unpublished.exitCode, 2);
     assert.match(oneError(unpublished), /^error: port 4001 of etcd is not published by docker, so it cannot be forwarded$/);

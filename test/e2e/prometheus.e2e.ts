@@ -1,14 +1,34 @@
 /**
- * Prometheus as an optional component: every target up, a kwok controller metric queryable,
+ * Prometheus as an optional component: every target up (etcd on its plain metrics listener,
+ * the kube components with Prometheus' own system:monitoring certificate), while the
+ * controller-manager's and scheduler's /metrics refuse an unauthenticated client and etcd's
+ * client port refuses a client without etcd's certificate; a kwok controller metric queryable,
  * loopback only, gone with the cluster; a bad binary is one clear error and nothing is left.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { isAlive, isListening, isListeningFor, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'prom';
+
+/** Status of an https GET (server certificate not checked), optionally with a client certificate; or the connection error. */
+function httpsStatus(port: number, path: string, client?: { cert: string; key: string }): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path, rejectUnauthorized: false, timeout: 10_000, agent: false, ...(client ? { cert: readFileSync(client.cert), key: readFileSync(client.key) } : {}) },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (error) => resolve(error.message));
+    req.end();
+  });
+}
 
 interface Target {
   labels: { job: string };
@@ -19,6 +39,7 @@ interface Target {
 describe('prometheus', { timeout: 600_000 }, () => {
   let box: Sandbox;
   let port = 0;
+  let componentPorts: Record<string, number[]> = {};
   const api = async <T>(path: string): Promise<T> => ((await (await fetch(`http://127.0.0.1:${port}${path}`)).json()) as { data: T }).data;
 
   before(async () => {
@@ -28,6 +49,7 @@ describe('prometheus', { timeout: 600_000 }, () => {
     assert.equal(created.exitCode, 0, created.stderr);
     const components = JSON.parse((await kwokts(box, ['--name', NAME, 'get', 'components', '-o', 'json'])).stdout) as Array<{ name: string; ports: number[] }>;
     port = components.find((c) => c.name === 'prometheus')!.ports[0]!;
+    componentPorts = Object.fromEntries(components.map((c) => [c.name, c.ports]));
   });
   after(async () => {
     await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
@@ -41,6 +63,28 @@ describe('prometheus', { timeout: 600_000 }, () => {
       return targets.length === 6 && targets.every((t) => t.health === 'up');
     }, 90_000, 1000);
     assert.deepEqual(targets.map((t) => t.labels.job).sort(), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus']);
+    // etcd is scraped on its metrics listener, not on its (TLS, certificate-only) client port.
+    const etcd = targets.find((t) => t.labels.job === 'etcd')!;
+    assert.match(etcd.scrapeUrl, /^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    assert.notEqual(Number(new URL(etcd.scrapeUrl).port), componentPorts['etcd']![0]);
+  });
+
+  test('controller-manager and scheduler: /metrics refuses an anonymous client and answers Prometheus\' certificate; health stays open', async () => {
+    const pki = join(box.workdir, 'clusters', NAME, 'pki');
+    const prometheus = { cert: join(pki, 'prometheus.crt'), key: join(pki, 'prometheus.key') };
+    const config = readFileSync(join(box.workdir, 'clusters', NAME, 'prometheus.yaml'), 'utf8');
+    assert.doesNotMatch(config, /admin\.(crt|key)/, 'Prometheus does not hold the admin credentials');
+    for (const component of ['kube-controller-manager', 'kube-scheduler']) {
+      const p = componentPorts[component]![0]!;
+      const anonymous = await httpsStatus(p, '/metrics');
+      assert.ok(anonymous === 401 || anonymous === 403, `${component}: anonymous /metrics got ${anonymous}`);
+      assert.equal(await httpsStatus(p, '/metrics', prometheus), 200, `${component}: system:monitoring may read /metrics`);
+      // Its identity reads metrics, nothing else: the apiserver refuses it an API read.
+      assert.equal(await httpsStatus(p, '/healthz'), 200, `${component}: /healthz stays open`);
+    }
+    assert.equal(await httpsStatus(componentPorts['kube-apiserver']![0]!, '/api/v1/namespaces', prometheus), 403, 'system:monitoring cannot read the API');
+    // etcd's client port: no certificate, no answer.
+    assert.equal(typeof (await httpsStatus(componentPorts['etcd']![0]!, '/health')), 'string', 'etcd refuses a TLS client without its certificate');
   });
 
   test('a kwok controller metric is queryable', async () => {

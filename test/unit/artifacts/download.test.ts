@@ -17,6 +17,7 @@ import {
 import type { ArtifactProgressEvent } from '../../../src/artifacts/progress.js';
 import { cachePathForUrl, memberCachePath, type DownloadCandidate } from '../../../src/artifacts/sources.js';
 import { PreflightError } from '../../../src/util/errors.js';
+import { createLogger, LogLevel } from '../../../src/util/log.js';
 import { listFiles, makeTarGz, randomBinary, serveBytes, serveInterrupted, serveSlowly, sha256, startServer, tempDir, type TestServer } from './helpers.js';
 
 const fast: DownloadContext['tuning'] = { connectTimeoutMs: 2000, idleTimeoutMs: 2000, retries: 0, retryBaseDelayMs: 10 };
@@ -36,6 +37,7 @@ before(async () => {
   server.route('/bin/kube-apiserver', serveBytes(binary));
   server.route('/bin/kube-apiserver.sha256', serveBytes(`${sha256(binary)}\n`));
   server.route('/bad/kube-apiserver', serveBytes(binary));
+  server.route('/pinned/kube-apiserver', serveBytes(binary));
   server.route('/bad/kube-apiserver.sha256', serveBytes(`${'0'.repeat(64)}\n`));
   server.route('/etcd/etcd-v3.6.10-linux-amd64.tar.gz', serveBytes(tarball));
   server.route('/etcd/SHA256SUMS', serveBytes(`${'1'.repeat(64)}  etcd-v3.6.10-darwin-arm64.zip\n${sha256(tarball)}  etcd-v3.6.10-linux-amd64.tar.gz\n`));
@@ -250,6 +252,87 @@ describe('archives', () => {
       (e: unknown) => e instanceof DownloadError && e.reason === 'checksum',
     );
     assert.deepEqual(await listFiles(cache), []);
+  });
+});
+
+describe('a SHA-256 pinned by the user (#sha256=) and downloads nothing verified', () => {
+  const capture = (): { logger: ReturnType<typeof createLogger>; warnings: string[] } => {
+    const warnings: string[] = [];
+    return { logger: createLogger(LogLevel.WARN, (line) => warnings.push(line)), warnings };
+  };
+  const candidate = (cache: string, route: string, sha?: string, member?: string): DownloadCandidate => {
+    const url = `${server.url}${route}`;
+    const downloadPath = cachePathForUrl(cache, url);
+    return {
+      type: 'download',
+      source: 'explicit',
+      url,
+      downloadPath,
+      path: member ? memberCachePath(downloadPath, member) : downloadPath,
+      ...(member ? { member } : {}),
+      ...(sha ? { sha256: sha } : {}),
+      origin: url,
+    };
+  };
+
+  it('a download matching the pinned SHA-256 is kept, with no warning', async () => {
+    const cache = await freshCache();
+    const { logger, warnings } = capture();
+    const result = await ensureDownloaded(candidate(cache, '/pinned/kube-apiserver', sha256(binary)), { tuning: fast, logger });
+    assert.equal(result.fetched, true);
+    assert.ok((await readFile(result.path)).equals(binary));
+    assert.deepEqual(warnings, []);
+  });
+
+  it('a download that does not match is refused and nothing is kept', async () => {
+    const cache = await freshCache();
+    await assert.rejects(ensureDownloaded(candidate(cache, '/pinned/kube-apiserver', 'f'.repeat(64)), { tuning: fast }), (error: unknown) => {
+      assert.ok(error instanceof DownloadError);
+      assert.equal(error.reason, 'checksum');
+      assert.match(error.message, new RegExp(`expected sha256 ${'f'.repeat(64)}, got ${sha256(binary)}`));
+      return true;
+    });
+    assert.deepEqual(await listFiles(cache), []);
+  });
+
+  it('an archive is checked before its member is extracted', async () => {
+    const cache = await freshCache();
+    const good = await ensureDownloaded(candidate(cache, '/etcd/etcd-v3.6.10-linux-amd64.tar.gz', sha256(tarball), 'etcd'), { tuning: fast });
+    assert.ok((await readFile(good.path)).equals(etcdBin));
+    const other = await freshCache();
+    await assert.rejects(ensureDownloaded(candidate(other, '/etcd/etcd-v3.6.10-linux-amd64.tar.gz', sha256(binary), 'etcd'), { tuning: fast }), /checksum mismatch/);
+    assert.deepEqual(await listFiles(other), []);
+  });
+
+  it('the pin also holds for a copy cached earlier: a cached file that differs is refused, a matching one is used without a request', async () => {
+    const cache = await freshCache();
+    const unpinned = candidate(cache, '/pinned/kube-apiserver');
+    await ensureDownloaded(unpinned, { tuning: fast, logger: capture().logger });
+    await writeFile(unpinned.downloadPath, 'tampered');
+    await assert.rejects(ensureDownloaded(candidate(cache, '/pinned/kube-apiserver', sha256(binary)), { tuning: fast }), (error: unknown) =>
+      error instanceof DownloadError && error.reason === 'checksum' && /cached/.test(error.message) && /remove/.test(error.hint ?? ''));
+    await writeFile(unpinned.downloadPath, binary);
+    const hits = server.hits.get('/pinned/kube-apiserver');
+    assert.equal((await ensureDownloaded(candidate(cache, '/pinned/kube-apiserver', sha256(binary)), { tuning: fast })).fetched, false);
+    assert.equal(server.hits.get('/pinned/kube-apiserver'), hits);
+  });
+
+  it('a download nothing can verify says so in one warning (no pin, or a mirror without its .sha256)', async () => {
+    const cache = await freshCache();
+    const explicit = capture();
+    await ensureDownloaded(candidate(cache, '/pinned/kube-apiserver'), { tuning: fast, logger: explicit.logger });
+    assert.equal(explicit.warnings.length, 1, explicit.warnings.join('\n'));
+    assert.match(explicit.warnings[0]!, /not verifying http:\/\/127\.0\.0\.1:\d+\/pinned\/kube-apiserver: no SHA-256 is known for it \(append #sha256=<hex> to the URL to pin one\)/);
+    const mirror = capture();
+    const url = `${server.url}/pinned/kube-apiserver`;
+    await downloadFile(url, cachePathForUrl(await freshCache(), url), { mode: 0o755, checksum: { url: `${url}.sha256`, required: false } }, { tuning: fast, logger: mirror.logger });
+    assert.equal(mirror.warnings.length, 1, mirror.warnings.join('\n'));
+    assert.match(mirror.warnings[0]!, /^.*not verifying http:\/\/\S+\/pinned\/kube-apiserver: \S+\/pinned\/kube-apiserver\.sha256 has no SHA-256 for it/);
+    // A verified download and a cache hit say nothing.
+    const quiet = capture();
+    await downloadFile(`${server.url}/bin/kube-apiserver`, cachePathForUrl(await freshCache(), `${server.url}/bin/kube-apiserver`), { mode: 0o755, checksum: { url: `${server.url}/bin/kube-apiserver.sha256`, required: true } }, { tuning: fast, logger: quiet.logger });
+    await ensureDownloaded(candidate(cache, '/pinned/kube-apiserver'), { tuning: fast, logger: quiet.logger });
+    assert.deepEqual(quiet.warnings, []);
   });
 });
 

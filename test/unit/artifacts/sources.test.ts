@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { UsageError } from '../../../src/util/errors.js';
 import path, { join } from 'node:path';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -102,6 +103,15 @@ describe('cache layout', () => {
     assert.deepEqual(splitMember('https://h/a.tar.gz#etcd'), { location: 'https://h/a.tar.gz', member: 'etcd' });
     assert.deepEqual(splitMember('/p/kube-apiserver'), { location: '/p/kube-apiserver', member: undefined });
   });
+
+  it('reads a pinned #sha256= alone or after the member, and refuses one that is not a SHA-256', () => {
+    const hex = 'AB'.repeat(32);
+    assert.deepEqual(splitMember(`https://h/kube-apiserver#sha256=${hex}`), { location: 'https://h/kube-apiserver', member: undefined, sha256: hex.toLowerCase() });
+    assert.deepEqual(splitMember(`https://h/a.tar.gz#bin/etcd&sha256=${hex}`), { location: 'https://h/a.tar.gz', member: 'bin/etcd', sha256: hex.toLowerCase() });
+    assert.deepEqual(splitMember(`https://h/a.tar.gz#sha256:${hex}&etcd`), { location: 'https://h/a.tar.gz', member: 'etcd', sha256: hex.toLowerCase() });
+    assert.throws(() => splitMember('https://h/k#sha256=abc'), (e: unknown) => e instanceof UsageError && /is not a SHA-256/.test(e.message));
+    assert.throws(() => splitMember('https://h/a.tar.gz#etcd&etcdctl'), (e: unknown) => e instanceof UsageError && /two archive members/.test(e.message));
+  });
 });
 
 describe('candidate order', () => {
@@ -155,6 +165,17 @@ describe('candidate order', () => {
     const url = buildArtifactCandidates({ name: 'kube-apiserver', binary: 'https://example.com/kas' }, { cacheDir, platform: linux });
     assert.deepEqual(summary(url), ['download:explicit:https://example.com/kas']);
     assert.equal(url[0]?.type === 'download' && url[0].checksum, undefined);
+    assert.equal(url[0]?.type === 'download' && url[0].sha256, undefined);
+  });
+
+  it('an explicit URL carries the pinned SHA-256 to the download; a local path refuses one', () => {
+    const hex = 'c'.repeat(64);
+    const [pinned] = buildArtifactCandidates({ name: 'etcd', binary: `https://m/e.tar.gz#etcd&sha256=${hex}` }, { cacheDir, platform: linux });
+    assert.ok(pinned?.type === 'download');
+    assert.equal(pinned.sha256, hex);
+    assert.equal(pinned.member, 'etcd');
+    assert.equal(pinned.url, 'https://m/e.tar.gz', 'the fragment is not requested');
+    assert.throws(() => buildArtifactCandidates({ name: 'etcd', binary: `/opt/etcd#sha256=${hex}` }, { cacheDir, platform: linux }), (e: unknown) => e instanceof UsageError && /local file/.test(e.message));
   });
 
   it('an explicit archive URL extracts #member, or the binary\'s own name without one', () => {

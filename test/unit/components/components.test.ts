@@ -13,14 +13,71 @@ test('components start in dependency groups', () => {
   assert.deepEqual(groups, [['etcd'], ['kube-apiserver'], ['kube-controller-manager', 'kube-scheduler', 'kwok-controller']]);
 });
 
-test('apiserver talks to etcd on the planned port, serves TLS on loopback with RBAC', () => {
-  const api = buildComponents(spec()).find((c) => c.name === 'kube-apiserver')!;
-  assert.ok(api.args.includes('--etcd-servers=http://127.0.0.1:2001'));
+test('apiserver talks to etcd over TLS with its own etcd client certificate, serves TLS on loopback with RBAC', () => {
+  const s = spec();
+  const api = buildComponents(s).find((c) => c.name === 'kube-apiserver')!;
+  assert.ok(api.args.includes('--etcd-servers=https://127.0.0.1:2001'));
+  assert.ok(api.args.includes(`--etcd-cafile=${s.paths.etcdCaCert}`));
+  assert.ok(api.args.includes(`--etcd-certfile=${s.paths.apiserverEtcdClientCert}`));
+  assert.ok(api.args.includes(`--etcd-keyfile=${s.paths.apiserverEtcdClientKey}`));
   assert.ok(api.args.includes('--secure-port=2003'));
   assert.ok(api.args.includes('--bind-address=127.0.0.1'));
   assert.ok(api.args.includes('--authorization-mode=Node,RBAC'));
   assert.ok(!api.args.some((a) => a.startsWith('--max-requests-inflight')));
   assert.deepEqual(api.probe, { scheme: 'https', port: 2003, path: '/readyz', clientCert: true });
+});
+
+test('etcd serves clients and peers over TLS with client-certificate auth against its own CA; metrics on plain HTTP on loopback', () => {
+  const s = spec();
+  const etcd = buildComponents(s).find((c) => c.name === 'etcd')!;
+  for (const flag of [
+    '--listen-client-urls=https://127.0.0.1:2001',
+    '--advertise-client-urls=https://127.0.0.1:2001',
+    '--listen-peer-urls=https://127.0.0.1:2002',
+    '--initial-advertise-peer-urls=https://127.0.0.1:2002',
+    '--initial-cluster=node0=https://127.0.0.1:2002',
+    '--listen-metrics-urls=http://127.0.0.1:2008',
+    '--client-cert-auth=true',
+    '--peer-client-cert-auth=true',
+    `--trusted-ca-file=${s.paths.etcdCaCert}`,
+    `--peer-trusted-ca-file=${s.paths.etcdCaCert}`,
+    `--cert-file=${s.paths.etcdServerCert}`,
+    `--key-file=${s.paths.etcdServerKey}`,
+    `--peer-cert-file=${s.paths.etcdPeerCert}`,
+    `--peer-key-file=${s.paths.etcdPeerKey}`,
+  ]) assert.ok(etcd.args.includes(flag), flag);
+  assert.ok(!etcd.args.some((a) => a.includes('http://127.0.0.1:2001')), 'no plain-HTTP client listener');
+  assert.deepEqual(etcd.ports.map((p) => `${p.name} ${p.port}`), ['https 2001', 'peer-https 2002', 'metrics 2008']);
+  // Readiness needs no certificate: /health on the metrics listener.
+  assert.deepEqual(etcd.probe, { scheme: 'http', port: 2008, path: '/health', clientCert: false });
+});
+
+test('etcd metrics stay on loopback even when the cluster binds every interface', () => {
+  const etcd = buildComponents(spec({ bindAddress: '0.0.0.0' })).find((c) => c.name === 'etcd')!;
+  assert.ok(etcd.args.includes('--listen-client-urls=https://0.0.0.0:2001'));
+  assert.ok(etcd.args.includes('--listen-metrics-urls=http://127.0.0.1:2008'));
+});
+
+test('controller-manager and scheduler require authentication for /metrics: only health paths are open, the apiserver decides the rest', () => {
+  const s = spec();
+  for (const name of ['kube-controller-manager', 'kube-scheduler'] as const) {
+    const c = buildComponents(s).find((x) => x.name === name)!;
+    const allow = c.args.filter((a) => a.startsWith('--authorization-always-allow-paths='));
+    assert.deepEqual(allow, ['--authorization-always-allow-paths=/healthz,/readyz,/livez'], name);
+    assert.ok(!c.args.some((a) => a.includes('/metrics')), `${name}: /metrics is not open`);
+    for (const flag of [`--authentication-kubeconfig=${s.paths.kubeconfig}`, `--authorization-kubeconfig=${s.paths.kubeconfig}`, `--client-ca-file=${s.paths.caCert}`, '--authentication-skip-lookup=true']) {
+      assert.ok(c.args.includes(flag), `${name}: ${flag}`);
+    }
+    assert.equal(c.probe?.path, '/healthz');
+  }
+});
+
+test('without RBAC the apiserver would allow anyone, so controller-manager and scheduler ask it nothing: only system:masters reads /metrics', () => {
+  for (const c of buildComponents(spec({ kubeAuthorization: false })).filter((x) => x.name === 'kube-controller-manager' || x.name === 'kube-scheduler')) {
+    assert.ok(!c.args.some((a) => a.startsWith('--authorization-kubeconfig')), c.name);
+    assert.ok(c.args.includes('--authorization-always-allow-paths=/healthz,/readyz,/livez'), c.name);
+    assert.ok(c.args.some((a) => a.startsWith('--client-ca-file=')), c.name);
+  }
 });
 
 test('--disable-qps-limits lifts limits in apiserver, kcm and scheduler', () => {
@@ -57,21 +114,25 @@ test('duration and quantity formatting', () => {
   assert.equal(quantityToBytes('1M'), 1_000_000);
 });
 
-test('prometheus scrapes every enabled component, https ones with the admin client cert', async () => {
+test('prometheus scrapes every enabled component, https ones with its own system:monitoring certificate, etcd on its metrics listener', async () => {
   const { parseYamlDocuments } = await import('../../../src/config/yaml.js');
-  const s = { ...spec(), ports: { ...spec().ports, prometheus: 2007 }, components: ['etcd', 'kube-apiserver', 'kwok-controller', 'prometheus'] as ClusterSpec['components'] };
+  const s = { ...spec(), ports: { ...spec().ports, prometheus: 2007 }, components: ['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok-controller', 'prometheus'] as ClusterSpec['components'] };
   const prom = buildComponents(s).find((c) => c.name === 'prometheus')!;
   assert.ok(prom.args.includes('--web.listen-address=127.0.0.1:2007'));
   assert.deepEqual(prom.probe, { scheme: 'http', port: 2007, path: '/-/ready', clientCert: false });
-  const [config] = parseYamlDocuments(prom.files![0]!.content) as Array<{ scrape_configs: Array<{ job_name: string; scheme: string; tls_config?: { cert_file: string }; static_configs: Array<{ targets: string[] }> }> }>;
+  type Tls = { cert_file: string; key_file: string; ca_file?: string; insecure_skip_verify?: boolean };
+  const [config] = parseYamlDocuments(prom.files![0]!.content) as Array<{ scrape_configs: Array<{ job_name: string; scheme: string; tls_config?: Tls; static_configs: Array<{ targets: string[] }> }> }>;
   assert.deepEqual(config!.scrape_configs.map((j) => `${j.job_name} ${j.scheme} ${j.static_configs[0]!.targets[0]}`), [
-    'etcd http 127.0.0.1:2001',
+    'etcd http 127.0.0.1:2008',
     'kube-apiserver https 127.0.0.1:2003',
+    'kube-scheduler https 127.0.0.1:2005',
     'kwok-controller http 127.0.0.1:2006',
     'prometheus http 127.0.0.1:2007',
   ]);
-  assert.equal(config!.scrape_configs[1]!.tls_config?.cert_file, s.paths.adminCert);
+  assert.deepEqual(config!.scrape_configs[1]!.tls_config, { cert_file: s.paths.prometheusCert, key_file: s.paths.prometheusKey, ca_file: s.paths.caCert });
+  assert.deepEqual(config!.scrape_configs[2]!.tls_config, { cert_file: s.paths.prometheusCert, key_file: s.paths.prometheusKey, insecure_skip_verify: true });
   assert.equal(config!.scrape_configs[0]!.tls_config, undefined);
+  assert.ok(!prom.files![0]!.content.includes('admin'), 'Prometheus never holds the admin credentials');
 });
 
 const userComponent = {

@@ -7,6 +7,7 @@ test('effects print as kwokctl-style shell, in order', async () => {
   const out: string[] = [];
   const ex = new DryRunExecutor((t) => out.push(t));
   await ex.mkdirp('/w/clusters/a');
+  await ex.mkdirp('/w/clusters/a/etcd', { mode: 0o700 });
   await ex.writeFile('/w/a.yaml', 'x: 1\n', { mode: 0o600 });
   const pid = await ex.spawnDetached({ command: '/bin/etcd', args: ['--name=node0', '--data-dir=/w/e tc'], cwd: '/w', env: { A: 'b c' }, logFile: '/w/logs/etcd.log', pidFile: '/w/pids/etcd.pid' });
   await ex.note('Generate PKI to /w/pki');
@@ -16,6 +17,8 @@ test('effects print as kwokctl-style shell, in order', async () => {
   assert.equal(pid, 0);
   assert.deepEqual(out, [
     'mkdir -p /w/clusters/a',
+    'mkdir -p /w/clusters/a/etcd',
+    'chmod 700 /w/clusters/a/etcd',
     "cat <<'EOF' >/w/a.yaml\nx: 1\nEOF",
     'chmod 600 /w/a.yaml',
     "cd /w && \\\nA='b c' \\\n/bin/etcd \\\n  --name=node0 \\\n  '--data-dir=/w/e tc' \\\n  >/w/logs/etcd.log \\\n  2>&1 &\necho $! >/w/pids/etcd.pid",

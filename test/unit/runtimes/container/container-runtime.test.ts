@@ -113,7 +113,10 @@ test('dry-run prints each engine command line, in the dialect of the engine', as
     assert.ok(apiserver.includes('--publish=127.0.0.1:2003:6443/tcp'), apiserver);
     assert.ok(apiserver.includes('--volume=/w/clusters/c1/pki:/w/clusters/c1/pki:ro'), apiserver);
     assert.ok(apiserver.includes(' --entrypoint=kube-apiserver ') && apiserver.includes(' registry.k8s.io/kube-apiserver:v1.36.1 --etcd-prefix=/registry '), apiserver);
-    assert.ok(apiserver.includes('--etcd-servers=http://kwok-c1-etcd:2379'), apiserver);
+    assert.ok(apiserver.includes('--etcd-servers=https://kwok-c1-etcd:2379'), apiserver);
+    const etcd = lines.find((l) => l.startsWith(`${cli} create --name=kwok-c1-etcd`))!;
+    assert.ok(etcd.includes('--volume=/w/clusters/c1/pki/etcd:/w/clusters/c1/pki/etcd:ro'), etcd);
+    assert.ok(etcd.includes('--publish=127.0.0.1:2008:2381/tcp'), etcd);
     assert.equal(link === undefined ? !/--link|--requires/.test(apiserver) : apiserver.includes(link), true, apiserver);
     const controller = lines.find((l) => l.startsWith(`${cli} create --name=kwok-c1-kwok-controller`))!;
     assert.ok(!controller.includes('--entrypoint'), 'the controller image runs its own entrypoint');
