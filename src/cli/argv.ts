@@ -3,7 +3,7 @@ import { suggest } from './suggest.js';
 import { UsageError } from '../util/errors.js';
 
 /** Commands whose arguments all belong to another tool (kwokctl disables flag parsing for them). */
-export const PASSTHROUGH_COMMANDS = new Set(['kubectl', 'etcdctl', 'kwok', '__complete']);
+export const PASSTHROUGH_COMMANDS = new Set(['kubectl', 'etcdctl', 'kectl', 'kwok', '__complete']);
 
 export interface CommandTable {
   /** The program's name, for messages. */
