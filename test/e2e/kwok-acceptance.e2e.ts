@@ -1,0 +1,179 @@
+/**
+ * What kubernetes-sigs/kwok's own e2e suites for the binary runtime (test/e2e/kwokctl/binary and
+ * test/kwokctl/kwokctl_binary.test.sh) check, where no other e2e file already guards it, on one
+ * real cluster: a config whose ClusterLogs names `./logs.log` (taken from the directory `create
+ * cluster` runs in), the explicitly chosen component ports answering their health checks, scaled
+ * fake nodes and pods running, and `kectl` against the cluster's etcd.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execa } from 'execa';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { delimiter, join } from 'node:path';
+import { BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, type CliResult, type Sandbox } from './harness.js';
+
+const NAME = 'kwok-accept';
+
+const CONFIG = `kind: ClusterLogs
+apiVersion: kwok.x-k8s.io/v1alpha1
+metadata:
+  name: cluster-logs-rules
+spec:
+  logs:
+  - logsFile: ./logs.log
+    follow: true
+`;
+
+const NODE = `apiVersion: v1
+kind: Node
+metadata:
+  name: accept-node
+  annotations: {kwok.x-k8s.io/node: fake}
+  labels: {type: kwok}
+spec:
+  taints: [{key: kwok.x-k8s.io/node, value: fake, effect: NoSchedule}]
+`;
+
+const POD = `apiVersion: v1
+kind: Pod
+metadata: {name: pod0, namespace: default}
+spec:
+  nodeName: accept-node
+  tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]
+  containers: [{name: app, image: fake-image}]
+`;
+
+/** GET over https without verifying the serving certificate (the components' self-signed ones). */
+function insecureGet(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, path, rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The kectl to test with: KWOK_KECTL_BINARY, else one on PATH; undefined when neither exists. */
+function availableKectl(): string | undefined {
+  if (process.env.KWOK_KECTL_BINARY && existsSync(process.env.KWOK_KECTL_BINARY)) return process.env.KWOK_KECTL_BINARY;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'kectl'))) return join(dir, 'kectl');
+  return undefined;
+}
+
+describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
+  let box: Sandbox;
+  let cwd = '';
+  const ports = { etcd: 0, scheduler: 0, kcm: 0, controller: 0 };
+
+  /** The CLI run from `cwd`, as kwok's suites run kwokctl from their test directory. */
+  async function run(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
+    const r = await execa('node', [BIN, '--name', NAME, ...args], {
+      cwd,
+      env: { ...process.env, ...box.env, ...options.env },
+      reject: false,
+      timeout: 300_000,
+      ...(options.input === undefined ? {} : { input: options.input }),
+    });
+    return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr) };
+  }
+  async function ok(args: string[], input?: string): Promise<string> {
+    const r = await run(args, input === undefined ? {} : { input });
+    assert.equal(r.exitCode, 0, `kwokts ${args.join(' ')} failed:\n${r.stderr}`);
+    return r.stdout;
+  }
+
+  before(async () => {
+    requireBinaries();
+    box = sandbox();
+    cwd = join(box.workdir, '..', 'suite-dir');
+    mkdirSync(cwd, { recursive: true });
+    writeFileSync(join(cwd, 'kwok-e2e.yaml'), CONFIG);
+    ports.etcd = await freePort();
+    ports.scheduler = await freePort();
+    ports.kcm = await freePort();
+    ports.controller = await freePort();
+    // A relative -c path and a relative logsFile, both from the working directory.
+    await ok([
+      '-c', 'kwok-e2e.yaml', 'create', 'cluster', '--wait', '5m',
+      `--etcd-port=${ports.etcd}`, `--kube-scheduler-port=${ports.scheduler}`,
+      `--kube-controller-manager-port=${ports.kcm}`, `--controller-port=${ports.controller}`,
+    ]);
+  });
+  after(async () => {
+    await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
+    box.cleanup();
+  });
+
+  test('the ports given on the command line answer health checks (etcd, scheduler, controller-manager, kwok controller)', async () => {
+    const etcd = await fetch(`http://127.0.0.1:${ports.etcd}/health`);
+    assert.equal(etcd.status, 200);
+    assert.match(await etcd.text(), /"health"/);
+    for (const port of [ports.scheduler, ports.kcm]) {
+      await waitFor(`https://127.0.0.1:${port}/healthz ok`, async () => {
+        const r = await insecureGet(port, '/healthz').catch(() => ({ status: 0, body: '' }));
+        return r.status === 200 && r.body === 'ok';
+      }, 120_000, 500);
+    }
+    const controller = await fetch(`http://127.0.0.1:${ports.controller}/healthz`);
+    assert.equal(controller.status, 200);
+    assert.equal(await controller.text(), 'ok');
+  });
+
+  test('etcdctl reads the default namespace key', async () => {
+    assert.match(await ok(['etcdctl', 'get', '/registry/namespaces/default', '--keys-only']), /\/registry\/namespaces\/default/);
+  });
+
+  test('scale node fake-node and scale pod fake-pod give a Running pod', async () => {
+    await ok(['scale', 'node', 'fake-node', '--replicas=1']);
+    await ok(['scale', 'pod', 'fake-pod', '--replicas=1']);
+    await waitFor('a Running pod', async () => /Running/.test((await run(['kubectl', 'get', 'pod'])).stdout), 120_000, 500);
+  });
+
+  test('kubectl logs -f follows ./logs.log of the directory create ran in', async () => {
+    await ok(['kubectl', 'apply', '-f', '-'], NODE);
+    await waitFor('node Ready', async () => (await run(['kubectl', 'get', 'node', 'accept-node', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 120_000, 500);
+    await ok(['kubectl', 'apply', '-f', '-'], POD);
+    await waitFor('pod0 Running', async () => (await run(['kubectl', 'get', 'pod', 'pod0', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 120_000, 500);
+    const logFile = join(cwd, 'logs.log');
+    writeFileSync(logFile, '');
+    const following = execa('node', [BIN, '--name', NAME, 'kubectl', 'logs', '-f', 'pod0'], { cwd: '/', env: { ...process.env, ...box.env }, reject: false });
+    let out = '';
+    following.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    try {
+      // CRI lines, as kwok's test writes them; kubectl shows only the text.
+      writeFileSync(logFile, ['1', '2', '3'].map((n) => `2016-10-06T00:00:00Z stdout F log content ${n}\n`).join(''));
+      const want = 'log content 1\nlog content 2\nlog content 3\n';
+      await waitFor('the three lines', () => out === want, 60_000, 200);
+    } finally {
+      following.kill('SIGTERM');
+      await following;
+    }
+  });
+
+  test('kectl without a kectl binary: a preflight error that says how to get one', async () => {
+    const r = await run(['kectl', 'get', 'no'], { env: { PATH: '/nonexistent-dir', KWOK_KECTL_BINARY: '' } });
+    assert.equal(r.exitCode, 3, r.stderr);
+    assert.match(r.stderr, /kectl was not found/);
+    assert.match(r.stderr, /go install github\.com\/kwok-ci\/kectl/);
+  });
+
+  test('kectl get / delete / put round-trips a node through etcd', { skip: availableKectl() === undefined ? 'no kectl (set KWOK_KECTL_BINARY or put kectl on PATH)' : false }, async () => {
+    await ok(['kubectl', 'apply', '-f', '-'], NODE.replace('accept-node', 'hack-node'));
+    const env = { KWOK_KECTL_BINARY: availableKectl()! };
+    const get = async (): Promise<CliResult> => run(['kectl', 'get', 'no', 'hack-node', '-o', 'yaml'], { env });
+    const before = await get();
+    assert.equal(before.exitCode, 0, before.stderr);
+    assert.match(before.stdout, /name: hack-node/);
+    const deleted = await run(['kectl', 'delete', 'no', 'hack-node'], { env });
+    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.stdout.trim(), '/registry/minions/hack-node');
+    const put = await run(['kectl', 'put', 'no', 'hack-node', '--path', '-'], { env, input: before.stdout });
+    assert.equal(put.exitCode, 0, put.stderr);
+    const after = await get();
+    assert.equal(after.stdout, before.stdout);
+  });
+});

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { exportLogs } from '../../../src/cluster/export-logs.js';
+import { renderRecord, type ClusterRecord } from '../../../src/cluster/record.js';
+import type { ClusterOptionValues } from '../../../src/config/options.js';
+
+function clusterOnDisk(runtime: string): { workdir: string; root: string } {
+  const workdir = mkdtempSync(join(tmpdir(), 'kwokts-export-'));
+  const root = join(workdir, 'clusters', 'c1');
+  mkdirSync(root, { recursive: true });
+  const component = (name: string): ClusterRecord['components'][number] => ({ name: name as 'etcd', program: { artifact: 'etcd' }, args: [], env: {}, links: [], ports: [] });
+  const record: ClusterRecord = {
+    name: 'c1',
+    runtime,
+    options: {} as ClusterOptionValues,
+    componentsPatches: [],
+    components: [component('etcd'), component('kube-apiserver'), component('kwok-controller')],
+    programs: {},
+    kwokDocuments: [],
+    version: 'test',
+  };
+  writeFileSync(join(root, 'kwok.yaml'), renderRecord(record));
+  return { workdir, root };
+}
+
+test('export logs --dry-run prints the steps (kwokctl binary-runtime style) and writes nothing', async () => {
+  const { workdir, root } = clusterOnDisk('binary');
+  const lines: string[] = [];
+  await exportLogs(workdir, 'c1', undefined, (l) => lines.push(l));
+  const out = join(root, 'export', 'logs');
+  assert.deepEqual(lines, [
+    `mkdir -p ${out}`,
+    `cp ${join(root, 'kwok.yaml')} ${join(out, 'kwok.yaml')}`,
+    `mkdir -p ${join(out, 'components')}`,
+    `echo ${platform()}/${arch()} >${join(out, 'binary-info.txt')}`,
+    `cp ${join(root, 'logs', 'etcd.log')} ${join(out, 'components', 'etcd.log')}`,
+    `cp ${join(root, 'logs', 'kube-apiserver.log')} ${join(out, 'components', 'kube-apiserver.log')}`,
+    `cp ${join(root, 'logs', 'kwok-controller.log')} ${join(out, 'components', 'kwok-controller.log')}`,
+    `# Write the components' state to ${join(out, 'components.txt')}`,
+  ]);
+  assert.equal(existsSync(join(root, 'export')), false, 'a dry run creates nothing');
+});
+
+test('export logs --dry-run into a named directory: DIR/<cluster>', async () => {
+  const { workdir } = clusterOnDisk('binary');
+  const lines: string[] = [];
+  const target = join(workdir, 'out');
+  const { dir } = await exportLogs(workdir, 'c1', target, (l) => lines.push(l));
+  assert.equal(dir, join(target, 'c1'));
+  assert.equal(lines[0], `mkdir -p ${join(target, 'c1')}`);
+  assert.equal(existsSync(target), false);
+});
