@@ -71,7 +71,7 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
 
   /** The CLI run from `cwd`, as kwok's suites run kwokctl from their test directory. */
   async function run(args: string[], options: { input?: string; env?: Record<string, string> } = {}): Promise<CliResult> {
-    const r = await execa('node', [BIN, '--name', NAME, ...args], {
+    const r = await execa(process.execPath, [BIN, '--name', NAME, ...args], {
       cwd,
       env: { ...process.env, ...box.env, ...options.env },
       reject: false,
@@ -140,7 +140,7 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
     await waitFor('pod0 Running', async () => (await run(['kubectl', 'get', 'pod', 'pod0', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 120_000, 500);
     const logFile = join(cwd, 'logs.log');
     writeFileSync(logFile, '');
-    const following = execa('node', [BIN, '--name', NAME, 'kubectl', 'logs', '-f', 'pod0'], { cwd: '/', env: { ...process.env, ...box.env }, reject: false });
+    const following = execa(process.execPath, [BIN, '--name', NAME, 'kubectl', 'logs', '-f', 'pod0'], { cwd: '/', env: { ...process.env, ...box.env }, reject: false });
     let out = '';
     following.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     try {
