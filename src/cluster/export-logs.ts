@@ -5,12 +5,12 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
-import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
 import { loadCluster } from './record.js';
 import { logFile } from './naming.js';
 import { shellQuote } from '../exec/shell-quote.js';
+import { HOST_PLATFORM } from '../artifacts/sources.js';
 import { AUDIT_LOG, readComponentLog, readContext } from './logs.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import { renderTable, summarizeCluster } from './summary.js';
@@ -38,7 +38,8 @@ export async function exportLogs(workdir: string, name: string, target?: string,
   }
   const runtime = createRuntime(cluster.record.runtime);
   const infoFile = `${cluster.record.runtime}-info.txt`;
-  const info = `${platform()}/${arch()}`;
+  // Go's spelling, as kwokctl writes it (linux/amd64, not Node's linux/x64).
+  const info = `${HOST_PLATFORM.os}/${HOST_PLATFORM.arch}`;
   if (print) {
     const q = shellQuote;
     print(`mkdir -p ${q(dir)}`);

@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { arch, platform, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportLogs } from '../../../src/cluster/export-logs.js';
+import { HOST_PLATFORM } from '../../../src/artifacts/sources.js';
 import { renderRecord, type ClusterRecord } from '../../../src/cluster/record.js';
 import type { ClusterOptionValues } from '../../../src/config/options.js';
 
@@ -35,7 +36,8 @@ test('export logs --dry-run prints the steps (kwokctl binary-runtime style) and 
     `mkdir -p ${out}`,
     `cp ${join(root, 'kwok.yaml')} ${join(out, 'kwok.yaml')}`,
     `mkdir -p ${join(out, 'components')}`,
-    `echo ${platform()}/${arch()} >${join(out, 'binary-info.txt')}`,
+    // Go's names, as kwokctl writes them: linux/amd64 rather than Node's linux/x64.
+    `echo ${HOST_PLATFORM.os}/${HOST_PLATFORM.arch} >${join(out, 'binary-info.txt')}`,
     `cp ${join(root, 'logs', 'etcd.log')} ${join(out, 'components', 'etcd.log')}`,
     `cp ${join(root, 'logs', 'kube-apiserver.log')} ${join(out, 'components', 'kube-apiserver.log')}`,
     `cp ${join(root, 'logs', 'kwok-controller.log')} ${join(out, 'components', 'kwok-controller.log')}`,
@@ -52,4 +54,8 @@ test('export logs --dry-run into a named directory: DIR/<cluster>', async () => 
   assert.equal(dir, join(target, 'c1'));
   assert.equal(lines[0], `mkdir -p ${join(target, 'c1')}`);
   assert.equal(existsSync(target), false);
+});
+
+test('the host platform is named as Go names it', () => {
+  assert.doesNotMatch(`${HOST_PLATFORM.os}/${HOST_PLATFORM.arch}`, /x64|ia32|win32/);
 });
