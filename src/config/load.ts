@@ -156,17 +156,20 @@ function applyDocument(result: LoadedConfig, doc: unknown, source: string, dir: 
   }
   let controllerDoc = record;
   if (kind === 'Logs' || kind === 'ClusterLogs') {
-    controllerDoc = withAbsoluteLogFiles(record, dir, 'logs');
+    controllerDoc = withAbsoluteLogFiles(record, process.cwd(), 'logs');
     result.logFiles.push(...checkLogsDocument(kind, controllerDoc, source));
   }
-  if (kind === 'Attach' || kind === 'ClusterAttach') controllerDoc = withAbsoluteLogFiles(record, dir, 'attaches');
+  if (kind === 'Attach' || kind === 'ClusterAttach') controllerDoc = withAbsoluteLogFiles(record, process.cwd(), 'attaches');
   if (isStreamingKind(kind)) result.logFiles.push(...checkStreamingDocument(kind, controllerDoc, source));
   if (CONTROLLER_KINDS.has(kind)) result.kwokDocuments.push(controllerDoc);
 }
 
 /**
- * Relative log files are taken from the config file's directory: the controller runs in the
- * cluster's directory (or a container), not where the config was written.
+ * Relative log files are taken from the directory `create cluster` runs in, not the config file's:
+ * kwokctl v0.8.0 saves them so (checked: run from /x with `-c /y/logs.yaml`, its kwok.yaml says
+ * /x/logs.log), and kwok's own e2e relies on it (config in test/e2e/, `logsFile: ./logs.log`
+ * written in the test package's directory). The controller itself runs elsewhere (the cluster's
+ * directory, or a container), so it gets them absolute.
  */
 function withAbsoluteLogFiles(doc: Record<string, unknown>, dir: string, list: 'logs' | 'attaches'): Record<string, unknown> {
   const spec = doc.spec as Record<string, unknown> | undefined;

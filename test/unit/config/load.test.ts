@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { loadConfigFiles, resolveOptionValues } from '../../../src/config/load.js';
 import { UsageError } from '../../../src/util/errors.js';
 import { silentLogger } from '../../../src/util/log.js';
@@ -142,11 +142,13 @@ spec:
 
   const typo = file('logs-typo.yaml', 'kind: Logs\nmetadata: {name: p}\nspec:\n  logs:\n  - logfile: /x.log\n');
   await assert.rejects(loadConfigFiles([typo], silentLogger), (e: unknown) => e instanceof UsageError && e.message === `config file ${typo}: Logs "p": unknown field "spec.logs[0].logfile"`);
-  // kwok's e2e writes `logsFile: ./logs.log` next to its config: relative to the file, as every path in a config.
-  const relative = file('logs-relative.yaml', 'kind: ClusterLogs\nmetadata: {name: r}\nspec:\n  logs:\n  - logsFile: ./logs/app.log\n');
+  // kwok's e2e has `logsFile: ./logs.log` in test/e2e/ and writes the file where the test runs:
+  // as kwokctl v0.8.0 does, a relative log file is taken from the current directory, not the file's.
+  const relative = file('logs-relative.yaml', 'kind: ClusterLogs\nmetadata: {name: r}\nspec:\n  logs:\n  - logsFile: ./logs/app.log\n    previousLogsFile: old.log\n');
   const rel = await loadConfigFiles([relative], silentLogger);
-  assert.deepEqual(rel.logFiles, [join(dir, 'logs', 'app.log')]);
-  assert.equal((rel.kwokDocuments[0]?.spec as { logs: Array<{ logsFile: string }> }).logs[0]?.logsFile, join(dir, 'logs', 'app.log'));
+  assert.notEqual(dir, process.cwd());
+  assert.deepEqual(rel.logFiles, [join(process.cwd(), 'logs', 'app.log'), join(process.cwd(), 'old.log')]);
+  assert.equal((rel.kwokDocuments[0]?.spec as { logs: Array<{ logsFile: string }> }).logs[0]?.logsFile, join(process.cwd(), 'logs', 'app.log'));
 });
 
 test('Exec, Attach and PortForward kinds: checked where the file is known, attach files collected', async () => {
@@ -179,6 +181,6 @@ spec:
     (e: unknown) => e instanceof UsageError && e.message === `config file ${typo}: ClusterExec "e": unknown field "spec.execs[0].local.workdir"` && /selector\.matchNamespaces/.test(e.hint ?? ''),
   );
   const relative = file('attach-relative.yaml', 'kind: Attach\nmetadata: {name: p}\nspec:\n  attaches:\n  - logsFile: attach.log\n');
-  // A relative attach file means relative to the config file it is in (as every path there).
-  assert.deepEqual((await loadConfigFiles([relative], silentLogger)).logFiles, [join(dirname(relative), 'attach.log')]);
+  // A relative attach file, like a relative log file, is taken from the current directory (kwokctl v0.8.0).
+  assert.deepEqual((await loadConfigFiles([relative], silentLogger)).logFiles, [join(process.cwd(), 'attach.log')]);
 });

@@ -174,9 +174,10 @@ test('-c DIR: the kustomization\'s resources, depth first; relative paths from e
   const loaded = await loadConfigFiles([join(dir, 'kdir')], silentLogger);
   assert.equal(loaded.fileOptions.etcdPort, 2400);
   assert.equal(loaded.fileOptions.kubeAuditPolicy, join(dir, 'kdir', 'audit.yaml'));
-  assert.deepEqual(loaded.logFiles, [join(dir, 'kdir', 'nested', 'logs.log'), join(dir, 'kdir', 'nested', 'attach.log')]);
+  // Log and attach files are the exception: from the current directory, as kwokctl takes them.
+  assert.deepEqual(loaded.logFiles, [join(process.cwd(), 'logs.log'), join(process.cwd(), 'attach.log')]);
   const attach = loaded.kwokDocuments.find((d) => d.kind === 'ClusterAttach') as { spec: { attaches: Array<{ logsFile: string }> } };
-  assert.equal(attach.spec.attaches[0]?.logsFile, join(dir, 'kdir', 'nested', 'attach.log'));
+  assert.equal(attach.spec.attaches[0]?.logsFile, join(process.cwd(), 'attach.log'));
   assert.deepEqual(loaded.sources, [join(dir, 'kdir', 'options.yaml'), join(dir, 'kdir', 'nested', 'logs.yaml')]);
 });
 
