@@ -21,12 +21,30 @@ export async function isProcessAlive(pid: number, expectedCommand?: string): Pro
     if (state === 'Z' || state === 'X') return false;
     if (expectedCommand) {
       const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
-      if (!cmdline.includes(expectedCommand)) return false;
+      if (!cmdline.includes(expectedCommand) && !(await isScript(expectedCommand))) return false;
     }
     return true;
   } catch {
     // No /proc (macOS): the signal-0 check above is all we have.
     return process.platform !== 'linux';
+  }
+}
+
+/**
+ * A `#!` script that ends in `exec` (kwok's own e2e passes one as --kwok-controller-binary:
+ * `exec node run.js kwok "$@"`) leaves its path nowhere in the cmdline of the process it became,
+ * so for a script the command cannot tell a reused pid from ours; the pid alone has to do.
+ */
+async function isScript(path: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(path, 'r');
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(2), 0, 2, 0);
+    return bytesRead === 2 && buffer.toString('latin1') === '#!';
+  } catch {
+    return false;
+  } finally {
+    await handle?.close();
   }
 }
 
