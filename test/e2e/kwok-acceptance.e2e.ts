@@ -3,12 +3,13 @@
  * test/kwokctl/kwokctl_binary.test.sh) check, where no other e2e file already guards it, on one
  * real cluster: a config whose ClusterLogs names `./logs.log` (taken from the directory `create
  * cluster` runs in), the explicitly chosen component ports answering their health checks, scaled
- * fake nodes and pods running, and `kectl` against the cluster's etcd.
+ * fake nodes and pods running, and `kectl` against the cluster's etcd. As in kwok's suite, the
+ * controller is given with --kwok-controller-binary: a #! wrapper that execs `kwokts kwok`.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { delimiter, join } from 'node:path';
 import { BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, type CliResult, type Sandbox } from './harness.js';
@@ -96,9 +97,14 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
     ports.scheduler = await freePort();
     ports.kcm = await freePort();
     ports.controller = await freePort();
+    // kwok's e2e builds its own kwok binary and passes it; ours is the embedded controller behind
+    // a wrapper that execs it, so the process never shows the wrapper's path.
+    const wrapper = join(cwd, 'kwok');
+    writeFileSync(wrapper, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} kwok "$@"\n`);
+    chmodSync(wrapper, 0o755);
     // A relative -c path and a relative logsFile, both from the working directory.
     await ok([
-      '-c', 'kwok-e2e.yaml', 'create', 'cluster', '--wait', '5m',
+      '-c', 'kwok-e2e.yaml', 'create', 'cluster', '--wait', '5m', `--kwok-controller-binary=${wrapper}`,
       `--etcd-port=${ports.etcd}`, `--kube-scheduler-port=${ports.scheduler}`,
       `--kube-controller-manager-port=${ports.kcm}`, `--controller-port=${ports.controller}`,
     ]);
@@ -121,6 +127,11 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
     const controller = await fetch(`http://127.0.0.1:${ports.controller}/healthz`);
     assert.equal(controller.status, 200);
     assert.equal(await controller.text(), 'ok');
+  });
+
+  test('the kwok controller runs from --kwok-controller-binary and counts as running', async () => {
+    assert.match(await ok(['get', 'components', '-o', 'wide']), /^kwok-controller\s+running/im);
+    assert.match(await ok(['get', 'clusters', '-o', 'wide']), new RegExp(`^${NAME}\\s+\\S+\\s+Ready\\s`, 'm'));
   });
 
   test('etcdctl reads the default namespace key', async () => {
