@@ -130,8 +130,8 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
   });
 
   test('the kwok controller runs from --kwok-controller-binary and counts as running', async () => {
-    assert.match(await ok(['get', 'components', '-o', 'wide']), /^kwok-controller\s+running/im);
-    assert.match(await ok(['get', 'clusters', '-o', 'wide']), new RegExp(`^${NAME}\\s+\\S+\\s+Ready\\s`, 'm'));
+    assert.match(await ok(['get', 'components', '-o', 'wide']), /^kwok-controller\s+Ready\b/m);
+    assert.match(await ok(['get', 'clusters', '-o', 'wide']), new RegExp(`^${NAME}\\s+\\S+\\s+Ready$`, 'm'));
   });
 
   test('etcdctl reads the default namespace key', async () => {
