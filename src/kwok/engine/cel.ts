@@ -121,20 +121,23 @@ export function toCelValue(value: unknown): unknown {
 
 const cache = new Map<string, CelProgram>();
 
+/** Type-checks and parses an expression in an environment; throws CelCompileError with the first line of the reason. */
+export function checkAndParse(env: Environment, expression: string): (ctx: Record<string, unknown>) => unknown {
+  try {
+    const checked = env.check(expression);
+    if (!checked.valid) throw checked.error ?? new Error('type check failed');
+    return env.parse(expression) as unknown as (ctx: Record<string, unknown>) => unknown;
+  } catch (error) {
+    throw new CelCompileError(expression, error instanceof Error ? error.message.split('\n')[0]! : String(error));
+  }
+}
+
 /** Parses and type-checks a CEL expression (cached); throws CelCompileError. */
 export function compileCel(expression: string): CelProgram {
   const hit = cache.get(expression);
   if (hit !== undefined) return hit;
   environment ??= buildEnvironment();
-  const env = environment;
-  let evaluate: (ctx: Record<string, unknown>) => unknown;
-  try {
-    const checked = env.check(expression);
-    if (!checked.valid) throw checked.error ?? new Error('type check failed');
-    evaluate = env.parse(expression) as unknown as (ctx: Record<string, unknown>) => unknown;
-  } catch (error) {
-    throw new CelCompileError(expression, error instanceof Error ? error.message.split('\n')[0]! : String(error));
-  }
+  const evaluate = checkAndParse(environment, expression);
   const program: CelProgram = {
     expression,
     evaluate(self, rt) {

@@ -10,7 +10,7 @@
  * "current" is safe.
  */
 import { Environment } from '@marcbachmann/cel-js';
-import { CelCompileError, parseQuantity, toCelValue } from './cel.js';
+import { checkAndParse, parseQuantity, toCelValue } from './cel.js';
 
 /** Where the usage functions get their numbers. */
 export interface MetricsFunctions {
@@ -119,15 +119,7 @@ export function compileMetricsCel(expression: string): MetricsProgram {
   const hit = cache.get(expression);
   if (hit !== undefined) return hit;
   environment ??= buildEnvironment();
-  const env = environment;
-  let evaluate: (ctx: Record<string, unknown>) => unknown;
-  try {
-    const checked = env.check(expression);
-    if (!checked.valid) throw checked.error ?? new Error('type check failed');
-    evaluate = env.parse(expression) as unknown as (ctx: Record<string, unknown>) => unknown;
-  } catch (error) {
-    throw new CelCompileError(expression, error instanceof Error ? error.message.split('\n')[0]! : String(error));
-  }
+  const evaluate = checkAndParse(environment, expression);
   const program: MetricsProgram = {
     expression,
     evaluate(data, functions) {
