@@ -8,6 +8,7 @@
  * because YAML's empty value is null.
  */
 import { z } from 'zod';
+import { firstProblem, objectName } from './schema-problems.js';
 
 /** One group of containers sharing a log file. */
 export interface PodLogEntry {
@@ -79,28 +80,6 @@ export class LogsDocumentError extends Error {
   }
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? String(p) : `.${String(p)}`;
-  return out;
-}
-
-function firstProblem(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  const at = formatPath(issue.path);
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    return `unknown field "${at === '' ? key : `${at}.${key}`}"`;
-  }
-  return `${at === '' ? '(document)' : at}: ${issue.message}`;
-}
-
-function nameOf(doc: unknown): string {
-  const name = (doc as { metadata?: { name?: unknown } } | null)?.metadata?.name;
-  return typeof name === 'string' && name !== '' ? name : '<no name>';
-}
-
 function entries(raw: readonly z.infer<typeof logEntry>[] | null | undefined): PodLogEntry[] {
   return (raw ?? []).map((e) => ({
     containers: e.containers ?? [],
@@ -116,14 +95,14 @@ function entries(raw: readonly z.infer<typeof logEntry>[] | null | undefined): P
  */
 export function parseLogsDocument(doc: unknown): PodLogs {
   const parsed = logsDocument.safeParse(doc);
-  if (!parsed.success) throw new LogsDocumentError('Logs', nameOf(doc), firstProblem(parsed.error));
+  if (!parsed.success) throw new LogsDocumentError('Logs', objectName(doc), firstProblem(parsed.error));
   const { metadata: meta, spec } = parsed.data;
   return { kind: 'Logs', name: meta.name, namespace: meta.namespace || 'default', logs: entries(spec.logs) };
 }
 
 export function parseClusterLogsDocument(doc: unknown): ClusterPodLogs {
   const parsed = clusterLogsDocument.safeParse(doc);
-  if (!parsed.success) throw new LogsDocumentError('ClusterLogs', nameOf(doc), firstProblem(parsed.error));
+  if (!parsed.success) throw new LogsDocumentError('ClusterLogs', objectName(doc), firstProblem(parsed.error));
   const { metadata: meta, spec } = parsed.data;
   return {
     kind: 'ClusterLogs',

@@ -13,6 +13,7 @@ import { compileJq } from '../engine/jq.js';
 import { convertStage } from './convert-stage.js';
 import { stageDocumentSchema } from './stage-schema.js';
 import type { ExpressionFrom, Stage } from './stage-types.js';
+import { describeIssue, objectName } from './schema-problems.js';
 
 export interface ParseStagesResult {
   stages: Stage[];
@@ -104,25 +105,12 @@ function expressionProblems(stage: Stage): string[] {
   return problems;
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? String(p) : `.${String(p)}`;
-  return out;
-}
-
 function schemaProblems(issues: readonly { code: string; path: readonly PropertyKey[]; message: string; keys?: readonly string[] }[]): string[] {
-  return issues.map((issue) => {
-    const at = formatPath(issue.path);
-    if (issue.code === 'unrecognized_keys' && issue.keys) {
-      return issue.keys.map((k) => `unknown field "${at === '' ? k : `${at}.${k}`}"`).join('; ');
-    }
-    return `${at === '' ? '(document)' : at}: ${issue.message}`;
-  });
+  return issues.map(describeIssue);
 }
 
 function nameOf(doc: unknown, index: number): string {
-  const name = (doc as { metadata?: { name?: unknown } } | null)?.metadata?.name;
-  return typeof name === 'string' && name !== '' ? name : `#${index + 1}`;
+  return objectName(doc, `#${index + 1}`);
 }
 
 function invalid(source: string, name: string, problems: string[]): UsageError {

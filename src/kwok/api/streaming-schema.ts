@@ -8,6 +8,7 @@
  * where Go's decoding takes it.
  */
 import { z } from 'zod';
+import { firstProblem, objectName } from './schema-problems.js';
 
 export interface ExecLocal {
   /** Working directory of the command; empty: the controller's own. */
@@ -127,28 +128,6 @@ export class StreamingDocumentError extends Error {
   }
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const p of path) out += typeof p === 'number' ? `[${p}]` : out === '' ? String(p) : `.${String(p)}`;
-  return out;
-}
-
-function firstProblem(error: z.ZodError): string {
-  const issue = error.issues[0];
-  if (!issue) return 'invalid';
-  const at = formatPath(issue.path);
-  if (issue.code === 'unrecognized_keys') {
-    const key = issue.keys[0] ?? '';
-    return `unknown field "${at === '' ? key : `${at}.${key}`}"`;
-  }
-  return `${at === '' ? '(document)' : at}: ${issue.message}`;
-}
-
-function nameOf(doc: unknown): string {
-  const name = (doc as { metadata?: { name?: unknown } } | null)?.metadata?.name;
-  return typeof name === 'string' && name !== '' ? name : '<no name>';
-}
-
 function toExec(raw: z.infer<typeof execEntry>): ExecEntry {
   const entry: ExecEntry = { containers: raw.containers ?? [] };
   if (raw.local) {
@@ -188,7 +167,7 @@ function parse(kind: StreamingKind, doc: unknown): { name: string; namespace: st
     [list]: z.array(ENTRY_SCHEMA[base] as z.ZodType).nullish(),
   });
   const parsed = z.looseObject({ metadata, spec }).safeParse(doc);
-  if (!parsed.success) throw new StreamingDocumentError(kind, nameOf(doc), firstProblem(parsed.error));
+  if (!parsed.success) throw new StreamingDocumentError(kind, objectName(doc), firstProblem(parsed.error));
   const { metadata: meta } = parsed.data;
   const specData = parsed.data.spec as Record<string, unknown> & { selector?: { matchNamespaces?: string[] | null; matchNames?: string[] | null } | null };
   return {
