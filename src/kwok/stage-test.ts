@@ -97,8 +97,7 @@ function ipv4Pool(cidr: string): (offset: number) => string {
 }
 
 /** Deterministic stand-ins for the functions the kwok controllers add per object. */
-function standInFuncs(object: Record<string, unknown>, options: StageTestOptions, clock: () => Date): FuncMap {
-  const ip = ipv4Pool(options.cidr ?? '10.0.0.0/24');
+function standInFuncs(object: Record<string, unknown>, options: StageTestOptions, ip: (offset: number) => string, clock: () => Date): FuncMap {
   const nodeIP = ip(1);
   const podIPs = new Map<string, string>();
   const podIP = (...key: unknown[]): string => {
@@ -180,10 +179,12 @@ function resourceOf(object: Record<string, unknown>): { apiGroup: string; kind: 
  * StageRenderError (a template error) like kwok's harness fails the case.
  */
 export function testStages(stages: readonly Stage[], object: Record<string, unknown>, options: StageTestOptions): StageTestReport {
+  // A bad --cidr is refused whether or not a stage's template ends up asking for an IP.
+  const ipPool = ipv4Pool(options.cidr ?? '10.0.0.0/24');
   const resource = resourceOf(object);
   let now = options.now;
   const clock = (): Date => now;
-  const funcsFor = (obj: Record<string, unknown>): FuncMap => ({ ...standInFuncs(obj, options, clock), ...options.funcs });
+  const funcsFor = (obj: Record<string, unknown>): FuncMap => ({ ...standInFuncs(obj, options, ipPool, clock), ...options.funcs });
   const engineOptions = {
     now: clock,
     random: options.random ?? (() => 0),

@@ -46,7 +46,12 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
     assert.match(r.stderr, /kube-apiserver serves/);
     const ns = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
     assert.equal(ns.stdout.trim(), 'namespace/default', ns.stderr);
-    await waitFor('kube-scheduler shown as exited', async () => /kube-scheduler\s+exited/.test((await kwokts(box, ['--name', NAME, 'get', 'components', '-o', 'wide'])).stdout));
+    const state = async () => {
+      const out = await kwokts(box, ['--name', NAME, 'get', 'components', '-o', 'json']);
+      const list = JSON.parse(out.stdout) as Array<{ name: string; state: string }>;
+      return list.find((c) => c.name === 'kube-scheduler')?.state;
+    };
+    await waitFor('kube-scheduler shown as exited', async () => (await state()) === 'exited');
   });
 
   test('snapshot export impersonates with --as/--as-group and pages with --page-size', async () => {
