@@ -81,8 +81,13 @@ describe('logs, export logs, config, --extra-args and extra components', { timeo
   test('an extra component runs with its args and env, and is listed with the others', async () => {
     const response = await fetch(`http://127.0.0.1:${echoPort}/`);
     assert.equal(await response.text(), `hello-from-env ${echoPort}`);
-    const wide = await ok(box, ['get', 'components', '-o', 'wide']);
-    assert.match(wide, new RegExp(`^echo\\s+running\\s+true\\s+\\d+\\s+${echoPort}`, 'm'));
+    // -o wide is kwokctl's NAME STATUS table; -o json carries the process state, pid and ports.
+    assert.match(await ok(box, ['get', 'components', '-o', 'wide']), /^echo\s+Ready$/m);
+    const echo = (JSON.parse(await ok(box, ['get', 'components', '-o', 'json'])) as Array<{ name: string; state: string; ready: boolean; id?: string; ports: number[] }>).find((c) => c.name === 'echo');
+    assert.equal(echo?.state, 'running');
+    assert.equal(echo?.ready, true);
+    assert.match(echo?.id ?? '', /^\d+$/);
+    assert.deepEqual(echo?.ports, [echoPort]);
   });
 
   test('an extraVolume the binary runtime cannot mount is a warning naming it', () => {
