@@ -41,7 +41,8 @@ function runtime(): CelRuntime {
   return current;
 }
 
-function toMillis(value: unknown): number {
+/** A CEL timestamp or an RFC 3339 string as epoch milliseconds. */
+export function toMillis(value: unknown): number {
   if (value instanceof Date) return value.getTime();
   if (typeof value === 'string') {
     const ms = Date.parse(value);

@@ -10,7 +10,7 @@
  * "current" is safe.
  */
 import { Environment } from '@marcbachmann/cel-js';
-import { checkAndParse, parseQuantity, toCelValue } from './cel.js';
+import { checkAndParse, parseQuantity, toCelValue, toMillis } from './cel.js';
 
 /** Where the usage functions get their numbers. */
 export interface MetricsFunctions {
@@ -56,15 +56,6 @@ function metaOf(obj: unknown): Meta {
     namespace: typeof o?.metadata?.namespace === 'string' ? o.metadata.namespace : '',
     isPod: Array.isArray(o?.spec?.containers),
   };
-}
-
-function toMillis(value: unknown): number {
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'string') {
-    const ms = Date.parse(value);
-    if (!Number.isNaN(ms)) return ms;
-  }
-  throw new Error(`not a time: ${String(value)}`);
 }
 
 function sinceSecond(obj: unknown): number {
