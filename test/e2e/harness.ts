@@ -7,6 +7,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createServer } from 'node:net';
+import { request as httpsRequest } from 'node:https';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'run.js');
@@ -250,5 +251,21 @@ export async function isListeningFor(port: number, marker: string): Promise<bool
     } catch {
       return false;
     }
+  });
+}
+
+/** Status of an https GET (server certificate not checked: kcm and the scheduler serve self-signed ones), optionally with a client certificate; or the connection error. */
+export function insecureHttpsStatus(port: number, path: string, client?: { cert: string; key: string }): Promise<number | string> {
+  return new Promise((resolve) => {
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path, rejectUnauthorized: false, timeout: 10_000, agent: false, ...(client ? { cert: readFileSync(client.cert), key: readFileSync(client.key) } : {}) },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', (error) => resolve(error.message));
+    req.end();
   });
 }

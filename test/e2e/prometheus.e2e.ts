@@ -8,27 +8,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { isAlive, isListening, isListeningFor, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { insecureHttpsStatus, isAlive, isListening, isListeningFor, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'prom';
 
-/** Status of an https GET (server certificate not checked), optionally with a client certificate; or the connection error. */
-function httpsStatus(port: number, path: string, client?: { cert: string; key: string }): Promise<number | string> {
-  return new Promise((resolve) => {
-    const req = httpsRequest(
-      { host: '127.0.0.1', port, path, rejectUnauthorized: false, timeout: 10_000, agent: false, ...(client ? { cert: readFileSync(client.cert), key: readFileSync(client.key) } : {}) },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', (error) => resolve(error.message));
-    req.end();
-  });
-}
 
 interface Target {
   labels: { job: string };
@@ -76,15 +60,15 @@ describe('prometheus', { timeout: 600_000 }, () => {
     assert.doesNotMatch(config, /admin\.(crt|key)/, 'Prometheus does not hold the admin credentials');
     for (const component of ['kube-controller-manager', 'kube-scheduler']) {
       const p = componentPorts[component]![0]!;
-      const anonymous = await httpsStatus(p, '/metrics');
+      const anonymous = await insecureHttpsStatus(p, '/metrics');
       assert.ok(anonymous === 401 || anonymous === 403, `${component}: anonymous /metrics got ${anonymous}`);
-      assert.equal(await httpsStatus(p, '/metrics', prometheus), 200, `${component}: system:monitoring may read /metrics`);
+      assert.equal(await insecureHttpsStatus(p, '/metrics', prometheus), 200, `${component}: system:monitoring may read /metrics`);
       // Its identity reads metrics, nothing else: the apiserver refuses it an API read.
-      assert.equal(await httpsStatus(p, '/healthz'), 200, `${component}: /healthz stays open`);
+      assert.equal(await insecureHttpsStatus(p, '/healthz'), 200, `${component}: /healthz stays open`);
     }
-    assert.equal(await httpsStatus(componentPorts['kube-apiserver']![0]!, '/api/v1/namespaces', prometheus), 403, 'system:monitoring cannot read the API');
+    assert.equal(await insecureHttpsStatus(componentPorts['kube-apiserver']![0]!, '/api/v1/namespaces', prometheus), 403, 'system:monitoring cannot read the API');
     // etcd's client port: no certificate, no answer.
-    assert.equal(typeof (await httpsStatus(componentPorts['etcd']![0]!, '/health')), 'string', 'etcd refuses a TLS client without its certificate');
+    assert.equal(typeof (await insecureHttpsStatus(componentPorts['etcd']![0]!, '/health')), 'string', 'etcd refuses a TLS client without its certificate');
   });
 
   test('a kwok controller metric is queryable', async () => {

@@ -14,7 +14,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join, relative } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { isAlive, kwokts, recordedPids, requireBinaries, sandbox, type Sandbox } from './harness.js';
+import { insecureHttpsStatus, isAlive, kwokts, recordedPids, requireBinaries, sandbox, type Sandbox } from './harness.js';
 
 const NAME = 'se-sec';
 const OLD = 'se-old';
@@ -161,26 +161,11 @@ describe('security', { timeout: 900_000 }, () => {
     const norbacPki = join(box.workdir, 'clusters', NORBAC, 'pki');
     for (const name of ['kube-controller-manager', 'kube-scheduler']) {
       const port = components.find((c) => c.name === name)!.ports[0]!;
-      const anonymous = await getInsecure(port, '/metrics');
+      const anonymous = await insecureHttpsStatus(port, '/metrics');
       assert.ok(anonymous === 401 || anonymous === 403, `${name}: anonymous /metrics got ${anonymous}`);
-      assert.equal(await getInsecure(port, '/metrics', { cert: join(norbacPki, 'prometheus.crt'), key: join(norbacPki, 'prometheus.key') }), 200, name);
+      assert.equal(await insecureHttpsStatus(port, '/metrics', { cert: join(norbacPki, 'prometheus.crt'), key: join(norbacPki, 'prometheus.key') }), 200, name);
     }
     assert.equal((await kwokts(box, ['--name', NORBAC, 'delete', 'cluster'])).exitCode, 0);
   });
 });
 
-/** Status of an https GET that does not check the server (kcm and the scheduler serve self-signed certificates). */
-function getInsecure(port: number, path: string, client?: { cert: string; key: string }): Promise<number | string> {
-  return new Promise((resolve) => {
-    const req = httpsRequest(
-      { host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false, timeout: 10_000, ...(client ? { cert: readFileSync(client.cert), key: readFileSync(client.key) } : {}) },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timed out')));
-    req.on('error', (error) => resolve(error.message));
-    req.end();
-  });
-}
