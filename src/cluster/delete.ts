@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { removeContext } from '../kubeconfig/index.js';
+import { removeContext } from '../kube/index.js';
 import type { Executor } from '../exec/executor.js';
 import { describeUnknown, OperationError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';

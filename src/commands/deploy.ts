@@ -3,7 +3,7 @@ import { BaseCommand } from '../cli/base-command.js';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../artifacts/images.js';
 import { deploy } from '../deploy/deploy.js';
 import { renderDeployManifests } from '../deploy/manifests.js';
-import { resolveUserKubeconfigPath } from '../kubeconfig/index.js';
+import { resolveUserKubeconfigPath } from '../kube/index.js';
 
 export default class Deploy extends BaseCommand<typeof Deploy> {
   static override summary = 'Run the kwok controller in an existing cluster (print or apply kwok.yaml and stage-fast.yaml)';

@@ -4,10 +4,10 @@
  * checked up front so a wrong path or context is one clear error before anything is sent.
  */
 import { existsSync, statSync } from 'node:fs';
-import { buildConnection } from '../kwok/client/connection.js';
-import { KubeconfigError, readRestConfig, type RestConfig } from '../kwok/client/rest-config.js';
-import { HttpKubeClient } from '../kwok/client/http-client.js';
-import { defaultRetry } from '../kwok/client/retry.js';
+import { buildConnection } from '../kube/client/connection.js';
+import { KubeconfigError, readRestConfig, type RestConfig } from '../kube/kubeconfig/rest-config.js';
+import { HttpKubeClient } from '../kube/client/http-client.js';
+import { defaultRetry } from '../kube/client/retry.js';
 import { PreflightError, UsageError } from '../util/errors.js';
 import { applyObjects } from './apply.js';
 import { deployObjects, renderDeployManifests } from './manifests.js';

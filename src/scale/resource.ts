@@ -7,7 +7,7 @@ import { parseK8sYaml } from '../kwok/api/k8s-yaml.js';
 import { evalJq } from '../kwok/engine/jq.js';
 import { renderTemplate, typed, type FuncMap } from '../kwok/engine/gotpl/index.js';
 import { formatIp, parseCidr, parseIp } from '../kwok/ippool/ip-address.js';
-import type { KubeObject } from '../kwok/client/types.js';
+import type { KubeObject } from '../kube/client/types.js';
 import { UsageError } from '../util/errors.js';
 import { templatePath } from '../util/package-root.js';
 

@@ -3,10 +3,10 @@
  * API with bounded concurrency over keep-alive connections (10,000 pods in seconds, not minutes).
  */
 import pLimit from 'p-limit';
-import { buildConnection } from '../kwok/client/connection.js';
-import { HttpKubeClient } from '../kwok/client/http-client.js';
-import { loadKubeConfig } from '../kwok/client/kubeconfig.js';
-import type { KubeClient, KubeObject, ResourceRef } from '../kwok/client/types.js';
+import { buildConnection } from '../kube/client/connection.js';
+import { HttpKubeClient } from '../kube/client/http-client.js';
+import { loadKubeConfig } from '../kube/kubeconfig/load.js';
+import type { KubeClient, KubeObject, ResourceRef } from '../kube/client/types.js';
 import { UsageError } from '../util/errors.js';
 import { silentLogger } from '../util/log.js';
 import { planScale } from './plan.js';

@@ -6,10 +6,10 @@
  * number of concurrent HTTP requests straight to the apiserver.
  */
 import { readFileSync } from 'node:fs';
-import type { HttpKubeClient } from '../../src/kwok/client/http-client.js';
-import { Reflector } from '../../src/kwok/client/reflector.js';
-import { nodesResource, podsResource } from '../../src/kwok/client/resources.js';
-import type { KubeObject } from '../../src/kwok/client/types.js';
+import type { HttpKubeClient } from '../../src/kube/client/http-client.js';
+import { Reflector } from '../../src/kube/client/reflector.js';
+import { nodesResource, podsResource } from '../../src/kube/client/resources.js';
+import type { KubeObject } from '../../src/kube/client/types.js';
 import { silentLogger } from '../../src/util/log.js';
 
 export async function forEachLimited(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {

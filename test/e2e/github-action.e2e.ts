@@ -10,10 +10,10 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { buildConnection } from '../../src/kwok/client/connection.js';
-import { HttpKubeClient } from '../../src/kwok/client/http-client.js';
-import { loadKubeConfig } from '../../src/kwok/client/kubeconfig.js';
-import { nodesResource } from '../../src/kwok/client/resources.js';
+import { buildConnection } from '../../src/kube/client/connection.js';
+import { HttpKubeClient } from '../../src/kube/client/http-client.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
+import { nodesResource } from '../../src/kube/client/resources.js';
 import { silentLogger } from '../../src/util/log.js';
 import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
 

@@ -21,7 +21,7 @@ import { mkdirSync, mkdtempSync, copyFileSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { serviceAccountDir } from '../../src/kwok/client/in-cluster.js';
+import { serviceAccountDir } from '../../src/kube/kubeconfig/in-cluster.js';
 import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'incluster';

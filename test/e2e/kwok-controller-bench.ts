@@ -12,9 +12,9 @@
 import { spawn } from 'node:child_process';
 import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildConnection } from '../../src/kwok/client/connection.js';
-import { HttpKubeClient } from '../../src/kwok/client/http-client.js';
-import { loadKubeConfig } from '../../src/kwok/client/kubeconfig.js';
+import { buildConnection } from '../../src/kube/client/connection.js';
+import { HttpKubeClient } from '../../src/kube/client/http-client.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { silentLogger } from '../../src/util/log.js';
 import { cpuSeconds, runControllerLoad } from '../bench/controller-load.js';
 import { findControlPlaneBinaries, startControlPlane } from './kwok-controller-cluster.js';

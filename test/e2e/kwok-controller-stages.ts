@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../src/kwok/client/types.js';
+import type { KubeObject } from '../../src/kube/client/types.js';
 import type { FuncMap, ResourceStages, StageAction, StageCatalog, StageCatalogFactory, StageMatch } from '../../src/kwok/controllers/stage-engine.js';
 
 interface NativeStage {

@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { deprecatedFlagWarnings, givenOptionValues, optionFlags } from '../../cli/option-flags.js';
 import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
 import { createCluster } from '../../cluster/create.js';
-import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
+import { resolveUserKubeconfigPath } from '../../kube/index.js';
 import { waitFlags, waitPlan } from '../../cli/duration-flag.js';
 import { parseExtraArgs } from '../../config/extra-args.js';
 import { resolveOptionValues, unsupportedOptionWarnings } from '../../config/resolve.js';

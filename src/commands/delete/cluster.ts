@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { deleteCluster } from '../../cluster/delete.js';
 import { listClusterNames } from '../../cluster/record.js';
-import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
+import { resolveUserKubeconfigPath } from '../../kube/index.js';
 
 export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
   static override summary = 'Delete a cluster';

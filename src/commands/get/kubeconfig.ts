@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BaseCommand } from '../../cli/base-command.js';
 import { loadCluster } from '../../cluster/record.js';
-import { buildPortableKubeconfig, renderPortableKubeconfig } from '../../kubeconfig/index.js';
+import { buildPortableKubeconfig, renderPortableKubeconfig } from '../../kube/index.js';
 import { ADMIN_GROUPS, ADMIN_USER, signClientCertificate } from '../../pki/index.js';
 
 export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {

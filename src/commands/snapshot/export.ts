@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { resolveToolFor } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
-import { resolveUserKubeconfigPath } from '../../kubeconfig/index.js';
+import { resolveUserKubeconfigPath } from '../../kube/index.js';
 import { exportSnapshot } from '../../snapshot/snapshot.js';
 import { snapshotFlags } from '../../snapshot/flags.js';
 import { UsageError } from '../../util/errors.js';

@@ -10,7 +10,7 @@
  * too, so one look at the check explains a no-scale.
  */
 import { parseK8sYamlDocuments } from '../api/k8s-yaml.js';
-import type { KubeObject } from '../client/types.js';
+import type { KubeObject } from '../../kube/client/types.js';
 
 /** Names and data keys the provider reads (its defaults; KWOK_PROVIDER_CONFIGMAP renames the config). */
 export const PROVIDER_CONFIG_NAME = 'kwok-provider-config';

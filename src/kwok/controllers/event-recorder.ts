@@ -4,8 +4,8 @@
  * Recording is best effort: a failed Event never fails the stage.
  */
 import type { Logger } from '../../util/log.js';
-import { eventsResource } from '../client/resources.js';
-import type { KubeClient, KubeObject } from '../client/types.js';
+import { eventsResource } from '../../kube/client/resources.js';
+import type { KubeClient, KubeObject } from '../../kube/client/types.js';
 
 export const eventSourceComponent = 'kwok_controller';
 

@@ -4,9 +4,9 @@
  * label-selector expression (evaluated here). The deprecated disregard selectors exclude nodes and
  * pods whose labels/annotations match.
  */
-import { parseLabelSelector } from '../client/label-selector.js';
-import type { LabelSelector } from '../client/label-selector.js';
-import type { KubeObject, ListOptions } from '../client/types.js';
+import { parseLabelSelector } from '../../kube/client/label-selector.js';
+import type { LabelSelector } from '../../kube/client/label-selector.js';
+import type { KubeObject, ListOptions } from '../../kube/client/types.js';
 
 export type ManageMode =
   | { kind: 'all' }

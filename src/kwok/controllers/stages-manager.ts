@@ -5,9 +5,9 @@
  * for each other resourceRef that appears and stopped when its last Stage goes away.
  */
 import type { Logger } from '../../util/log.js';
-import { Reflector } from '../client/reflector.js';
-import { stagesResource } from '../client/resources.js';
-import type { KubeClient, ResourceRef } from '../client/types.js';
+import { Reflector } from '../../kube/client/reflector.js';
+import { stagesResource } from '../../kube/client/resources.js';
+import type { KubeClient, ResourceRef } from '../../kube/client/types.js';
 import type { ControllerMetrics } from './controller-metrics.js';
 import type { EventRecorder } from './event-recorder.js';
 import { emptyResourceStages, stageResourceKey } from './stage-engine.js';

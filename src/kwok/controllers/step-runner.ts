@@ -6,8 +6,8 @@
  * creates the object or patches it if it already exists.
  */
 import type { Logger } from '../../util/log.js';
-import { isAlreadyExists, isNotFound } from '../client/api-error.js';
-import type { KubeClient, KubeObject, ResourceRef } from '../client/types.js';
+import { isAlreadyExists, isNotFound } from '../../kube/client/api-error.js';
+import type { KubeClient, KubeObject, ResourceRef } from '../../kube/client/types.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { ResourceStages, StageAction } from './stage-engine.js';
 

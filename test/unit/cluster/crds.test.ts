@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { checkCrdKinds, SERVED_CRD_KINDS } from '../../../src/cluster/crds.js';
 import { UsageError } from '../../../src/util/errors.js';
-import { streamingResources } from '../../../src/kwok/client/resources.js';
+import { streamingResources } from '../../../src/kube/client/resources.js';
 import { templatePath } from '../../../src/util/package-root.js';
 
 test('--enable-crds takes Stage, Logs, Exec, Attach, PortForward, their Cluster kinds and the metrics kinds, once each, and refuses the rest naming them', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyObjects } from '../../../src/deploy/apply.js';
-import { KubeApiError } from '../../../src/kwok/client/api-error.js';
-import type { KubeClient, KubeObject, PatchRequest, ResourceRef } from '../../../src/kwok/client/types.js';
+import { KubeApiError } from '../../../src/kube/client/api-error.js';
+import type { KubeClient, KubeObject, PatchRequest, ResourceRef } from '../../../src/kube/client/types.js';
 import { OperationError, PreflightError } from '../../../src/util/errors.js';
 
 const refs: Record<string, ResourceRef> = {

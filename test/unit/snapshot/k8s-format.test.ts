@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cleanForCreate, cleanForSnapshot, restoreWaves } from '../../../src/snapshot/k8s-format.js';
-import type { KubeObject } from '../../../src/kwok/client/types.js';
+import type { KubeObject } from '../../../src/kube/client/types.js';
 
 const obj = (name: string, uid: string, owners: string[] = []): KubeObject => ({
   apiVersion: 'v1',

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { parseK8sYamlDocuments } from '../../../../src/kwok/api/k8s-yaml.js';
 import { checkProviderConfigMaps, checkProviderSetup, parseProviderConfig, parseTemplateNodes } from '../../../../src/kwok/autoscaler/provider-check.js';
-import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import type { KubeObject } from '../../../../src/kube/client/types.js';
 
 const labelConfig = `apiVersion: v1alpha1
 readNodesFrom: configmap

@@ -3,9 +3,9 @@
  * streams fed from an event log, label/field selectors, merge and JSON patches, finalizer-aware
  * delete, and a call log plus one-shot fault injection.
  */
-import { KubeApiError } from '../../../../src/kwok/client/api-error.js';
-import { parseLabelSelector } from '../../../../src/kwok/client/label-selector.js';
-import { objectKey, wellKnownResources } from '../../../../src/kwok/client/resources.js';
+import { KubeApiError } from '../../../../src/kube/client/api-error.js';
+import { parseLabelSelector } from '../../../../src/kube/client/label-selector.js';
+import { objectKey, wellKnownResources } from '../../../../src/kube/client/resources.js';
 import type {
   CreateOptions,
   DeleteRequest,
@@ -18,7 +18,7 @@ import type {
   ResourceRef,
   WatchEvent,
   WatchOptions,
-} from '../../../../src/kwok/client/types.js';
+} from '../../../../src/kube/client/types.js';
 
 export interface Call {
   verb: 'list' | 'watch' | 'get' | 'create' | 'update' | 'patch' | 'delete';

@@ -3,7 +3,7 @@
  * from object to actions. Stage "documents" handed to the factory are these objects themselves.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import type { KubeObject } from '../../../../src/kube/client/types.js';
 import type { FuncMap, ResourceStages, StageAction, StageCatalog, StageCatalogFactory, StageMatch, StageResource } from '../../../../src/kwok/controllers/stage-engine.js';
 
 export interface FakeStage {

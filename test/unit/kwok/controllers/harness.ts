@@ -5,7 +5,7 @@ import { KwokController } from '../../../../src/kwok/controllers/kwok-controller
 import type { KwokControllerConfig } from '../../../../src/kwok/controllers/kwok-controller.js';
 import { buildNodeSelection } from '../../../../src/kwok/controllers/node-selection.js';
 import type { ManageMode } from '../../../../src/kwok/controllers/node-selection.js';
-import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import type { KubeObject } from '../../../../src/kube/client/types.js';
 import { FakeKubeClient } from './fake-kube-client.js';
 import { fakeCatalogFactory } from './fake-stages.js';
 import type { FakeStage } from './fake-stages.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { nodesResource, podsResource, eventsResource } from '../../../../src/kwok/client/resources.js';
+import { nodesResource, podsResource, eventsResource } from '../../../../src/kube/client/resources.js';
 import type { StageAction } from '../../../../src/kwok/controllers/stage-engine.js';
 import { FakeKubeClient } from './fake-kube-client.js';
 import { nodeReadyStage, podDeleteStage, podReadyStage } from './fake-stages.js';
@@ -230,7 +230,7 @@ describe('KwokController with a fake API', () => {
 
 describe('stages from Stage CRs (--enable-crds=Stage)', () => {
   it('plays nothing until Stage CRs appear, then rebuilds the stage sets and starts generic controllers', async () => {
-    const { stagesResource } = await import('../../../../src/kwok/client/resources.js');
+    const { stagesResource } = await import('../../../../src/kube/client/resources.js');
     const { fakeCatalogFactory } = await import('./fake-stages.js');
     const configMaps = { group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true };
     const labelConfigMap: FakeStage = {

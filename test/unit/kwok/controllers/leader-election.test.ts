@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KubeApiError } from '../../../../src/kwok/client/api-error.js';
-import { leasesResource } from '../../../../src/kwok/client/resources.js';
-import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import { KubeApiError } from '../../../../src/kube/client/api-error.js';
+import { leasesResource } from '../../../../src/kube/client/resources.js';
+import type { KubeObject } from '../../../../src/kube/client/types.js';
 import { checkLeaderElectionTiming, LeaderElector, leaderElectionDefaults, runWhileLeader } from '../../../../src/kwok/controllers/leader-election.js';
 import { createLogger, LogLevel } from '../../../../src/util/log.js';
 import { FakeKubeClient } from './fake-kube-client.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ClusterPodLogs, PodLogEntry, PodLogs } from '../../../../src/kwok/api/logs-schema.js';
 import { findPodLog, LogsRegistry } from '../../../../src/kwok/controllers/logs-registry.js';
-import { clusterLogsResource, logsResource } from '../../../../src/kwok/client/resources.js';
+import { clusterLogsResource, logsResource } from '../../../../src/kube/client/resources.js';
 import { silentLogger } from '../../../../src/util/log.js';
 import { FakeKubeClient } from './fake-kube-client.js';
 import { eventually } from './harness.js';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
-import { KubeApiError } from '../../../../src/kwok/client/api-error.js';
-import { leasesResource, nodesResource, podsResource } from '../../../../src/kwok/client/resources.js';
-import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import { KubeApiError } from '../../../../src/kube/client/api-error.js';
+import { leasesResource, nodesResource, podsResource } from '../../../../src/kube/client/resources.js';
+import type { KubeObject } from '../../../../src/kube/client/types.js';
 import { formatMicroTime, NodeLeases, nodeLeaseNamespace } from '../../../../src/kwok/controllers/node-leases.js';
 import { silentLogger } from '../../../../src/util/log.js';
 import { FakeKubeClient } from './fake-kube-client.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { configMapsResource, eventsResource, nodesResource } from '../../../../src/kwok/client/resources.js';
-import type { KubeObject } from '../../../../src/kwok/client/types.js';
+import { configMapsResource, eventsResource, nodesResource } from '../../../../src/kube/client/resources.js';
+import type { KubeObject } from '../../../../src/kube/client/types.js';
 import { EventRecorder } from '../../../../src/kwok/controllers/event-recorder.js';
 import { ProviderConfigWatch, providerWarningReason } from '../../../../src/kwok/controllers/provider-config-watch.js';
 import { FakeKubeClient } from './fake-kube-client.js';
@@ -76,7 +76,7 @@ describe('ProviderConfigWatch', () => {
 
 describe('ProviderConfigWatch without RBAC for ConfigMaps', () => {
   it('warns once that the check is off and does not watch', async () => {
-    const { KubeApiError } = await import('../../../../src/kwok/client/api-error.js');
+    const { KubeApiError } = await import('../../../../src/kube/client/api-error.js');
     const client = new FakeKubeClient();
     client.failNext('list', new KubeApiError('GET /api/v1/configmaps: 403 Forbidden', 403, 'Forbidden'), 'configmaps');
     const w = start(client);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { addStreamingDocument, emptyStreamingRules } from '../../../../src/kwok/api/streaming-schema.js';
 import type { StreamingKind, StreamingRules } from '../../../../src/kwok/api/streaming-schema.js';
 import { findAttach, findExec, findForward, StreamingRegistry } from '../../../../src/kwok/controllers/streaming-registry.js';
-import { streamingResources } from '../../../../src/kwok/client/resources.js';
+import { streamingResources } from '../../../../src/kube/client/resources.js';
 import { silentLogger } from '../../../../src/util/log.js';
 import { FakeKubeClient } from './fake-kube-client.js';
 import { eventually } from './harness.js';

@@ -1,4 +1,4 @@
-import { UsageError } from '../util/errors.js';
+import { UsageError } from '../../util/errors.js';
 import type { ClusterEntry, KubeConfig, KubeconfigCluster, KubeconfigUser } from './types.js';
 import { stringifyKubeconfigValue } from './yaml-style.js';
 

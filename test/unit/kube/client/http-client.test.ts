@@ -3,11 +3,11 @@ import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { KubeApiError, isGone } from '../../../../src/kwok/client/api-error.js';
-import type { Connection } from '../../../../src/kwok/client/connection.js';
-import { HttpKubeClient } from '../../../../src/kwok/client/http-client.js';
-import { nodesResource, podsResource } from '../../../../src/kwok/client/resources.js';
-import type { WatchEvent } from '../../../../src/kwok/client/types.js';
+import { KubeApiError, isGone } from '../../../../src/kube/client/api-error.js';
+import type { Connection } from '../../../../src/kube/client/connection.js';
+import { HttpKubeClient } from '../../../../src/kube/client/http-client.js';
+import { nodesResource, podsResource } from '../../../../src/kube/client/resources.js';
+import type { WatchEvent } from '../../../../src/kube/client/types.js';
 
 interface Seen {
   method: string;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildPortableKubeconfig, replaceHost } from '../../../src/kubeconfig/portable.js';
-import { renderKubeconfig } from '../../../src/kubeconfig/index.js';
+import { buildPortableKubeconfig, replaceHost } from '../../../../src/kube/kubeconfig/portable.js';
+import { renderKubeconfig } from '../../../../src/kube/index.js';
 
 // A cluster kubeconfig as create writes it: file references, plus an unrelated second context.
 const CLUSTER_KUBECONFIG = `apiVersion: v1

@@ -4,7 +4,7 @@
  * key order and position.
  */
 import { isMap, isScalar, isSeq, parseDocument, Scalar, YAMLMap, YAMLSeq, type Document } from 'yaml';
-import { OperationError, UsageError } from '../util/errors.js';
+import { OperationError, UsageError } from '../../util/errors.js';
 import { contextOf } from './build.js';
 import type { ClusterEntry } from './types.js';
 import { mergeLines } from './line-merge.js';

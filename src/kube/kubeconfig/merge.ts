@@ -4,7 +4,7 @@
  * is read-modify-write under the file's lock, so concurrent kwokts (or kubectl) processes
  * editing different contexts all land.
  */
-import { UsageError } from '../util/errors.js';
+import { UsageError } from '../../util/errors.js';
 import {
   ensureParentDirectory,
   exists,

@@ -3,7 +3,7 @@ export {
   buildClusterKubeconfig,
   renderKubeconfig,
   type ClusterKubeconfigOptions,
-} from './build.js';
+} from './kubeconfig/build.js';
 export {
   checkMergeable,
   mergeContext,
@@ -11,9 +11,9 @@ export {
   restoreKubeconfig,
   type KubeconfigSnapshot,
   type MergeContextOptions,
-} from './merge.js';
-export type { LockOptions } from './file-io.js';
-export { resolveUserKubeconfigPath } from './resolve-path.js';
+} from './kubeconfig/merge.js';
+export type { LockOptions } from './kubeconfig/file-io.js';
+export { resolveUserKubeconfigPath } from './kubeconfig/resolve-path.js';
 export type {
   ClusterEntry,
   KubeConfig,
@@ -23,5 +23,5 @@ export type {
   NamedCluster,
   NamedContext,
   NamedUser,
-} from './types.js';
-export { buildPortableKubeconfig, renderPortableKubeconfig, replaceHost, type PortableKubeconfigOptions } from './portable.js';
+} from './kubeconfig/types.js';
+export { buildPortableKubeconfig, renderPortableKubeconfig, replaceHost, type PortableKubeconfigOptions } from './kubeconfig/portable.js';

@@ -3,8 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parse } from 'yaml';
-import { buildClusterEntry, buildClusterKubeconfig, renderKubeconfig } from '../../../src/kubeconfig/index.js';
-import { UsageError } from '../../../src/util/errors.js';
+import { buildClusterEntry, buildClusterKubeconfig, renderKubeconfig } from '../../../../src/kube/index.js';
+import { UsageError } from '../../../../src/util/errors.js';
 import { hasKubectl, kubectl, scratchDir } from './helpers.js';
 
 describe('buildClusterKubeconfig / renderKubeconfig', () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { KubeApiError } from '../../../../src/kwok/client/api-error.js';
-import { Reflector } from '../../../../src/kwok/client/reflector.js';
-import { podsResource } from '../../../../src/kwok/client/resources.js';
-import type { KubeClient, KubeObject, ListResult, WatchEvent, WatchOptions } from '../../../../src/kwok/client/types.js';
+import { KubeApiError } from '../../../../src/kube/client/api-error.js';
+import { Reflector } from '../../../../src/kube/client/reflector.js';
+import { podsResource } from '../../../../src/kube/client/resources.js';
+import type { KubeClient, KubeObject, ListResult, WatchEvent, WatchOptions } from '../../../../src/kube/client/types.js';
 import { silentLogger } from '../../../../src/util/log.js';
 
 type WatchScript = (options: WatchOptions) => { events: WatchEvent[]; error?: Error };

@@ -15,12 +15,12 @@ import {
   renderKubeconfig,
   restoreKubeconfig,
   type KubeconfigSnapshot,
-} from '../../../src/kubeconfig/index.js';
-import { ConflictError, UsageError } from '../../../src/util/errors.js';
+} from '../../../../src/kube/index.js';
+import { ConflictError, UsageError } from '../../../../src/util/errors.js';
 import { fileStamp, hasKubectl, kubectl, kwokEntry, modeOf, scratchDir } from './helpers.js';
 
 const run = promisify(execFile);
-const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
 
 /** A hand-edited file: indented sequences, comments, quoting, flow style and a long line. */
 const HAND_EDITED = `# my kubeconfig, hand-edited
@@ -301,7 +301,7 @@ describe('mergeContext', () => {
 
   it('lets merges from two processes land', { timeout: 60_000 }, async () => {
     writeFileSync(path, KUBECTL_WRITTEN, { mode: 0o600 });
-    const worker = join(REPO, 'test', 'unit', 'kubeconfig', 'merge-worker.ts');
+    const worker = join(REPO, 'test', 'unit', 'kube', 'kubeconfig', 'merge-worker.ts');
     const startAt = String(Date.now() + 2500);
     await Promise.all(
       ['left', 'right'].map((prefix) => run(process.execPath, ['--import', 'tsx', worker, path, prefix, '6', startAt], { cwd: REPO })),

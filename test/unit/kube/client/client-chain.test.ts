@@ -3,7 +3,7 @@ import { Agent as HttpsAgent, createServer, request } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { before, describe, it } from 'node:test';
-import { explicitClientChain } from '../../../../src/kwok/client/client-chain.js';
+import { explicitClientChain } from '../../../../src/kube/client/client-chain.js';
 import { generateClusterPki, type ClusterPki } from '../../../../src/pki/index.js';
 
 /** What a server sees of the client's chain: the subjects linked from the leaf by what was sent. */

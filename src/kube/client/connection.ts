@@ -6,9 +6,9 @@
  */
 import { explicitClientChain } from './client-chain.js';
 import { readCredentials, type CredentialAnswer } from './credentials.js';
-import type { RestConfig, TlsMaterial } from './rest-config.js';
+import type { RestConfig, TlsMaterial } from '../kubeconfig/rest-config.js';
 
-export type { TlsMaterial } from './rest-config.js';
+export type { TlsMaterial } from '../kubeconfig/rest-config.js';
 
 export interface Connection {
   readonly server: URL;

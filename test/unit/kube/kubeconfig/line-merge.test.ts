@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { diffLines, mergeLines } from '../../../src/kubeconfig/line-merge.js';
+import { diffLines, mergeLines } from '../../../../src/kube/kubeconfig/line-merge.js';
 
 const L = (s: string): string[] => s.split(' ');
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { resolveUserKubeconfigPath } from '../../../src/kubeconfig/index.js';
+import { resolveUserKubeconfigPath } from '../../../../src/kube/index.js';
 
 describe('resolveUserKubeconfigPath (clientcmd GetDefaultFilename)', () => {
   const none = (): boolean => false;

@@ -4,8 +4,8 @@
  * client-go does, and its client certificate, when it returns one, is handed back for TLS.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { readTokenFile } from './in-cluster.js';
-import type { Credentials, ExecPlugin } from './rest-config.js';
+import { readTokenFile } from '../kubeconfig/in-cluster.js';
+import type { Credentials, ExecPlugin } from '../kubeconfig/rest-config.js';
 
 export interface CredentialAnswer {
   headers: Record<string, string>;

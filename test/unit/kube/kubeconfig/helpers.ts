@@ -2,8 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildClusterEntry } from '../../../src/kubeconfig/index.js';
-import type { ClusterEntry } from '../../../src/kubeconfig/index.js';
+import { buildClusterEntry } from '../../../../src/kube/index.js';
+import type { ClusterEntry } from '../../../../src/kube/index.js';
 
 export function scratchDir(prefix = 'kwokts-kubeconfig-'): { dir: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), prefix));

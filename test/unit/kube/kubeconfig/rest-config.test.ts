@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readRestConfig, restConfigFromText } from '../../../../src/kwok/client/rest-config.js';
-import { readCredentials } from '../../../../src/kwok/client/credentials.js';
+import { readRestConfig, restConfigFromText } from '../../../../src/kube/kubeconfig/rest-config.js';
+import { readCredentials } from '../../../../src/kube/client/credentials.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kwokts-restconfig-'));
 mkdirSync(join(dir, 'certs'));

@@ -6,7 +6,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { UsageError } from '../util/errors.js';
+import { UsageError } from '../../util/errors.js';
 import type { KubeConfig, KubeconfigCluster, KubeconfigUser } from './types.js';
 import { stringifyKubeconfigValue } from './yaml-style.js';
 

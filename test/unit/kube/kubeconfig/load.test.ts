@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { buildConnection } from '../../../../src/kwok/client/connection.js';
-import { detectInClusterConfig } from '../../../../src/kwok/client/in-cluster.js';
-import { loadKubeConfig, serviceAccountDir } from '../../../../src/kwok/client/kubeconfig.js';
+import { buildConnection } from '../../../../src/kube/client/connection.js';
+import { detectInClusterConfig } from '../../../../src/kube/kubeconfig/in-cluster.js';
+import { loadKubeConfig, serviceAccountDir } from '../../../../src/kube/kubeconfig/load.js';
 import { createLogger, LogLevel } from '../../../../src/util/log.js';
 
 const root = mkdtempSync(join(tmpdir(), 'kwok-kubeconfig-'));

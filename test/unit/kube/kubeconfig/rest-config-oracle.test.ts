@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RequestOptions } from 'node:https';
 import { KubeConfig } from '@kubernetes/client-node';
-import { readRestConfig } from '../../../../src/kwok/client/rest-config.js';
-import { readCredentials } from '../../../../src/kwok/client/credentials.js';
+import { readRestConfig } from '../../../../src/kube/kubeconfig/rest-config.js';
+import { readCredentials } from '../../../../src/kube/client/credentials.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kwokts-oracle-'));
 mkdirSync(join(dir, 'pki'));

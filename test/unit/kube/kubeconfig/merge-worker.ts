@@ -2,7 +2,7 @@
  * Child process for the concurrency test: waits for a shared start time, then merges
  * `count` clusters named `<prefix>-<i>` into the kubeconfig at `path`, all at once.
  */
-import { mergeContext } from '../../../src/kubeconfig/index.js';
+import { mergeContext } from '../../../../src/kube/index.js';
 import { kwokEntry } from './helpers.js';
 
 const [path, prefix, count, startAt] = process.argv.slice(2);

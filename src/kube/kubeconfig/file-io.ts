@@ -7,7 +7,7 @@ import { constants } from 'node:fs';
 import { lstat, mkdir, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { ConflictError, OperationError, PreflightError } from '../util/errors.js';
+import { ConflictError, OperationError, PreflightError } from '../../util/errors.js';
 
 export type FileState =
   | { existed: false; target: string }

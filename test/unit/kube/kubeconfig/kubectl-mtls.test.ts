@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
-import { buildClusterKubeconfig, mergeContext, buildClusterEntry, renderKubeconfig } from '../../../src/kubeconfig/index.js';
-import { generateClusterPki, signClientCertificate, type ClusterPki } from '../../../src/pki/index.js';
+import { buildClusterKubeconfig, mergeContext, buildClusterEntry, renderKubeconfig } from '../../../../src/kube/index.js';
+import { generateClusterPki, signClientCertificate, type ClusterPki } from '../../../../src/pki/index.js';
 import { hasKubectl, scratchDir } from './helpers.js';
 
 const run = promisify(execFile);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { parseLabelSelector } from '../../../../src/kwok/client/label-selector.js';
+import { parseLabelSelector } from '../../../../src/kube/client/label-selector.js';
 
 describe('parseLabelSelector', () => {
   const cases: [string, Record<string, string> | undefined, boolean][] = [
