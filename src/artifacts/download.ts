@@ -20,7 +20,7 @@ import { lock } from 'proper-lockfile';
 import { x as untar } from 'tar';
 import { ArtifactError, PreflightError, type KwoktsErrorOptions } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
-import { parseGoDurationMs } from '../util/go-duration.js';
+import { parseGoDurationMs } from '../gocompat/go-duration.js';
 import type { ProgressCallback } from './progress.js';
 import type { ChecksumSpec, DownloadCandidate, ExtractCandidate } from './sources.js';
 

@@ -9,7 +9,7 @@ import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { UsageError } from '../util/errors.js';
-import { parseGoDurationMs } from '../util/go-duration.js';
+import { parseGoDurationMs } from '../gocompat/go-duration.js';
 import { LogLevel, parseLogLevel } from '../util/log.js';
 import type { KwokConfigurationOptions } from './app/config-file.js';
 import { parseLabelSelector } from '../kube/client/label-selector.js';

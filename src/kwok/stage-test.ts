@@ -15,7 +15,7 @@ import { PATCH_MEDIA_TYPES, type StageAction } from './engine/actions.js';
 import { isJsonObject } from './engine/json-value.js';
 import { applyAction } from './engine/patch-effect.js';
 import { planActions } from './engine/plan-actions.js';
-import { DEFAULT_KWOK_VERSION } from './engine/gotpl/index.js';
+import { DEFAULT_KWOK_VERSION } from '../gocompat/gotpl/index.js';
 import type { FuncMap, RenderTemplate } from './engine/render.js';
 import { StageSet, type StageMatch } from './engine/stage-set.js';
 import { UsageError } from '../util/errors.js';

@@ -4,8 +4,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { parseK8sYaml } from '../kwok/api/k8s-yaml.js';
-import { evalJq } from '../kwok/engine/jq.js';
-import { renderTemplate, typed, type FuncMap } from '../kwok/engine/gotpl/index.js';
+import { evalJq } from '../gocompat/jq/jq.js';
+import { renderTemplate, typed, type FuncMap } from '../gocompat/gotpl/index.js';
 import { formatIp, parseCidr, parseIp } from '../kwok/ippool/ip-address.js';
 import type { KubeObject } from '../kube/client/types.js';
 import { UsageError } from '../util/errors.js';

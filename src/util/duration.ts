@@ -1,4 +1,4 @@
-import { parseGoDurationMs } from './go-duration.js';
+import { parseGoDurationMs } from '../gocompat/go-duration.js';
 
 /**
  * A duration flag such as `--wait 5m`: Go's syntax (so it means what it means to kwokctl), plus a

@@ -8,8 +8,8 @@
  */
 import { UsageError } from '../../util/errors.js';
 import { compileCel } from '../engine/cel.js';
-import { compileTemplate, type FuncMap } from '../engine/gotpl/index.js';
-import { compileJq } from '../engine/jq.js';
+import { compileTemplate, type FuncMap } from '../../gocompat/gotpl/index.js';
+import { compileJq } from '../../gocompat/jq/jq.js';
 import { convertStage } from './convert-stage.js';
 import { stageDocumentSchema } from './stage-schema.js';
 import type { ExpressionFrom, Stage } from './stage-types.js';

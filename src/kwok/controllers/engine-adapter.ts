@@ -7,7 +7,7 @@ import { parseStages } from '../api/index.js';
 import type { Stage } from '../api/index.js';
 import { patchChangesObject, planActions, StageSet } from '../engine/index.js';
 import type { FuncMap as EngineFuncMap, StageMatch as EngineMatch } from '../engine/index.js';
-import { typed } from '../engine/gotpl/index.js';
+import { typed } from '../../gocompat/gotpl/index.js';
 import type { FuncMap, ResourceStages, StageCatalog, StageCatalogFactory, StageMatch, StageResource } from './stage-engine.js';
 import { stageResourceKey } from './stage-engine.js';
 

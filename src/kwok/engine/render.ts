@@ -5,7 +5,7 @@
  * tested without it; the default is the Go text/template port in ./gotpl.
  */
 import { parseK8sYaml } from '../api/k8s-yaml.js';
-import { renderTemplate, type FuncMap } from './gotpl/index.js';
+import { renderTemplate, type FuncMap } from '../../gocompat/gotpl/index.js';
 
 export type { FuncMap };
 

@@ -5,7 +5,7 @@
 import { parseStages } from '../api/parse-stages.js';
 import type { Stage } from '../api/stage-types.js';
 import { CompiledStage, StageEvaluationError, chooseCandidate, pickDelay, possibleCandidates, type DelayRange, type StageRuntime, type WeightedCandidate } from './compiled-stage.js';
-import { kwokFuncs } from './gotpl/index.js';
+import { kwokFuncs } from '../../gocompat/gotpl/index.js';
 import type { PlanOptions } from './plan-actions.js';
 import type { FuncMap, RenderTemplate } from './render.js';
 

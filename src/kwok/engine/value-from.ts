@@ -11,8 +11,8 @@
  */
 import type { ExpressionFrom } from '../api/stage-types.js';
 import { celAsDurationNs, celAsInt, compileCel, type CelProgram, type CelRuntime } from './cel.js';
-import { dateToUnixNanos, parseGoDuration, parseGoInt, parseRFC3339Nano, subNanos } from './go-time.js';
-import { compileJq, type JqQuery } from './jq.js';
+import { dateToUnixNanos, parseGoDuration, parseGoInt, parseRFC3339Nano, subNanos } from '../../gocompat/go-time.js';
+import { compileJq, type JqQuery } from '../../gocompat/jq/jq.js';
 
 export type Maybe<T> = { ok: true; value: T } | { ok: false };
 

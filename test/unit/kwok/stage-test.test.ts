@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { loadKwokDocuments, parseK8sYaml } from '../../../src/kwok/api/index.js';
 import type { Stage } from '../../../src/kwok/api/index.js';
-import { goSyntax, type FuncMap } from '../../../src/kwok/engine/gotpl/index.js';
+import { goSyntax, type FuncMap } from '../../../src/gocompat/gotpl/index.js';
 import { formatRFC3339Nano, testStages } from '../../../src/kwok/stage-test.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { celAsBool, celAsDurationNs, celAsInt, compileCel, parseQuantity } from '../../../../src/kwok/engine/cel.js';
 import { CelCompileError, JqCompileError, compileJq } from '../../../../src/kwok/engine/index.js';
-import { rewriteSource } from '../../../../src/kwok/engine/jq-source.js';
+import { rewriteSource } from '../../../../src/gocompat/jq/jq-source.js';
 
 const rt = { now: () => new Date('2006-01-02T15:04:05Z'), random: () => 0.25 };
 

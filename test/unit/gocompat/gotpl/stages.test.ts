@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import { compileTemplate, goSyntax, type FuncMap, type TemplateFunc } from '../../../../../src/kwok/engine/gotpl/index.js';
+import { compileTemplate, goSyntax, type FuncMap, type TemplateFunc } from '../../../../src/gocompat/gotpl/index.js';
 
 // kubernetes-sigs/kwok kustomize/stage/pod/fast/pod-ready.yaml (commit ce628690), spec.next.statusTemplate
 const POD_READY = `

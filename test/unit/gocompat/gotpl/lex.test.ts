@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ItemType, Lexer } from '../../../../../src/kwok/engine/gotpl/lex.js';
+import { ItemType, Lexer } from '../../../../src/gocompat/gotpl/lex.js';
 
 type Tok = [keyof typeof ItemType, string];
 

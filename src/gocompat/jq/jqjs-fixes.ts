@@ -3,7 +3,7 @@
  * difference. jqjs keeps its node classes private, so the fixes are applied to the prototypes of
  * nodes taken from small compiled programs; this runs once, before the first compile.
  *
- * Fixed here (each checked against real jq by test/unit/kwok/engine/jq-differential.test.ts):
+ * Fixed here (each checked against real jq by test/unit/gocompat/jq/jq-differential.test.ts):
  * - `a // b` yielded null/false outputs of `a` and did not suppress errors in `a`;
  * - `keys` / `keys_unsorted` yielded the keys one by one instead of one array;
  * - `."a-b"` evaluated to the string "a-b" (jq-source.ts rewrites it to `.["a-b"]`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseGoDuration, parseGoInt, parseRFC3339Nano } from '../../../../src/kwok/engine/go-time.js';
+import { parseGoDuration, parseGoInt, parseRFC3339Nano } from '../../../src/gocompat/go-time.js';
 
 describe('time.ParseDuration', () => {
   const ok: [string, bigint][] = [

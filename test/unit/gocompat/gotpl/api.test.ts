@@ -9,7 +9,7 @@ import {
   renderTemplate,
   TemplateError,
   typed,
-} from '../../../../../src/kwok/engine/gotpl/index.js';
+} from '../../../../src/gocompat/gotpl/index.js';
 
 describe('compileTemplate / execute', () => {
   it('compiles once and executes against different data', () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileTemplate, GoFloat, kwokQuote, sprigFuncs, typed, TemplateError, type FuncMap } from '../../../../../src/kwok/engine/gotpl/index.js';
+import { compileTemplate, GoFloat, kwokQuote, sprigFuncs, typed, TemplateError, type FuncMap } from '../../../../src/gocompat/gotpl/index.js';
 import { ORACLE_CASES, ORACLE_DATA } from './go-oracle-cases.js';
 
 /** The Go program's extra functions, with the same Go signatures. */

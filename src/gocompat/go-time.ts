@@ -9,7 +9,7 @@ import { parseTime, RFC3339_NANO, TimeParseError, UTC } from './gotpl/go-time.js
 const MAX_INT64 = (1n << 63n) - 1n;
 const MIN_INT64 = -(1n << 63n);
 
-export { parseGoDuration } from '../../util/go-duration.js';
+export { parseGoDuration } from './go-duration.js';
 
 function isDigit(c: string | undefined): boolean {
   return c !== undefined && c >= '0' && c <= '9';

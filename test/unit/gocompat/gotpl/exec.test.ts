@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileTemplate } from '../../../../../src/kwok/engine/gotpl/index.js';
+import { compileTemplate } from '../../../../src/gocompat/gotpl/index.js';
 
 const POD = {
   metadata: { name: 'web-0', namespace: 'ns', labels: { b: '2', a: '1' }, uid: 'u-1' },

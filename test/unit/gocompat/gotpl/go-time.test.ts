@@ -1,7 +1,7 @@
 /** Go reference-time layouts, parsing and durations, checked against Go's own results. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dateOf, formatDuration, parseDuration, parseTime, UTC, type GoLocation } from '../../../../../src/kwok/engine/gotpl/go-time.js';
+import { dateOf, formatDuration, parseDuration, parseTime, UTC, type GoLocation } from '../../../../src/gocompat/gotpl/go-time.js';
 import { DURATION_STRINGS, FORMAT_CASES, PARSE_CASES, PARSE_DURATION_CASES } from './go-time-cases.js';
 
 const T_UTC = dateOf(2024, 3, 5, 7, 8, 9, 120_000_000, UTC);

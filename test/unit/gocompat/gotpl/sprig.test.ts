@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileTemplate, defaultFuncs } from '../../../../../src/kwok/engine/gotpl/index.js';
+import { compileTemplate, defaultFuncs } from '../../../../src/gocompat/gotpl/index.js';
 
 const CLOCK = (): Date => new Date('2024-03-05T07:08:09.120Z');
 const FUNCS = defaultFuncs({ now: CLOCK, env: { HOME: '/home/kwok', NAME: 'kwok' } });

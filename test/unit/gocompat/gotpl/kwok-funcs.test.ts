@@ -11,7 +11,7 @@ import {
   kwokQuote,
   kwokYaml,
   marshalYaml,
-} from '../../../../../src/kwok/engine/gotpl/index.js';
+} from '../../../../src/gocompat/gotpl/index.js';
 import { YAML_ORACLE_CASES } from './yaml-oracle-cases.js';
 
 function render(template: string, data: unknown = {}, options: Parameters<typeof defaultFuncs>[0] = {}): string {

@@ -4,8 +4,8 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { compileJq } from '../../../../src/kwok/engine/jq.js';
-import { realisticPod } from '../fixtures/realistic-pod.js';
+import { compileJq } from '../../../../src/gocompat/jq/jq.js';
+import { realisticPod } from '../../kwok/fixtures/realistic-pod.js';
 import { loadJqOracle, oracleOutputs } from './jq-oracle.js';
 
 /** The expressions kwok's default stages use, then a broader corpus of gojq/jq 1.7 syntax. */

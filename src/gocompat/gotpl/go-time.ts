@@ -7,7 +7,7 @@
  * Use of this source code is governed by a BSD-style license:
  * https://go.dev/LICENSE (BSD-3-Clause). Modifications: TypeScript port for kwokts.
  */
-import { parseGoDuration } from '../../../util/go-duration.js';
+import { parseGoDuration } from '../go-duration.js';
 import { typed } from './signature.js';
 import type { GoObject } from './values.js';
 

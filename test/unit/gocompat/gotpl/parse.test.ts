@@ -4,9 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { TemplateError } from '../../../../../src/kwok/engine/gotpl/errors.js';
-import { nodeString } from '../../../../../src/kwok/engine/gotpl/nodes.js';
-import { parseTemplate } from '../../../../../src/kwok/engine/gotpl/parse.js';
+import { TemplateError } from '../../../../src/gocompat/gotpl/errors.js';
+import { nodeString } from '../../../../src/gocompat/gotpl/nodes.js';
+import { parseTemplate } from '../../../../src/gocompat/gotpl/parse.js';
 
 const FUNCS = new Set(['printf', 'len', 'eq', 'index', 'and', 'not', 'break']);
 const parse = (text: string): Map<string, string> => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatValue, sprint, sprintf, sprintln } from '../../../../../src/kwok/engine/gotpl/fmt.js';
-import { formatFloat } from '../../../../../src/kwok/engine/gotpl/go-float.js';
-import { GoFloat, JsonNumber, tagType } from '../../../../../src/kwok/engine/gotpl/values.js';
+import { formatValue, sprint, sprintf, sprintln } from '../../../../src/gocompat/gotpl/fmt.js';
+import { formatFloat } from '../../../../src/gocompat/gotpl/go-float.js';
+import { GoFloat, JsonNumber, tagType } from '../../../../src/gocompat/gotpl/values.js';
 import { FORMAT_FLOAT_CASES, SPRINTF_RESULTS } from './fmt-oracle-cases.js';
 
 describe('formatFloat (strconv.FormatFloat)', () => {
