@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { Component, ComponentName, ComponentPort } from '../src/components/index.js';
-import type { ClusterPaths } from '../src/cluster/naming.js';
+import type { ClusterPaths } from '../src/naming/naming.js';
 import type { Executor } from '../src/exec/executor.js';
 import type { Logger } from '../src/util/log.js';
 

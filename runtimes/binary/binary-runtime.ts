@@ -1,4 +1,4 @@
-import { logFile, pidFile, processName } from '../../src/cluster/naming.js';
+import { logFile, pidFile, processName } from '../../src/naming/naming.js';
 import { startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { PreflightError } from '../../src/util/errors.js';
 import type { Writable } from 'node:stream';

@@ -6,7 +6,7 @@
 import { homedir } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Writable } from 'node:stream';
-import { CLUSTER_LABEL, runtimeObjectName } from '../../src/cluster/naming.js';
+import { CLUSTER_LABEL, runtimeObjectName } from '../../src/naming/naming.js';
 import { startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { ExternalCommandError, KwoktsError, PreflightError, UsageError } from '../../src/util/errors.js';
 import { shellJoin } from '../../src/exec/shell-quote.js';

@@ -1,4 +1,4 @@
-import { CLUSTER_LABEL, COMPOSE_PROJECT_LABEL, runtimeObjectName } from '../../src/cluster/naming.js';
+import { CLUSTER_LABEL, COMPOSE_PROJECT_LABEL, runtimeObjectName } from '../../src/naming/naming.js';
 import type { Component } from '../../src/components/index.js';
 import { PreflightError } from '../../src/util/errors.js';
 import type { ContainerSpec } from './operations.js';

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
 import { parse } from 'yaml';
-import { runtimeObjectName } from '../../src/cluster/naming.js';
+import { runtimeObjectName } from '../../src/naming/naming.js';
 import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
 import { templatePath } from '../../src/util/package-root.js';

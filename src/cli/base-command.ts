@@ -2,7 +2,7 @@ import { Command, Flags, Errors, type Interfaces } from '@oclif/core';
 import { DryRunExecutor } from '../exec/dry-run-executor.js';
 import type { Executor } from '../exec/executor.js';
 import { RealExecutor } from '../exec/real-executor.js';
-import { DEFAULT_CLUSTER_NAME, resolveWorkdir, validateClusterName } from '../cluster/naming.js';
+import { DEFAULT_CLUSTER_NAME, resolveWorkdir, validateClusterName } from '../naming/naming.js';
 import type { LoadedConfig } from '../config/load.js';
 import { InterruptedError, KwoktsError, TimeoutError, UsageError } from '../util/errors.js';
 import { summarizeOutput } from '../util/output-tail.js';

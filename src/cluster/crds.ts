@@ -8,7 +8,7 @@ import type { Executor } from '../exec/executor.js';
 import { UsageError } from '../util/errors.js';
 import { templatePath } from '../util/package-root.js';
 import { renderYamlDocuments } from '../config/yaml.js';
-import type { ClusterPaths } from './naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 
 const SERVED_CRDS = {
   Stage: { file: 'stage.yaml', name: 'stages.kwok.x-k8s.io' },

@@ -15,7 +15,7 @@ import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import { applyManifests, checkCrdKinds, installCrds } from './crds.js';
 import { lockCluster } from './lock.js';
-import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from './naming.js';
+import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from '../naming/naming.js';
 import { allocatePorts, isPortInUse } from './ports.js';
 import { KWOKTS_VERSION, loadCluster, portsOfOtherClusters, renderRecord, type ClusterRecord } from './record.js';
 import { Journal } from './transaction.js';

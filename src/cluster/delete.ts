@@ -5,7 +5,7 @@ import { describeUnknown, OperationError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import { lockCluster } from './lock.js';
-import { clusterPaths, contextName } from './naming.js';
+import { clusterPaths, contextName } from '../naming/naming.js';
 import { assertManageable, loadCluster } from './record.js';
 
 export interface DeleteClusterOptions {

@@ -5,7 +5,7 @@
  * clusters made before record a plain `http` port and keep being reached that way.
  */
 import { OperationError } from '../util/errors.js';
-import type { ClusterPaths } from './naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 import type { ClusterRecord } from './record.js';
 
 export interface EtcdClientArgs {

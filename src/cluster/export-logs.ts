@@ -8,7 +8,7 @@ import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
 import { loadCluster } from './record.js';
-import { logFile } from './naming.js';
+import { logFile } from '../naming/naming.js';
 import { shellQuote } from '../exec/shell-quote.js';
 import { HOST_PLATFORM } from '../artifacts/sources.js';
 import { AUDIT_LOG, readComponentLog, readContext } from './logs.js';

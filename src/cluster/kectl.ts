@@ -2,7 +2,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { findOnPath } from '../artifacts/sources.js';
 import { PreflightError } from '../util/errors.js';
 import { etcdctlInvocation, type ToolInvocation } from './passthrough.js';
-import type { ClusterPaths } from './naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 import type { ClusterRecord } from './record.js';
 
 /** The kectl release kwokctl v0.8 pins; named in the hint because it is the one known to work. */

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { ConflictError, PreflightError } from '../util/errors.js';
 import { processStartTime } from '../exec/process.js';
-import { clustersDir } from './naming.js';
+import { clustersDir } from '../naming/naming.js';
 import { ensureDirectory } from '../util/ensure-dir.js';
 
 /** Who holds a cluster lock: enough to tell a live holder from a dead one without guessing by age. */

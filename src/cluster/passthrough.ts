@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { PreflightError } from '../util/errors.js';
-import type { ClusterPaths } from './naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 import type { ClusterRecord } from './record.js';
 import { etcdClientArgs } from './etcd-client.js';
 

@@ -6,7 +6,7 @@ import type { ComponentPatch } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../config/yaml.js';
 import { NotFoundError, PreflightError, UsageError } from '../util/errors.js';
-import { clusterPaths, clustersDir, type ClusterPaths } from './naming.js';
+import { clusterPaths, clustersDir, type ClusterPaths } from '../naming/naming.js';
 
 export { KWOKTS_VERSION } from '../util/version.js';
 

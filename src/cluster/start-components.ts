@@ -1,6 +1,6 @@
 import { startGroups, type Component, type ComponentName } from '../components/index.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
-import type { ClusterPaths } from './naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 import { waitForComponents } from './wait.js';
 
 export const DEFAULT_READY_TIMEOUT_MS = 120_000;

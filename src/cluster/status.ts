@@ -1,5 +1,5 @@
 import type { Logger } from '../util/log.js';
-import type { ClusterPaths } from './naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 import { probeOnce } from './probe.js';
 import type { ClusterRecord } from './record.js';
 

@@ -1,6 +1,6 @@
 import type { Component, ComponentName } from '../components/index.js';
 import { TimeoutError } from '../util/errors.js';
-import type { ClusterPaths } from './naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 import { probeOnce } from './probe.js';
 
 export interface WaitOptions {

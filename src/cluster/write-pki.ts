@@ -5,7 +5,7 @@
 import { isIP } from 'node:net';
 import type { Executor } from '../exec/executor.js';
 import { generateClusterPki } from '../pki/index.js';
-import type { ClusterPaths } from './naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 
 export interface WritePkiOptions {
   /**

@@ -1,4 +1,4 @@
-import type { ClusterPaths } from '../cluster/naming.js';
+import type { ClusterPaths } from '../naming/naming.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import type { Placement } from './placement.js';
 

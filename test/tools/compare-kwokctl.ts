@@ -104,7 +104,7 @@ const envVerdicts = new Map<string, Verdict>();
 const wrongMeaning: string[] = [];
 for (const name of [...envNames].sort()) {
   if (name === 'KWOK_WORKDIR') {
-    envVerdicts.set(name, 'same'); // src/cluster/naming.ts
+    envVerdicts.set(name, 'same'); // src/naming/naming.ts
     continue;
   }
   const spec = specs.find((s) => s.env === name);

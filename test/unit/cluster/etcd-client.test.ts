@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { etcdClientArgs } from '../../../src/cluster/etcd-client.js';
-import { clusterPaths } from '../../../src/cluster/naming.js';
+import { clusterPaths } from '../../../src/naming/naming.js';
 import { etcdctlInvocation } from '../../../src/cluster/passthrough.js';
 import type { ClusterRecord } from '../../../src/cluster/record.js';
 import type { Component } from '../../../src/components/index.js';

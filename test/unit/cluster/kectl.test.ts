@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findKectl, kectlInvocation } from '../../../src/cluster/kectl.js';
 import { etcdctlInvocation } from '../../../src/cluster/passthrough.js';
-import { clusterPaths } from '../../../src/cluster/naming.js';
+import { clusterPaths } from '../../../src/naming/naming.js';
 import type { ClusterRecord } from '../../../src/cluster/record.js';
 import type { ClusterOptionValues } from '../../../src/config/options.js';
 import { KwoktsError, PreflightError } from '../../../src/util/errors.js';

@@ -9,7 +9,7 @@ import { ContainerRuntime } from '../../../runtimes/container/container-runtime.
 import { DOCKER } from '../../../runtimes/docker.js';
 import { KindRuntime } from '../../../runtimes/kind/kind-runtime.js';
 import type { Runtime, RuntimeContext } from '../../../runtimes/runtime.js';
-import { clusterPaths } from '../../../src/cluster/naming.js';
+import { clusterPaths } from '../../../src/naming/naming.js';
 import { parsePortMapping, planPortForward, resolvePort, runPortForward, type PortForwardPlan } from '../../../src/cluster/port-forward.js';
 import type { ClusterRecord, LoadedCluster } from '../../../src/cluster/record.js';
 import type { Component } from '../../../src/components/index.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
-import { clusterPaths, processName } from '../../../src/cluster/naming.js';
+import { clusterPaths, processName } from '../../../src/naming/naming.js';
 import { assertManageable, listClusterNames, loadCluster, parseRecord, renderRecord, type ClusterRecord } from '../../../src/cluster/record.js';
 import { deleteCluster } from '../../../src/cluster/delete.js';
 import { startCluster, stopCluster } from '../../../src/cluster/lifecycle.js';

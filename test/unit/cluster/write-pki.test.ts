@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { clusterPaths } from '../../../src/cluster/naming.js';
+import { clusterPaths } from '../../../src/naming/naming.js';
 import { writePki } from '../../../src/cluster/write-pki.js';
 import { RealExecutor } from '../../../src/exec/real-executor.js';
 import { silentLogger } from '../../../src/util/log.js';

@@ -1,6 +1,6 @@
 /** One cluster spec for the component and runtime unit tests; each test overrides what it is about. */
 import type { ClusterSpec } from '../../../src/components/index.js';
-import { clusterPaths } from '../../../src/cluster/naming.js';
+import { clusterPaths } from '../../../src/naming/naming.js';
 import { defaultOptionValues } from '../../../src/config/options.js';
 
 export function sampleSpec(overrides: Partial<ClusterSpec> = {}): ClusterSpec {

@@ -7,7 +7,7 @@ import { NERDCTL } from '../../../../runtimes/nerdctl.js';
 import type { ContainerDialect } from '../../../../runtimes/container/dialect.js';
 import type { RuntimeContext } from '../../../../runtimes/runtime.js';
 import { buildComponents, networkPlacement } from '../../../../src/components/index.js';
-import { clusterPaths } from '../../../../src/cluster/naming.js';
+import { clusterPaths } from '../../../../src/naming/naming.js';
 import { defaultOptionValues } from '../../../../src/config/options.js';
 import { resolveImages } from '../../../../src/artifacts/images.js';
 import { DryRunExecutor } from '../../../../src/exec/dry-run-executor.js';
