@@ -10,7 +10,7 @@ import pLimit from 'p-limit';
 import type { Executor } from '../exec/executor.js';
 import { isAlreadyExists } from '../kube/client/api-error.js';
 import type { KubeClient, KubeObject, ResourceRef } from '../kube/client/types.js';
-import { parseYamlDocuments, renderYamlDocuments } from '../config/yaml.js';
+import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/yaml.js';
 import { ExternalCommandError, KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
 import { outputReason } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';

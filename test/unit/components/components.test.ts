@@ -115,7 +115,7 @@ test('duration and quantity formatting', () => {
 });
 
 test('prometheus scrapes every enabled component, https ones with its own system:monitoring certificate, etcd on its metrics listener', async () => {
-  const { parseYamlDocuments } = await import('../../../src/config/yaml.js');
+  const { parseYamlDocuments } = await import('../../../src/gocompat/yaml/yaml.js');
   const s = { ...spec(), ports: { ...spec().ports, prometheus: 2007 }, components: ['etcd', 'kube-apiserver', 'kube-scheduler', 'kwok-controller', 'prometheus'] as ClusterSpec['components'] };
   const prom = buildComponents(s).find((c) => c.name === 'prometheus')!;
   assert.ok(prom.args.includes('--web.listen-address=127.0.0.1:2007'));

@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertConfigFiles, convertConfigText } from '../../../src/config/convert.js';
-import { parseYamlDocuments } from '../../../src/config/yaml.js';
+import { parseYamlDocuments } from '../../../src/gocompat/yaml/yaml.js';
 import { parseStages, type Stage } from '../../../src/kwok/api/index.js';
 import { UsageError } from '../../../src/util/errors.js';
 import { createLogger, LogLevel, silentLogger } from '../../../src/util/log.js';

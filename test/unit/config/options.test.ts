@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultOptionValues, OPTION_SPECS, upstreamDefaults, type OptionSpec } from '../../../src/config/options.js';
 import { applyHeartbeatFactor, componentSelection, resolveOptionValues, unsupportedOptionWarnings } from '../../../src/config/resolve.js';
 import { loadConfigFiles } from '../../../src/config/load.js';
-import { parseYamlDocuments } from '../../../src/config/yaml.js';
+import { parseYamlDocuments } from '../../../src/gocompat/yaml/yaml.js';
 import { deprecatedFlagWarnings, optionFlags } from '../../../src/cli/option-flags.js';
 import { UsageError } from '../../../src/util/errors.js';
 import { silentLogger } from '../../../src/util/log.js';

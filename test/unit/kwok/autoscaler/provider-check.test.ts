@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { parseK8sYamlDocuments } from '../../../../src/kwok/api/k8s-yaml.js';
+import { parseK8sYamlDocuments } from '../../../../src/gocompat/yaml/k8s-yaml.js';
 import { checkProviderConfigMaps, checkProviderSetup, parseProviderConfig, parseTemplateNodes } from '../../../../src/kwok/autoscaler/provider-check.js';
 import type { KubeObject } from '../../../../src/kube/client/types.js';
 

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { loadYaml11, resolveNumber } from '../../../../src/kwok/api/yaml11-schema.js';
-import { parseK8sYaml, YamlSyntaxError } from '../../../../src/kwok/api/k8s-yaml.js';
+import { loadYaml11, resolveNumber } from '../../../../src/gocompat/yaml/yaml11-schema.js';
+import { parseK8sYaml, YamlSyntaxError } from '../../../../src/gocompat/yaml/k8s-yaml.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
 // The reader parseK8sYaml used before: the `yaml` package in YAML 1.1 mode, timestamps as strings.
