@@ -7,7 +7,7 @@
  * typo is reported at load time instead of on the first matching object.
  */
 import { UsageError } from '../../util/errors.js';
-import { compileCel } from '../engine/cel.js';
+import { compileCel } from '../cel/cel.js';
 import { compileTemplate, type FuncMap } from '../../gocompat/gotpl/index.js';
 import { compileJq } from '../../gocompat/jq/jq.js';
 import { convertStage } from './convert-stage.js';

@@ -13,7 +13,7 @@
  * duration + uniform[0, jitter − duration). Without spec.delay the stage runs immediately.
  */
 import type { Stage } from '../api/stage-types.js';
-import { compileCel, type CelProgram, type CelRuntime } from './cel.js';
+import { compileCel, type CelProgram, type CelRuntime } from '../cel/cel.js';
 import { compileJq } from '../../gocompat/jq/jq.js';
 import { celConditionMatches, jqRequirementMatches, matchesSet, type CompiledJqRequirement } from './selector.js';
 import { durationGetter, intGetter, type DurationGetter, type IntGetter } from './value-from.js';

@@ -37,6 +37,6 @@ export { StageRenderError, renderWithGotpl } from './render.js';
 export type { RenderTemplate, FuncMap } from './render.js';
 export { compileJq, JqCompileError } from '../../gocompat/jq/jq.js';
 export type { JqQuery } from '../../gocompat/jq/jq.js';
-export { compileCel, CelCompileError } from './cel.js';
-export type { CelProgram, CelRuntime } from './cel.js';
+export { compileCel, CelCompileError } from '../cel/cel.js';
+export type { CelProgram, CelRuntime } from '../cel/cel.js';
 export { parseGoDuration } from '../../gocompat/go-time.js';

@@ -8,7 +8,7 @@
  * - CEL requirements: must evaluate to a bool; an error is an error (kwok stops matching).
  */
 import type { JqRequirement } from '../api/stage-types.js';
-import { celAsBool, type CelProgram, type CelRuntime } from './cel.js';
+import { celAsBool, type CelProgram, type CelRuntime } from '../cel/cel.js';
 import type { JqQuery } from '../../gocompat/jq/jq.js';
 
 export function matchesSet(selector: Record<string, string> | undefined, actual: unknown): boolean {

@@ -10,7 +10,7 @@
  * negative); a Go duration string → that; anything else or no output → the milliseconds field.
  */
 import type { ExpressionFrom } from '../api/stage-types.js';
-import { celAsDurationNs, celAsInt, compileCel, type CelProgram, type CelRuntime } from './cel.js';
+import { celAsDurationNs, celAsInt, compileCel, type CelProgram, type CelRuntime } from '../cel/cel.js';
 import { dateToUnixNanos, parseGoDuration, parseGoInt, parseRFC3339Nano, subNanos } from '../../gocompat/go-time.js';
 import { compileJq, type JqQuery } from '../../gocompat/jq/jq.js';
 

@@ -10,9 +10,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatFloat } from '../../gocompat/gotpl/go-float.js';
-import { compileMetricsCel, metricsAsFloat, metricsAsString } from '../engine/metrics-cel.js';
-import type { MetricsData, MetricsFunctions } from '../engine/metrics-cel.js';
-import { parseQuantity } from '../engine/cel.js';
+import { compileMetricsCel, metricsAsFloat, metricsAsString } from '../cel/metrics-cel.js';
+import type { MetricsData, MetricsFunctions } from '../cel/metrics-cel.js';
+import { parseQuantity } from '../cel/cel.js';
 import { selectorMatches } from '../api/metrics-schema.js';
 import type { ClusterResourceUsage, Metric, MetricConfig, ResourceUsage, ResourceUsageContainer } from '../api/metrics-schema.js';
 import type { Logger } from '../../util/log.js';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { loadKwokDocuments } from '../../../../src/kwok/api/index.js';
-import { compileCel } from '../../../../src/kwok/engine/cel.js';
+import { compileCel } from '../../../../src/kwok/cel/cel.js';
 import { StageSet, compileJq, planActions } from '../../../../src/kwok/engine/index.js';
 import { realisticPod } from '../fixtures/realistic-pod.js';
 

@@ -1,7 +1,7 @@
 /** The jq and CEL front ends: compile errors, caching, number origins, CEL value conversions. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { celAsBool, celAsDurationNs, celAsInt, compileCel, parseQuantity } from '../../../../src/kwok/engine/cel.js';
+import { celAsBool, celAsDurationNs, celAsInt, compileCel, parseQuantity } from '../../../../src/kwok/cel/cel.js';
 import { CelCompileError, JqCompileError, compileJq } from '../../../../src/kwok/engine/index.js';
 import { rewriteSource } from '../../../../src/gocompat/jq/jq-source.js';
 
