@@ -3,7 +3,7 @@
  * `--*-image` wins, else `<prefix>/<name>:<tag>` with the prefix from `KWOK_*_IMAGE_PREFIX` or
  * the upstream registry. Images are used as they are when present locally, pulled otherwise.
  */
-import type { ComponentName } from '../components/index.js';
+import type { ComponentName } from '../config/component-names.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { DEFAULT_JAEGER_VERSION, DEFAULT_METRICS_SERVER_VERSION, DEFAULT_PROMETHEUS_VERSION, etcdImageTagForKube, KIND_VERSION } from '../config/versions.js';
 import { KWOKTS_VERSION } from '../util/version.js';

@@ -1,14 +1,12 @@
 import type { ClusterPaths } from '../naming/naming.js';
 import type { ClusterOptionValues } from '../config/options.js';
+import type { ComponentName } from '../config/component-names.js';
 import type { Placement } from './placement.js';
 
 /** Binaries a cluster may need, by their upstream names. */
 export type ArtifactName = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubectl' | 'prometheus' | 'metrics-server' | 'jaeger';
 
-export const COMPONENT_NAMES = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus', 'metrics-server', 'jaeger'] as const;
-export type BuiltinComponentName = (typeof COMPONENT_NAMES)[number];
-/** A built-in component, or one the user added in KwokctlConfiguration.components. */
-export type ComponentName = BuiltinComponentName | (string & {});
+export { COMPONENT_NAMES, type BuiltinComponentName, type ComponentName } from '../config/component-names.js';
 
 /** Components a cluster runs unless told otherwise; kwokctl's default set. */
 export const DEFAULT_COMPONENTS: readonly ComponentName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];

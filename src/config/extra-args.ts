@@ -1,4 +1,4 @@
-import { COMPONENT_NAMES } from '../components/index.js';
+import { COMPONENT_NAMES } from './component-names.js';
 import { UsageError } from '../util/errors.js';
 import type { ComponentPatch } from './load.js';
 

@@ -8,7 +8,7 @@ import { coerce, type GivenOptions } from './resolve.js';
 import { parseYamlDocuments } from '../gocompat/yaml/yaml.js';
 import { parseEnvs, parseUserComponents, parseVolumes, type UserComponentSpec, type VolumeSpec } from './component-specs.js';
 import { readKustomization } from './kustomize.js';
-import { COMPONENT_NAMES } from '../components/component.js';
+import { COMPONENT_NAMES } from './component-names.js';
 import { logFilesOf, LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../kwok/api/logs-schema.js';
 import { addStreamingDocument, attachFilesOf, emptyStreamingRules, isStreamingKind, StreamingDocumentError } from '../kwok/api/streaming-schema.js';
 import type { StreamingKind } from '../kwok/api/streaming-schema.js';
