@@ -1,5 +1,5 @@
 import type { ClusterSpec, Component, ComponentMount } from './component.js';
-import { FRONT_PROXY_CLIENT } from '../pki/names.js';
+import { FRONT_PROXY_CLIENT } from '../naming/pki-names.js';
 import { klogVerbosity } from './args.js';
 import { imageOf } from './image.js';
 import { componentPort, listenAddress, listenPort, reach } from './placement.js';

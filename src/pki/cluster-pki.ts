@@ -2,7 +2,7 @@ import type { webcrypto } from 'node:crypto';
 import { caExtensions, issueCertificate, keyIdentifierOf, leafExtensions, validityFrom, type Validity } from './certificate.js';
 import { DEFAULT_KEY_ALGORITHM, exportPrivateKeyPem, exportPublicKeyPem, generateKeyPair, type KeyAlgorithm } from './keys.js';
 import { mergeSans, type SubjectAltNames } from './sans.js';
-import { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT, MONITORING_GROUP, PROMETHEUS_USER } from './names.js';
+import { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT, MONITORING_GROUP, PROMETHEUS_USER } from '../naming/pki-names.js';
 import { generateEtcdPki, type EtcdPki } from './etcd-pki.js';
 
 export { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT };

@@ -7,7 +7,7 @@
 import type { webcrypto } from 'node:crypto';
 import { caExtensions, issueCertificate, keyIdentifierOf, leafExtensions, type Validity } from './certificate.js';
 import { exportPrivateKeyPem, generateKeyPair, type KeyAlgorithm } from './keys.js';
-import { APISERVER_ETCD_CLIENT, ETCD_CA_COMMON_NAME, ETCD_HEALTHCHECK_CLIENT, ETCD_PEER, ETCD_SERVER } from './names.js';
+import { APISERVER_ETCD_CLIENT, ETCD_CA_COMMON_NAME, ETCD_HEALTHCHECK_CLIENT, ETCD_PEER, ETCD_SERVER } from '../naming/pki-names.js';
 import type { x509 } from './x509.js';
 
 export interface EtcdPki {
