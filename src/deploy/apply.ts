@@ -3,9 +3,7 @@
  * waiting for a CustomResourceDefinition to be established before the objects after it (the
  * Stages need the Stage CRD). Re-applying is harmless: unchanged objects stay as they are.
  */
-import { KubeApiError } from '../kube/client/api-error.js';
-import { sleep } from '../kube/client/retry.js';
-import type { KubeClient, KubeObject, ResourceRef } from '../kube/client/types.js';
+import { KubeApiError, sleep, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
 import { OperationError, PreflightError, TimeoutError } from '../util/errors.js';
 
 export const DEPLOY_FIELD_MANAGER = 'kwokts';

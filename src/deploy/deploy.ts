@@ -4,10 +4,7 @@
  * checked up front so a wrong path or context is one clear error before anything is sent.
  */
 import { existsSync, statSync } from 'node:fs';
-import { buildConnection } from '../kube/client/connection.js';
-import { KubeconfigError, readRestConfig, type RestConfig } from '../kube/kubeconfig/rest-config.js';
-import { HttpKubeClient } from '../kube/client/http-client.js';
-import { defaultRetry } from '../kube/client/retry.js';
+import { buildConnection, KubeconfigError, readRestConfig, type RestConfig, HttpKubeClient, defaultRetry } from '../kube/index.js';
 import { PreflightError, UsageError } from '../util/errors.js';
 import { applyObjects } from './apply.js';
 import { deployObjects, renderDeployManifests } from './manifests.js';

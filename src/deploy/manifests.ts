@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseK8sYamlDocuments } from '../kwok/api/index.js';
-import type { KubeObject } from '../kube/client/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { templatePath } from '../util/package-root.js';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE, KWOK_CONTROLLER_IMAGE_REPOSITORY } from '../artifacts/images.js';
 

@@ -1,3 +1,38 @@
+/**
+ * Public surface of src/kube, the one Kubernetes client and kubeconfig module that the controller
+ * (src/kwok) and the CLI (create, delete, deploy, scale, snapshot, get kubeconfig) share. Code
+ * outside src/kube imports this file only (test/unit/architecture.test.ts checks it).
+ */
+
+// The API client: a small HTTP client over node:http(s), list/watch reflector, retries.
+export type { KubeClient, KubeObject, ListOptions, ResourceRef } from './client/types.js';
+export { HttpKubeClient } from './client/http-client.js';
+export { buildConnection } from './client/connection.js';
+export { KubeApiError, isAlreadyExists, isConflict, isNotFound } from './client/api-error.js';
+export { defaultRetry, sleep } from './client/retry.js';
+export { Reflector, type ObjectEventType } from './client/reflector.js';
+export { parseLabelSelector, type LabelSelector } from './client/label-selector.js';
+export {
+  clusterLogsResource,
+  clusterResourceUsagesResource,
+  configMapsResource,
+  eventsResource,
+  leasesResource,
+  logsResource,
+  metricsResource,
+  nodesResource,
+  objectKey,
+  podsResource,
+  resourceUsagesResource,
+  stagesResource,
+  streamingResources,
+} from './client/resources.js';
+
+// Reading a kubeconfig (or the in-cluster service account) into a client configuration.
+export { loadKubeConfig } from './kubeconfig/load.js';
+export { KubeconfigError, readRestConfig, type RestConfig } from './kubeconfig/rest-config.js';
+
+// Writing kubeconfigs: a cluster's own file, the user's merged context, portable copies.
 export {
   buildClusterEntry,
   buildClusterKubeconfig,

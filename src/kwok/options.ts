@@ -12,7 +12,7 @@ import { UsageError } from '../util/errors.js';
 import { parseGoDurationMs } from '../gocompat/go-duration.js';
 import { LogLevel, parseLogLevel } from '../util/log.js';
 import type { KwokConfigurationOptions } from './app/config-file.js';
-import { parseLabelSelector } from '../kube/client/label-selector.js';
+import { parseLabelSelector } from '../kube/index.js';
 import { checkLeaderElectionTiming, leaderElectionDefaults } from './controllers/leader-election.js';
 import type { ManageMode } from './controllers/node-selection.js';
 import { parseCidr } from './ippool/ip-address.js';

@@ -7,7 +7,7 @@ import { parseK8sYaml } from '../gocompat/yaml/k8s-yaml.js';
 import { evalJq } from '../gocompat/jq/jq.js';
 import { renderTemplate, typed, type FuncMap } from '../gocompat/gotpl/index.js';
 import { formatIp, parseCidr, parseIp } from '../kwok/ippool/ip-address.js';
-import type { KubeObject } from '../kube/client/types.js';
+import type { KubeObject } from '../kube/index.js';
 import { UsageError } from '../util/errors.js';
 import { templatePath } from '../util/package-root.js';
 

@@ -3,10 +3,7 @@
  * API with bounded concurrency over keep-alive connections (10,000 pods in seconds, not minutes).
  */
 import pLimit from 'p-limit';
-import { buildConnection } from '../kube/client/connection.js';
-import { HttpKubeClient } from '../kube/client/http-client.js';
-import { loadKubeConfig } from '../kube/kubeconfig/load.js';
-import type { KubeClient, KubeObject, ResourceRef } from '../kube/client/types.js';
+import { buildConnection, HttpKubeClient, loadKubeConfig, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
 import { UsageError } from '../util/errors.js';
 import { silentLogger } from '../util/log.js';
 import { planScale } from './plan.js';

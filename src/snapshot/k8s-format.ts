@@ -3,7 +3,7 @@
  * minus what only the server may set (resourceVersion, managedFields). UIDs are kept so restore
  * can re-link owner references to the new objects' UIDs.
  */
-import type { KubeObject } from '../kube/client/types.js';
+import type { KubeObject } from '../kube/index.js';
 
 /** kwokctl's default --filter, in restore order: owners (namespaces, workloads) before what they own. */
 export const DEFAULT_FILTER = [

@@ -10,7 +10,7 @@
  * too, so one look at the check explains a no-scale.
  */
 import { parseK8sYamlDocuments } from '../../gocompat/yaml/k8s-yaml.js';
-import type { KubeObject } from '../../kube/client/types.js';
+import type { KubeObject } from '../../kube/index.js';
 
 /** Names and data keys the provider reads (its defaults; KWOK_PROVIDER_CONFIGMAP renames the config). */
 export const PROVIDER_CONFIG_NAME = 'kwok-provider-config';

@@ -4,8 +4,7 @@
  * Recording is best effort: a failed Event never fails the stage.
  */
 import type { Logger } from '../../util/log.js';
-import { eventsResource } from '../../kube/client/resources.js';
-import type { KubeClient, KubeObject } from '../../kube/client/types.js';
+import { eventsResource, type KubeClient, type KubeObject } from '../../kube/index.js';
 
 export const eventSourceComponent = 'kwok_controller';
 

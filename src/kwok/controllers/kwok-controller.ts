@@ -5,7 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { Logger } from '../../util/log.js';
-import type { KubeClient } from '../../kube/client/types.js';
+import type { KubeClient } from '../../kube/index.js';
 import type { Clock } from './clock.js';
 import type { ControllerMetrics } from './controller-metrics.js';
 import { EventRecorder } from './event-recorder.js';

@@ -19,9 +19,7 @@
  *   hands over at once instead of after leaseDuration.
  */
 import type { Logger } from '../../util/log.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../../kube/client/api-error.js';
-import { leasesResource } from '../../kube/client/resources.js';
-import type { KubeClient, KubeObject } from '../../kube/client/types.js';
+import { isAlreadyExists, isConflict, isNotFound, leasesResource, type KubeClient, type KubeObject } from '../../kube/index.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { formatMicroTime } from './node-leases.js';

@@ -11,9 +11,7 @@
 import type { Logger } from '../../util/log.js';
 import { LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../api/logs-schema.js';
 import type { ClusterPodLogs, LogsKind, PodLogEntry, PodLogs } from '../api/logs-schema.js';
-import { Reflector } from '../../kube/client/reflector.js';
-import { clusterLogsResource, logsResource } from '../../kube/client/resources.js';
-import type { KubeClient } from '../../kube/client/types.js';
+import { Reflector, clusterLogsResource, logsResource, type KubeClient } from '../../kube/index.js';
 
 export type LogLookup = { found: true; entry: PodLogEntry; from: string } | { found: false; message: string };
 

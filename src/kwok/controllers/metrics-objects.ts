@@ -7,9 +7,7 @@
 import type { Logger } from '../../util/log.js';
 import { MetricsDocumentError, parseClusterResourceUsageDocument, parseMetricDocument, parseResourceUsageDocument } from '../api/metrics-schema.js';
 import type { ClusterResourceUsage, Metric, MetricsKind, ResourceUsage } from '../api/metrics-schema.js';
-import { Reflector } from '../../kube/client/reflector.js';
-import { clusterResourceUsagesResource, metricsResource, nodesResource, podsResource, resourceUsagesResource } from '../../kube/client/resources.js';
-import type { KubeClient, KubeObject, ResourceRef } from '../../kube/client/types.js';
+import { Reflector, clusterResourceUsagesResource, metricsResource, nodesResource, podsResource, resourceUsagesResource, type KubeClient, type KubeObject, type ResourceRef } from '../../kube/index.js';
 import type { ApiObject, ResourceMetricsSource } from '../server/resource-metrics.js';
 
 export interface MetricsObjectsOptions {

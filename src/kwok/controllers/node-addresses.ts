@@ -3,7 +3,7 @@
  * ExternalIP; the first address plus at most one of the other IP family) and the pod CIDRs.
  */
 import { parseIp } from '../ippool/ip-address.js';
-import type { KubeObject } from '../../kube/client/types.js';
+import type { KubeObject } from '../../kube/index.js';
 
 interface NodeAddress {
   type?: string;

@@ -7,8 +7,7 @@
  * that arrived before its node was managed, still gets its stages (seed 001's "never Ready" node).
  */
 import type { Logger } from '../../util/log.js';
-import { nodesResource } from '../../kube/client/resources.js';
-import type { KubeClient, KubeObject } from '../../kube/client/types.js';
+import { nodesResource, type KubeClient, type KubeObject } from '../../kube/index.js';
 import type { Clock } from './clock.js';
 import type { ControllerMetrics } from './controller-metrics.js';
 import type { EventRecorder } from './event-recorder.js';

@@ -9,9 +9,7 @@
  * new nodes rarely have a lease yet.
  */
 import type { Logger } from '../../util/log.js';
-import { isAlreadyExists, isConflict } from '../../kube/client/api-error.js';
-import { leasesResource } from '../../kube/client/resources.js';
-import type { KubeClient, KubeObject } from '../../kube/client/types.js';
+import { isAlreadyExists, isConflict, leasesResource, type KubeClient, type KubeObject } from '../../kube/index.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { DelayQueue } from './delay-queue.js';

@@ -2,7 +2,7 @@
  * The set of nodes this instance manages, shared by the node and pod controllers: pods are played
  * only on nodes that are managed and writable (their lease is ours, or leases are off).
  */
-import type { KubeObject } from '../../kube/client/types.js';
+import type { KubeObject } from '../../kube/index.js';
 
 export class NodeRegistry {
   private readonly nodes = new Map<string, KubeObject>();

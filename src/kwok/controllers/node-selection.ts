@@ -4,9 +4,7 @@
  * label-selector expression (evaluated here). The deprecated disregard selectors exclude nodes and
  * pods whose labels/annotations match.
  */
-import { parseLabelSelector } from '../../kube/client/label-selector.js';
-import type { LabelSelector } from '../../kube/client/label-selector.js';
-import type { KubeObject, ListOptions } from '../../kube/client/types.js';
+import { parseLabelSelector, type LabelSelector, type KubeObject, type ListOptions } from '../../kube/index.js';
 
 export type ManageMode =
   | { kind: 'all' }

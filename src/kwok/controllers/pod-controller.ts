@@ -4,8 +4,7 @@
  * the node becomes writable.
  */
 import type { Logger } from '../../util/log.js';
-import { objectKey, podsResource } from '../../kube/client/resources.js';
-import type { KubeClient, KubeObject } from '../../kube/client/types.js';
+import { objectKey, podsResource, type KubeClient, type KubeObject } from '../../kube/index.js';
 import type { Clock } from './clock.js';
 import type { ControllerMetrics } from './controller-metrics.js';
 import type { EventRecorder } from './event-recorder.js';

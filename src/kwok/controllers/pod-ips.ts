@@ -8,7 +8,7 @@
  * instead of leaking one.
  */
 import { IpPools } from '../ippool/ip-pool.js';
-import type { KubeObject } from '../../kube/client/types.js';
+import type { KubeObject } from '../../kube/index.js';
 import { nodeHostIps, nodePodCidrs } from './node-addresses.js';
 
 export interface PodIpOptions {

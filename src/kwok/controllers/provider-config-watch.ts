@@ -18,10 +18,7 @@ import {
   PROVIDER_TEMPLATES_NAME,
   type ProviderGrouping,
 } from '../autoscaler/provider-check.js';
-import { KubeApiError } from '../../kube/client/api-error.js';
-import { Reflector } from '../../kube/client/reflector.js';
-import { configMapsResource, nodesResource } from '../../kube/client/resources.js';
-import type { KubeClient, KubeObject } from '../../kube/client/types.js';
+import { KubeApiError, Reflector, configMapsResource, nodesResource, type KubeClient, type KubeObject } from '../../kube/index.js';
 import type { EventRecorder } from './event-recorder.js';
 
 export const providerWarningReason = 'KwokProviderNoNodegroup';

@@ -10,10 +10,7 @@
  */
 import { LogLevel } from '../../util/log.js';
 import type { Logger } from '../../util/log.js';
-import { Reflector } from '../../kube/client/reflector.js';
-import type { ObjectEventType } from '../../kube/client/reflector.js';
-import { objectKey } from '../../kube/client/resources.js';
-import type { KubeClient, KubeObject, ListOptions, ResourceRef } from '../../kube/client/types.js';
+import { Reflector, type ObjectEventType, objectKey, type KubeClient, type KubeObject, type ListOptions, type ResourceRef } from '../../kube/index.js';
 import { systemClock } from './clock.js';
 import type { Clock } from './clock.js';
 import { noopMetrics } from './controller-metrics.js';

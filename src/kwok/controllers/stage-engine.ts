@@ -3,7 +3,7 @@
  * interfaces so the runtime does not depend on the engine's internals and unit tests can script
  * matches and actions. engine-adapter.ts maps the real engine onto these.
  */
-import type { KubeObject } from '../../kube/client/types.js';
+import type { KubeObject } from '../../kube/index.js';
 
 export type TemplateFunc = (...args: unknown[]) => unknown;
 export type FuncMap = Record<string, TemplateFunc>;

@@ -5,9 +5,7 @@
  * for each other resourceRef that appears and stopped when its last Stage goes away.
  */
 import type { Logger } from '../../util/log.js';
-import { Reflector } from '../../kube/client/reflector.js';
-import { stagesResource } from '../../kube/client/resources.js';
-import type { KubeClient, ResourceRef } from '../../kube/client/types.js';
+import { Reflector, stagesResource, type KubeClient, type ResourceRef } from '../../kube/index.js';
 import type { ControllerMetrics } from './controller-metrics.js';
 import type { EventRecorder } from './event-recorder.js';
 import { emptyResourceStages, stageResourceKey } from './stage-engine.js';

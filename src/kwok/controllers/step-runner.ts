@@ -6,8 +6,7 @@
  * creates the object or patches it if it already exists.
  */
 import type { Logger } from '../../util/log.js';
-import { isAlreadyExists, isNotFound } from '../../kube/client/api-error.js';
-import type { KubeClient, KubeObject, ResourceRef } from '../../kube/client/types.js';
+import { isAlreadyExists, isNotFound, type KubeClient, type KubeObject, type ResourceRef } from '../../kube/index.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { ResourceStages, StageAction } from './stage-engine.js';
 

@@ -12,9 +12,7 @@
 import type { Logger } from '../../util/log.js';
 import { addStreamingDocument, emptyStreamingRules, RULES_FIELD, StreamingDocumentError } from '../api/streaming-schema.js';
 import type { AttachEntry, ClusterRule, ExecEntry, ForwardEntry, PodRule, StreamingKind, StreamingRules } from '../api/streaming-schema.js';
-import { Reflector } from '../../kube/client/reflector.js';
-import { streamingResources } from '../../kube/client/resources.js';
-import type { KubeClient } from '../../kube/client/types.js';
+import { Reflector, streamingResources, type KubeClient } from '../../kube/index.js';
 
 export type RuleLookup<E> = { found: true; entry: E; from: string } | { found: false; message: string };
 

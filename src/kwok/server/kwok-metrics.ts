@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import type { ControllerMetrics, PlayResult } from '../controllers/controller-metrics.js';
 import type { ControllerStats } from '../controllers/kwok-controller.js';
-import type { ResourceRef } from '../../kube/client/types.js';
+import type { ResourceRef } from '../../kube/index.js';
 import { Counter, Gauge, Histogram, MetricsRegistry } from './metrics-registry.js';
 
 const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
