@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Executor } from '../exec/executor.js';
 import { UsageError } from '../util/errors.js';
 import { templatePath } from '../util/package-root.js';
-import { renderYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { renderYamlDocuments } from '../gocompat/yaml/index.js';
 import type { ClusterPaths } from '../naming/naming.js';
 
 const SERVED_CRDS = {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { parseYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { parseYamlDocuments } from '../gocompat/yaml/index.js';
 import { templatePath } from '../util/package-root.js';
 
 /** kwokctl's default set: node-initialize, node-heartbeat-with-lease and the fast pod stages. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Component, ComponentName, ReadinessProbe } from '../components/index.js';
 import type { ComponentPatch } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
-import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 import { NotFoundError, PreflightError, UsageError } from '../util/errors.js';
 import { clusterPaths, clustersDir, type ClusterPaths } from '../naming/naming.js';
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { renderYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { renderYamlDocuments } from '../gocompat/yaml/index.js';
 import type { ClusterPorts, ClusterSpec, Component, ComponentName } from './component.js';
 import { imageOf } from './image.js';
 import { componentPort, listenAddress, listenPort, reach } from './placement.js';

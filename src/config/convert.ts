@@ -20,7 +20,7 @@ import { parseStages, upgradeStageDocument } from '../kwok/api/index.js';
 import { UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { checkConfigDocuments, readAllStdin } from './load.js';
-import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 
 export const CONFIG_API_VERSION = 'config.kwok.x-k8s.io/v1alpha1';
 export const KWOK_API_VERSION = 'kwok.x-k8s.io/v1alpha1';

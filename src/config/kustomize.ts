@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { UsageError } from '../util/errors.js';
-import { parseYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { parseYamlDocuments } from '../gocompat/yaml/index.js';
 
 /** kustomize's accepted file names, in its lookup order. */
 const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];

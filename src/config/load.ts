@@ -5,7 +5,7 @@ import { UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { SPEC_BY_KEY, type OptionKey } from './options.js';
 import { coerce, type GivenOptions } from './resolve.js';
-import { parseYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { parseYamlDocuments } from '../gocompat/yaml/index.js';
 import { parseEnvs, parseUserComponents, parseVolumes, type UserComponentSpec, type VolumeSpec } from './component-specs.js';
 import { readKustomization } from './kustomize.js';
 import { COMPONENT_NAMES } from './component-names.js';

@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { resolveOptionValues, type LoadedConfig } from './load.js';
-import { renderYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { renderYamlDocuments } from '../gocompat/yaml/index.js';
 
 export function defaultConfigFile(workdir: string): string {
   return join(workdir, 'kwok.yaml');

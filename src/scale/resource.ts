@@ -3,8 +3,8 @@
  * copies. Built-in ones ship in templates/resources/; a user's document of the same name wins.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { parseK8sYaml } from '../gocompat/yaml/k8s-yaml.js';
-import { evalJq } from '../gocompat/jq/jq.js';
+import { parseK8sYaml } from '../gocompat/yaml/index.js';
+import { evalJq } from '../gocompat/jq/index.js';
 import { renderTemplate, typed, type FuncMap } from '../gocompat/gotpl/index.js';
 import { formatIp, parseCidr, parseIp } from '../kwok/ippool/ip-address.js';
 import type { KubeObject } from '../kube/index.js';

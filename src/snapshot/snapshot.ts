@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Executor } from '../exec/executor.js';
 import { isAlreadyExists, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
-import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/yaml.js';
+import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 import { ExternalCommandError, KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
 import { outputReason } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';

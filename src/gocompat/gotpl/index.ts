@@ -23,6 +23,7 @@ export { kwokFuncs, kwokObjectFuncNames, kwokQuote, kwokYaml, DEFAULT_KWOK_VERSI
 export { sprigFuncs, type SprigOptions } from './sprig/index.js';
 export { marshalYaml } from './yaml-encode.js';
 export { sprint, sprintf, goSyntax } from './fmt.js';
+export { formatFloat } from './go-float.js';
 
 export interface DefaultFuncOptions extends KwokFuncOptions, SprigOptions {}
 

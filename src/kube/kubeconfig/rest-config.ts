@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parseYamlDocuments } from '../../gocompat/yaml/yaml.js';
+import { parseYamlDocuments } from '../../gocompat/yaml/index.js';
 
 export interface TlsMaterial {
   ca?: Buffer;

@@ -23,5 +23,5 @@ export { parseStages, STAGE_TEMPLATE_FUNCTION_NAMES } from './parse-stages.js';
 export type { ParseStagesResult } from './parse-stages.js';
 export { loadKwokDocuments } from './load-documents.js';
 export type { KwokDocuments } from './load-documents.js';
-export { parseK8sYaml, parseK8sYamlDocuments, YamlSyntaxError } from '../../gocompat/yaml/k8s-yaml.js';
+export { parseK8sYaml, parseK8sYamlDocuments, YamlSyntaxError } from '../../gocompat/yaml/index.js';
 export { upgradeStageDocument } from './upgrade-stage.js';

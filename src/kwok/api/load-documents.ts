@@ -4,7 +4,7 @@
  * plain objects for their own loaders.
  */
 import { UsageError } from '../../util/errors.js';
-import { parseK8sYamlDocuments } from '../../gocompat/yaml/k8s-yaml.js';
+import { parseK8sYamlDocuments } from '../../gocompat/yaml/index.js';
 import { parseStages } from './parse-stages.js';
 import type { Stage } from './stage-types.js';
 

@@ -9,7 +9,7 @@
 import { UsageError } from '../../util/errors.js';
 import { compileCel } from '../cel/cel.js';
 import { compileTemplate, type FuncMap } from '../../gocompat/gotpl/index.js';
-import { compileJq } from '../../gocompat/jq/jq.js';
+import { compileJq } from '../../gocompat/jq/index.js';
 import { convertStage } from './convert-stage.js';
 import { stageDocumentSchema } from './stage-schema.js';
 import type { ExpressionFrom, Stage } from './stage-types.js';

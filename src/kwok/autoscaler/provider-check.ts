@@ -9,7 +9,7 @@
  * problems out. The provider's own loud failures (unparsable config, both keys set) are reported
  * too, so one look at the check explains a no-scale.
  */
-import { parseK8sYamlDocuments } from '../../gocompat/yaml/k8s-yaml.js';
+import { parseK8sYamlDocuments } from '../../gocompat/yaml/index.js';
 import type { KubeObject } from '../../kube/index.js';
 
 /** Names and data keys the provider reads (its defaults; KWOK_PROVIDER_CONFIGMAP renames the config). */

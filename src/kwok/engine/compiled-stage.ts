@@ -14,7 +14,7 @@
  */
 import type { Stage } from '../api/stage-types.js';
 import { compileCel, type CelProgram, type CelRuntime } from '../cel/cel.js';
-import { compileJq } from '../../gocompat/jq/jq.js';
+import { compileJq } from '../../gocompat/jq/index.js';
 import { celConditionMatches, jqRequirementMatches, matchesSet, type CompiledJqRequirement } from './selector.js';
 import { durationGetter, intGetter, type DurationGetter, type IntGetter } from './value-from.js';
 

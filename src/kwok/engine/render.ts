@@ -4,7 +4,7 @@
  * and converted to JSON. The template engine is a dependency (RenderTemplate) so the engine can be
  * tested without it; the default is the Go text/template port in ./gotpl.
  */
-import { parseK8sYaml } from '../../gocompat/yaml/k8s-yaml.js';
+import { parseK8sYaml } from '../../gocompat/yaml/index.js';
 import { renderTemplate, type FuncMap } from '../../gocompat/gotpl/index.js';
 
 export type { FuncMap };

@@ -9,7 +9,7 @@
  */
 import type { JqRequirement } from '../api/stage-types.js';
 import { celAsBool, type CelProgram, type CelRuntime } from '../cel/cel.js';
-import type { JqQuery } from '../../gocompat/jq/jq.js';
+import type { JqQuery } from '../../gocompat/jq/index.js';
 
 export function matchesSet(selector: Record<string, string> | undefined, actual: unknown): boolean {
   if (selector === undefined) return true;

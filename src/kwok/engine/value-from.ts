@@ -12,7 +12,7 @@
 import type { ExpressionFrom } from '../api/stage-types.js';
 import { celAsDurationNs, celAsInt, compileCel, type CelProgram, type CelRuntime } from '../cel/cel.js';
 import { dateToUnixNanos, parseGoDuration, parseGoInt, parseRFC3339Nano, subNanos } from '../../gocompat/go-time.js';
-import { compileJq, type JqQuery } from '../../gocompat/jq/jq.js';
+import { compileJq, type JqQuery } from '../../gocompat/jq/index.js';
 
 export type Maybe<T> = { ok: true; value: T } | { ok: false };
 

@@ -9,7 +9,7 @@
  * current usage to the series' total, so a counter grows between scrapes and the first read is 0.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { formatFloat } from '../../gocompat/gotpl/go-float.js';
+import { formatFloat } from '../../gocompat/gotpl/index.js';
 import { compileMetricsCel, metricsAsFloat, metricsAsString } from '../cel/metrics-cel.js';
 import type { MetricsData, MetricsFunctions } from '../cel/metrics-cel.js';
 import { parseQuantity } from '../cel/cel.js';
