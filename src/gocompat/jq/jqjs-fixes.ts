@@ -1,7 +1,9 @@
 /**
  * Makes @michaelhomer/jqjs behave like gojq (which kwok uses) where Stage expressions can tell the
  * difference. jqjs keeps its node classes private, so the fixes are applied to the prototypes of
- * nodes taken from small compiled programs; this runs once, before the first compile.
+ * nodes taken from small compiled programs; this runs once, before the first compile. Because
+ * these reach into private classes, package.json pins jqjs exactly: re-run the differential test
+ * before moving the pin.
  *
  * Fixed here (each checked against real jq by test/unit/gocompat/jq/jq-differential.test.ts):
  * - `a // b` yielded null/false outputs of `a` and did not suppress errors in `a`;
