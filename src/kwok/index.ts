@@ -5,8 +5,8 @@
 export { runKwokController } from './app/run-kwok-controller.js';
 export { checkConfigDocuments } from './app/config-file.js';
 export type { RunKwokControllerOptions } from './app/run-kwok-controller.js';
-export { renderKwokUsage, kwokFlags } from './options.js';
-export type { KwokControllerOptions } from './options.js';
+export { renderKwokUsage, kwokFlags } from './app/options.js';
+export type { KwokControllerOptions } from './app/options.js';
 
 export { testStages } from './stage-test.js';
 export type { StageTestOptions, StageTestReport, StageReport, StepReport, ReportedAction } from './stage-test.js';

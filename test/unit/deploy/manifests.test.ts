@@ -9,7 +9,7 @@ import { loadDeployKubeconfig } from '../../../src/deploy/deploy.js';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../../src/artifacts/images.js';
 import { KWOKTS_VERSION } from '../../../src/util/version.js';
 import { deployObjects, readDeployTemplate, renderDeployManifests } from '../../../src/deploy/manifests.js';
-import { parseKwokArgs, resolveKwokOptions } from '../../../src/kwok/options.js';
+import { parseKwokArgs, resolveKwokOptions } from '../../../src/kwok/app/options.js';
 import { PreflightError, UsageError } from '../../../src/util/errors.js';
 import { packageRoot, templatePath } from '../../../src/util/package-root.js';
 

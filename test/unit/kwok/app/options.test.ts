@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { UsageError } from '../../../../src/util/errors.js';
 import { LogLevel } from '../../../../src/util/log.js';
 import { loadKwokConfigFiles } from '../../../../src/kwok/app/config-file.js';
-import { parseKwokArgs, resolveKwokOptions } from '../../../../src/kwok/options.js';
+import { parseKwokArgs, resolveKwokOptions } from '../../../../src/kwok/app/options.js';
 
 function resolve(argv: string[], config = {}) {
   return resolveKwokOptions(parseKwokArgs(argv), config, []);

@@ -8,14 +8,14 @@ import { existsSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { UsageError } from '../util/errors.js';
-import { parseGoDurationMs } from '../gocompat/go-duration.js';
-import { LogLevel, parseLogLevel } from '../util/log.js';
-import type { KwokConfigurationOptions } from './app/config-file.js';
-import { parseLabelSelector } from '../kube/index.js';
-import { checkLeaderElectionTiming, leaderElectionDefaults } from './controllers/leader-election.js';
-import type { ManageMode } from './controllers/node-selection.js';
-import { parseCidr } from './ippool/ip-address.js';
+import { UsageError } from '../../util/errors.js';
+import { parseGoDurationMs } from '../../gocompat/go-duration.js';
+import { LogLevel, parseLogLevel } from '../../util/log.js';
+import type { KwokConfigurationOptions } from './config-file.js';
+import { parseLabelSelector } from '../../kube/index.js';
+import { checkLeaderElectionTiming, leaderElectionDefaults } from '../controllers/leader-election.js';
+import type { ManageMode } from '../controllers/node-selection.js';
+import { parseCidr } from '../ippool/ip-address.js';
 
 type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
 
