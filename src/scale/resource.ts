@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { parseK8sYaml } from '../gocompat/yaml/index.js';
 import { evalJq } from '../gocompat/jq/index.js';
 import { renderTemplate, typed, type FuncMap } from '../gocompat/gotpl/index.js';
-import { formatIp, parseCidr, parseIp } from '../kwok/ippool/ip-address.js';
+import { formatIp, parseCidr, parseIp } from '../util/ip-address.js';
 import type { KubeObject } from '../kube/index.js';
 import { UsageError } from '../util/errors.js';
 import { templatePath } from '../util/package-root.js';

@@ -15,7 +15,7 @@ import type { KwokConfigurationOptions } from './config-file.js';
 import { parseLabelSelector } from '../../kube/index.js';
 import { checkLeaderElectionTiming, leaderElectionDefaults } from '../controllers/leader-election.js';
 import type { ManageMode } from '../controllers/node-selection.js';
-import { parseCidr } from '../ippool/ip-address.js';
+import { parseCidr } from '../../util/ip-address.js';
 
 type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
 

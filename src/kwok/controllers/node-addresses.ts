@@ -2,7 +2,7 @@
  * Addresses derived from a Node object: host IPs as the kubelet reports them (InternalIP before
  * ExternalIP; the first address plus at most one of the other IP family) and the pod CIDRs.
  */
-import { parseIp } from '../ippool/ip-address.js';
+import { parseIp } from '../../util/ip-address.js';
 import type { KubeObject } from '../../kube/index.js';
 
 interface NodeAddress {

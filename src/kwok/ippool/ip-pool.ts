@@ -4,8 +4,8 @@
  * runs past its CIDR keeps counting (a /24 with more than 254 pods gets addresses beyond it).
  * IPs already present on pods are marked used so a restarted controller never hands them out again.
  */
-import { cidrContains, formatIp, parseCidr, parseIp } from './ip-address.js';
-import type { Cidr } from './ip-address.js';
+import { cidrContains, formatIp, parseCidr, parseIp } from '../../util/ip-address.js';
+import type { Cidr } from '../../util/ip-address.js';
 
 export class IpPool {
   readonly cidr: Cidr;

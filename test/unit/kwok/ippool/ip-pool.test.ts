@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatIp, normalizeIp, parseCidr, parseIp } from '../../../../src/kwok/ippool/ip-address.js';
+import { formatIp, normalizeIp, parseCidr, parseIp } from '../../../../src/util/ip-address.js';
 import { IpPool, IpPools } from '../../../../src/kwok/ippool/ip-pool.js';
 
 describe('IpPool', () => {
