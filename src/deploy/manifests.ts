@@ -5,7 +5,7 @@
  * swaps the image reference.
  */
 import { readFileSync } from 'node:fs';
-import { parseK8sYamlDocuments } from '../kwok/api/index.js';
+import { parseK8sYamlDocuments } from '../gocompat/yaml/index.js';
 import type { KubeObject } from '../kube/index.js';
 import { templatePath } from '../util/package-root.js';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE, KWOK_CONTROLLER_IMAGE_REPOSITORY } from '../artifacts/images.js';

@@ -91,3 +91,21 @@ export function selectorMatches(selector: ClusterResourceUsage['spec']['selector
   if (selector.matchNames?.length && !selector.matchNames.includes(name)) return false;
   return true;
 }
+
+/** A node or pod as the API returns it (JSON). */
+export type ApiObject = Record<string, unknown> & { metadata?: { name?: string; namespace?: string } };
+
+/**
+ * Where the metrics server's objects and usage configuration come from (caches, config files or
+ * custom resources): implemented by the controllers, read by the server, so it is declared here,
+ * below both.
+ */
+export interface ResourceMetricsSource {
+  node(name: string): ApiObject | undefined;
+  pod(namespace: string, name: string): ApiObject | undefined;
+  /** The pods bound to a node. */
+  podsOn(node: string): readonly ApiObject[];
+  metrics(): readonly Metric[];
+  resourceUsages(): readonly ResourceUsage[];
+  clusterResourceUsages(): readonly ClusterResourceUsage[];
+}

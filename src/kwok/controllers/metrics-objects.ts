@@ -8,7 +8,7 @@ import type { Logger } from '../../util/log.js';
 import { MetricsDocumentError, parseClusterResourceUsageDocument, parseMetricDocument, parseResourceUsageDocument } from '../api/metrics-schema.js';
 import type { ClusterResourceUsage, Metric, MetricsKind, ResourceUsage } from '../api/metrics-schema.js';
 import { Reflector, clusterResourceUsagesResource, metricsResource, nodesResource, podsResource, resourceUsagesResource, type KubeClient, type KubeObject, type ResourceRef } from '../../kube/index.js';
-import type { ApiObject, ResourceMetricsSource } from '../server/resource-metrics.js';
+import type { ApiObject, ResourceMetricsSource } from '../api/metrics-schema.js';
 
 export interface MetricsObjectsOptions {
   metrics?: readonly Metric[];

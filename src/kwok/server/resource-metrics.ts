@@ -14,22 +14,10 @@ import { compileMetricsCel, metricsAsFloat, metricsAsString } from '../cel/metri
 import type { MetricsData, MetricsFunctions } from '../cel/metrics-cel.js';
 import { parseQuantity } from '../cel/cel.js';
 import { selectorMatches } from '../api/metrics-schema.js';
-import type { ClusterResourceUsage, Metric, MetricConfig, ResourceUsage, ResourceUsageContainer } from '../api/metrics-schema.js';
+import type { ApiObject, ClusterResourceUsage, Metric, MetricConfig, ResourceMetricsSource, ResourceUsage, ResourceUsageContainer } from '../api/metrics-schema.js';
 import type { Logger } from '../../util/log.js';
 
-/** A node or pod as the API returns it (JSON). */
-export type ApiObject = Record<string, unknown> & { metadata?: { name?: string; namespace?: string } };
-
-/** Where the objects and the usage configuration come from (caches, config files or custom resources). */
-export interface ResourceMetricsSource {
-  node(name: string): ApiObject | undefined;
-  pod(namespace: string, name: string): ApiObject | undefined;
-  /** The pods bound to a node. */
-  podsOn(node: string): readonly ApiObject[];
-  metrics(): readonly Metric[];
-  resourceUsages(): readonly ResourceUsage[];
-  clusterResourceUsages(): readonly ClusterResourceUsage[];
-}
+export type { ApiObject, ResourceMetricsSource } from '../api/metrics-schema.js';
 
 interface Cumulative {
   at: number;
