@@ -244,6 +244,54 @@ describe('architecture (docs/architecture.md)', () => {
   });
 });
 
+/**
+ * style.md: `dryRun` appears nowhere outside src/exec and src/cli. These files still branch on it
+ * (the plan-then-apply work removes them); the list may only shrink: a new file that branches on
+ * dry-run fails here. Remove a file from the list once it no longer mentions dryRun.
+ */
+export const DRY_RUN_BRANCHES_LEFT: readonly string[] = [
+  'runtimes/container/container-runtime.ts',
+  'runtimes/kind/kind-runtime.ts',
+  'src/cluster/create.ts',
+  'src/cluster/delete.ts',
+  'src/cluster/lifecycle.ts',
+  'src/cluster/programs.ts',
+  'src/cluster/start-components.ts',
+  'src/cluster/write-pki.ts',
+  'src/commands/create/cluster.ts',
+  'src/commands/delete/cluster.ts',
+  'src/commands/scale.ts',
+  'src/commands/start/cluster.ts',
+  'src/commands/stop/cluster.ts',
+  'src/scale/scale.ts',
+  'src/snapshot/snapshot.ts',
+];
+
+/** Files outside src/exec and src/cli that mention `dryRun` and are not on the list above. */
+export function newDryRunBranches(sources: ReadonlyMap<string, string>, allowed: readonly string[]): string[] {
+  return [...sources]
+    .filter(([file, text]) => !/^src\/(exec|cli)\//.test(file) && /\bdryRun\b/.test(text) && !allowed.includes(file))
+    .map(([file, text]) => `${file}:${text.split('\n').findIndex((l) => /\bdryRun\b/.test(l)) + 1}: branches on dryRun outside src/exec and src/cli; send the effect through the Executor instead`);
+}
+
+describe('dry-run stays in src/exec and src/cli', () => {
+  test('no file beyond the shrinking list branches on dryRun', () => {
+    const files = [...walk('src'), ...walk('runtimes')];
+    const sources = new Map(files.map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]));
+    assert.deepEqual(newDryRunBranches(sources, DRY_RUN_BRANCHES_LEFT), []);
+  });
+
+  test('a new file branching on dryRun is named', () => {
+    const sources = new Map([
+      ['src/exec/dry-run-executor.ts', 'readonly dryRun = true;'],
+      ['src/components/etcd.ts', 'const a = 1;\nif (options.dryRun) skip();'],
+    ]);
+    assert.deepEqual(newDryRunBranches(sources, DRY_RUN_BRANCHES_LEFT), [
+      'src/components/etcd.ts:2: branches on dryRun outside src/exec and src/cli; send the effect through the Executor instead',
+    ]);
+  });
+});
+
 describe('architecture checks can fail', () => {
   const table = loadTable();
 
