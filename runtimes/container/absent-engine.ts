@@ -13,6 +13,9 @@ export class AbsentEngine implements ContainerEngine {
   async imageExists(): Promise<boolean> {
     return false;
   }
+  async rootless(): Promise<boolean> {
+    return false;
+  }
   async listByLabel(): Promise<string[]> {
     return [];
   }

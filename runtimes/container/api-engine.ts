@@ -148,6 +148,11 @@ export class ApiEngine implements ContainerEngine {
     }
   }
 
+  async rootless(): Promise<boolean> {
+    const info = (await this.docker.info()) as { SecurityOptions?: string[] | null };
+    return isRootless(info.SecurityOptions);
+  }
+
   async listByLabel(kind: 'container' | 'network' | 'volume', key: string, value: string): Promise<string[]> {
     const filters = JSON.stringify({ label: [`${key}=${value}`] });
     if (kind === 'container') return (await this.docker.listContainers({ all: true, filters })).map((c) => (c.Names[0] ?? c.Id).replace(/^\//, ''));
@@ -180,6 +185,11 @@ export class ApiEngine implements ContainerEngine {
   }
 }
 
+/** docker, podman and nerdctl all list `name=rootless` among `info`'s SecurityOptions when rootless. */
+export function isRootless(securityOptions: readonly string[] | null | undefined): boolean {
+  return (securityOptions ?? []).some((o) => o.split(',').includes('name=rootless'));
+}
+
 /** The Engine API form of `create` (what renderArgs prints for the CLI). */
 function createOptions(spec: ContainerSpec): Docker.ContainerCreateOptions {
   const portKey = (port: number): string => `${port}/tcp`;
@@ -189,6 +199,7 @@ function createOptions(spec: ContainerSpec): Docker.ContainerCreateOptions {
     ...(spec.entrypoint.length > 0 ? { Entrypoint: spec.entrypoint } : {}),
     Cmd: spec.args,
     ...(spec.workDir ? { WorkingDir: spec.workDir } : {}),
+    ...(spec.user ? { User: spec.user } : {}),
     Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
     Labels: spec.labels,
     ExposedPorts: Object.fromEntries(spec.ports.map((p) => [portKey(p.containerPort), {}])),

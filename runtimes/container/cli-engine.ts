@@ -7,6 +7,7 @@ import { ExternalCommandError, NotFoundError, PreflightError } from '../../src/u
 import { shellJoin } from '../../src/exec/shell-quote.js';
 import type { ContainerEngine, ContainerState, NetworkState } from './engine.js';
 import { renderArgs, type CommandDialect, type ContainerOp } from './operations.js';
+import { isRootless } from './api-engine.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 
 export class CliEngine implements ContainerEngine {
@@ -61,6 +62,12 @@ export class CliEngine implements ContainerEngine {
 
   async imageExists(image: string): Promise<boolean> {
     return (await this.exec(['image', 'inspect', image], { allowFailure: true })).ok;
+  }
+
+  async rootless(): Promise<boolean> {
+    const result = await this.exec(['info', '--format', '{{json .SecurityOptions}}'], { allowFailure: true });
+    if (!result.ok) return false;
+    return isRootless(JSON.parse(result.stdout.trim() || 'null') as string[] | null);
   }
 
   async listByLabel(kind: 'container' | 'network' | 'volume', key: string, value: string): Promise<string[]> {

@@ -132,8 +132,9 @@ export class ContainerRuntime implements Runtime {
     await this.ensureNetwork(engine, ctx);
     // Links may point at components of earlier start groups.
     const present = new Set<string>((ctx.clusterComponents ?? components).map((c) => c.name));
+    const owner = components.some((c) => c.runAsFileOwner) ? await this.fileOwner(engine) : undefined;
     for (const component of components) {
-      const spec = buildContainerSpec(component, ctx.cluster, present);
+      const spec = buildContainerSpec(component, ctx.cluster, present, owner);
       const state = await this.owned(engine, spec.name, ctx);
       if (state?.status === 'running' || state?.status === 'restarting') continue;
       if (!state) {
@@ -142,6 +143,16 @@ export class ContainerRuntime implements Runtime {
       }
       await this.apply(ctx, { op: 'start', name: spec.name });
     }
+  }
+
+  /**
+   * The container user that owns the cluster's files (keys 0600, data 0700): the host user's
+   * uid:gid under a rootful engine (ids are the host's), 0:0 under a rootless one (container
+   * root is the host user who runs the engine).
+   */
+  private async fileOwner(engine: ContainerEngine): Promise<string> {
+    if (await engine.rootless()) return '0:0';
+    return `${process.getuid?.() ?? 0}:${process.getgid?.() ?? 0}`;
   }
 
   private async ensureNetwork(engine: ContainerEngine, ctx: RuntimeContext): Promise<void> {
@@ -280,6 +291,7 @@ function guardReads(engine: ContainerEngine, dialect: ContainerDialect): Contain
     inspectContainer: guard((name: string) => engine.inspectContainer(name)),
     inspectNetwork: guard((name: string) => engine.inspectNetwork(name)),
     imageExists: guard((image: string) => engine.imageExists(image)),
+    rootless: guard(() => engine.rootless()),
     listByLabel: guard((kind: 'container' | 'network' | 'volume', key: string, value: string) => engine.listByLabel(kind, key, value)),
     logs: guard((name: string, out: Writable, options: { follow: boolean; signal?: AbortSignal }) => engine.logs(name, out, options)),
   };

@@ -13,7 +13,7 @@ export function clusterLabels(cluster: string, extra: Record<string, string> = {
  * arguments are used unchanged; ports are published on loopback at the cluster's host ports, so
  * readiness probes, kubectl and etcdctl reach them as they reach host processes.
  */
-export function buildContainerSpec(component: Component, cluster: string, present: ReadonlySet<string>): ContainerSpec {
+export function buildContainerSpec(component: Component, cluster: string, present: ReadonlySet<string>, fileOwner?: string): ContainerSpec {
   if (!component.image) {
     throw new PreflightError(`component ${component.name} has no image`, { hint: `pass --${component.name}-image` });
   }
@@ -36,5 +36,7 @@ export function buildContainerSpec(component: Component, cluster: string, presen
     ],
     links: component.links.filter((l) => present.has(l)).map((l) => runtimeObjectName(cluster, l)),
     ...(component.workDir ? { workDir: component.workDir } : {}),
+    // The cluster's files are its owner's alone (0600/0700); see Component.runAsFileOwner.
+    ...(component.runAsFileOwner && fileOwner ? { user: fileOwner } : {}),
   };
 }

@@ -36,6 +36,11 @@ export interface ContainerEngine {
   inspectContainer(name: string): Promise<ContainerState | undefined>;
   inspectNetwork(name: string): Promise<NetworkState | undefined>;
   imageExists(image: string): Promise<boolean>;
+  /**
+   * Whether the engine runs rootless (its `info` lists the security option name=rootless): then
+   * container uid 0 is the host user who runs it, and so the owner of the cluster's files.
+   */
+  rootless(): Promise<boolean>;
   /** Names of containers, networks and volumes carrying the label `key=value`. */
   listByLabel(kind: 'container' | 'network' | 'volume', key: string, value: string): Promise<string[]>;
   logs(name: string, out: Writable, options: { follow: boolean; signal?: AbortSignal }): Promise<void>;

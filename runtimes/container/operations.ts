@@ -32,6 +32,8 @@ export interface ContainerSpec {
   links: string[];
   /** Working directory inside the container; absent keeps the image's. */
   workDir?: string;
+  /** `uid:gid` the container runs as; absent keeps the image's user. */
+  user?: string;
 }
 
 export type ContainerOp =
@@ -72,6 +74,7 @@ export function renderArgs(op: ContainerOp, dialect: CommandDialect): string[] {
         // which is what the API's Entrypoint array means.
         ...(s.entrypoint.length > 0 ? [`--entrypoint=${s.entrypoint[0]}`] : []),
         ...(s.workDir ? [`--workdir=${s.workDir}`] : []),
+        ...(s.user ? [`--user=${s.user}`] : []),
         `--network=${s.network}`,
         ...(dialect.linkFlag ? s.links.map((l) => `${dialect.linkFlag}=${l}`) : []),
         '--restart=unless-stopped',

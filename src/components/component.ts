@@ -75,6 +75,12 @@ export interface Component {
   mounts?: ComponentMount[];
   /** The image that runs it in a container runtime (a user component's own, as given). */
   image?: string;
+  /**
+   * Its upstream image runs as an unprivileged user (prom/prometheus and metrics-server as
+   * 65534), who can neither read the cluster's 0600 keys nor write its 0700 data directories:
+   * container runtimes run it as the user that owns the cluster's files instead.
+   */
+  runAsFileOwner?: boolean;
 }
 
 export interface ComponentVolume {

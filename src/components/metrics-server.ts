@@ -49,6 +49,7 @@ export function buildMetricsServer(spec: ClusterSpec): Component {
       { path: paths.pki, readOnly: true },
     ],
     ...imageOf(spec, 'metrics-server'),
+    runAsFileOwner: true,
   };
 }
 

@@ -69,6 +69,7 @@ export function buildPrometheus(spec: ClusterSpec): Component {
       { path: join(paths.root, 'prometheus'), readOnly: false },
     ],
     ...imageOf(spec, 'prometheus'),
+    runAsFileOwner: true,
   };
 }
 

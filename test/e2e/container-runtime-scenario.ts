@@ -2,17 +2,20 @@
  * The container runtimes' e2e scenario, once for docker and podman (each e2e file runs it
  * against its own engine, started by test/engines/*.sh): create, `kubectl get ns`, seed 000's
  * node and deployment with every pod Running, stop (data kept), start, delete, and nothing of
- * the cluster left in the engine; then the bad inputs, each one clear error with nothing left.
+ * the cluster left in the engine; Prometheus (the upstream image's unprivileged user, the cluster's
+ * 0600 keys) with every target up and a kwok metric queryable; `kubectl port-forward` to a fake
+ * pod through the controller's container and `kwokts port-forward` to a component; then the bad
+ * inputs, each one clear error with nothing left.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { freePort, isListening, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
 import { DEPLOYMENT, NODE } from './seed-000.js';
-import type { TestEngine } from '../engines/images.js';
+import { TEST_PROMETHEUS_IMAGE, type TestEngine } from '../engines/images.js';
 import { startEngine, type EngineUnderTest } from '../engines/start-engine.js';
 
 const LABEL = 'io.kwokts.cluster';
@@ -30,6 +33,31 @@ export async function leftovers(under: EngineUnderTest, cluster: string): Promis
     ...(await run(['network', 'ls', ...filter, '--format', '{{.Name}}'])).map((n) => `network ${n}`),
     ...(await run(['volume', 'ls', ...filter, '--format', '{{.Name}}'])).map((n) => `volume ${n}`),
   ];
+}
+
+/**
+ * Start a port-forward (`kwokts kubectl port-forward` or `kwokts port-forward`), wait for its
+ * "Forwarding from" line, use it, stop it with SIGTERM: kwokts' own exits 0 (kubectl's exits 143).
+ */
+async function throughForward<T>(box: Sandbox, args: string[], use: (localPort: number) => Promise<T>): Promise<T> {
+  const own = args.includes('port-forward') && !args.includes('kubectl');
+  const child = spawnKwokts(box, args);
+  let out = '';
+  let err = '';
+  let exited = false;
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  void child.then(() => (exited = true), () => (exited = true));
+  try {
+    await waitFor(`${args.join(' ')} to listen`, () => exited || /Forwarding from 127\.0\.0\.1:\d+/.test(out), 60_000, 100);
+    const match = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(out);
+    assert.ok(match, `no "Forwarding from" line; stdout: ${out}; stderr: ${err}`);
+    return await use(Number(match[1]));
+  } finally {
+    child.kill('SIGTERM');
+    const result = await child.catch((e: { exitCode?: number }) => e);
+    if (own) assert.equal(result.exitCode, 0, `${args.join(' ')} on SIGTERM: ${err}`);
+  }
 }
 
 /** `<name> <State.Status>` of the cluster's containers (inspect: `ps` formats differ between engines). */
@@ -120,6 +148,77 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       assert.equal(deleted.exitCode, 0, deleted.stderr);
       assert.deepEqual(await leftovers(under, name), []);
       assert.ok(!existsSync(join(box.workdir, 'clusters', name)));
+    });
+
+    test('prometheus (its image\'s user is nobody) scrapes every target, a kwok metric is queryable; kubectl port-forward to a fake pod and kwokts port-forward to a component', async () => {
+      const cluster = `containers-${engine}-prom`;
+      const etcd = `kwok-${cluster}-etcd`;
+      // The forward's target is another container of the cluster: the controller, in its own
+      // container, dials it by name on the cluster's network.
+      const config = join(box.workdir, '..', `${cluster}.yaml`);
+      writeFileSync(config, `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterPortForward
+metadata: {name: to-etcd-metrics}
+spec:
+  forwards:
+  - ports: [8080]
+    target: {port: 2381, address: ${etcd}}
+`);
+      const promPort = await freePort();
+      const c = (args: string[], input?: string) => kwokts(box, ['--name', cluster, ...args], input === undefined ? {} : { input });
+      try {
+        const created = await c(['-c', config, 'create', 'cluster', '--enable', 'prometheus', '--prometheus-image', TEST_PROMETHEUS_IMAGE, '--prometheus-port', String(promPort), '--wait', '2m']);
+        assert.equal(created.exitCode, 0, created.stderr);
+        const env = { ...process.env, ...under.env };
+        const user = String((await execa(under.engine, ['inspect', '--format', '{{.Config.User}}', `kwok-${cluster}-prometheus`], { env })).stdout).trim();
+        assert.equal(user, `${process.getuid!()}:${process.getgid!()}`, 'prometheus runs as the owner of the cluster\'s files');
+        assert.equal(statSync(join(box.workdir, 'clusters', cluster, 'pki', 'prometheus.key')).mode & 0o777, 0o600);
+
+        const api = async <T>(path: string): Promise<T> => ((await (await fetch(`http://127.0.0.1:${promPort}${path}`)).json()) as { data: T }).data;
+        let targets: Array<{ labels: { job: string }; health: string; lastError: string }> = [];
+        await waitFor('every target up', async () => {
+          targets = (await api<{ activeTargets: typeof targets }>('/api/v1/targets').catch(() => ({ activeTargets: [] }))).activeTargets;
+          return targets.length === 6 && targets.every((t) => t.health === 'up');
+        }, 180_000, 1000).catch((error: Error) => assert.fail(`${error.message}: ${JSON.stringify(targets)}`));
+        assert.deepEqual(targets.map((t) => t.labels.job).sort(), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus']);
+
+        assert.equal((await c(['kubectl', 'apply', '-f', '-'], NODE)).exitCode, 0);
+        await waitFor('kwok_managed_nodes reports the node', async () => {
+          const result = await api<{ result: Array<{ value: [number, string] }> }>('/api/v1/query?query=kwok_managed_nodes');
+          return result.result.some((r) => Number(r.value[1]) >= 1);
+        }, 180_000, 2000);
+
+        const pod = `apiVersion: v1
+kind: Pod
+metadata: {name: web-0, namespace: default}
+spec:
+  nodeName: kwok-node-0
+  tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]
+  containers: [{name: app, image: fake-image}]
+`;
+        assert.equal((await c(['kubectl', 'apply', '-f', '-'], pod)).exitCode, 0);
+        await waitFor('pod web-0 Running', async () => (await c(['kubectl', 'get', 'pod', 'web-0', '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 120_000, 500);
+        const local = await freePort();
+        const health = await throughForward(box, ['--name', cluster, 'kubectl', 'port-forward', 'pod/web-0', `${local}:8080`], async (port) => {
+          assert.equal(port, local);
+          return (await (await fetch(`http://127.0.0.1:${port}/health`)).json()) as { health: string };
+        });
+        assert.equal(health.health, 'true', 'etcd\'s /health, reached through the pod\'s forward');
+
+        const ready = await throughForward(box, ['--name', cluster, 'port-forward', 'prometheus', '0:http'], async (port) => {
+          assert.notEqual(port, promPort);
+          return (await fetch(`http://127.0.0.1:${port}/-/ready`)).status;
+        });
+        assert.equal(ready, 200);
+        const byContainerPort = await throughForward(box, ['--name', cluster, 'port-forward', 'kube-apiserver', ':6443'], async (port) => (await execa('curl', ['-sk', '-o', '/dev/null', '-w', '%{http_code}', `https://127.0.0.1:${port}/livez`], { reject: false })).stdout);
+        assert.match(byContainerPort, /^(200|401|403)$/, 'the apiserver answers HTTPS through the forward of its container port');
+
+        assert.equal((await c(['delete', 'cluster'])).exitCode, 0);
+        assert.deepEqual(await leftovers(under, cluster), []);
+        assert.equal(await isListening(promPort), false);
+      } finally {
+        await c(['delete', 'cluster']);
+      }
     });
 
     test('a network of that name that is not the cluster\'s: one clear error, nothing made', async () => {

@@ -116,7 +116,7 @@ async function binaries(): Promise<Record<string, string>> {
   return Object.fromEntries(list.map((a) => [a.name, a.path]));
 }
 
-/** The shared libraries node links against (ldd), at the paths the loader looks for them. */
+/** The shared libraries a program links against (ldd), at the paths the loader looks for them. */
 async function nodeLibraries(node: string): Promise<Array<[string, string]>> {
   const { stdout } = await execa('ldd', [node]);
   const files: Array<[string, string]> = [];
@@ -146,6 +146,26 @@ async function productionModules(): Promise<Array<[string, string]>> {
     .filter(([to], _i, all) => !all.some(([other]) => other !== to && to.startsWith(other + '/')));
 }
 
+/**
+ * Prometheus has no Go-module build (its web assets), so its test image is made from Debian's
+ * package (/usr/bin/prometheus, which links only libc), under a name of its own that says so. Like
+ * the upstream image (prom/prometheus) it runs as nobody (65534) with /bin/prometheus as its
+ * entrypoint: the tests then meet the upstream image's user, who cannot read a root-owned 0600 key.
+ */
+export const TEST_PROMETHEUS_BINARY = '/usr/bin/prometheus';
+export const TEST_PROMETHEUS_IMAGE = 'localhost/kwokts-test/prometheus:debian';
+
+async function prometheusRecipe(): Promise<ImageRecipe | undefined> {
+  if (!existsSync(TEST_PROMETHEUS_BINARY)) return undefined;
+  const binary = realpathSync(TEST_PROMETHEUS_BINARY);
+  return {
+    ref: TEST_PROMETHEUS_IMAGE,
+    files: [['/bin/prometheus', binary], ...(await nodeLibraries(binary))],
+    dirs: [],
+    changes: ['ENV PATH=/usr/local/bin:/usr/bin:/bin', 'USER 65534:65534', 'ENTRYPOINT ["/bin/prometheus"]'],
+  };
+}
+
 export async function ensureTestImages(engine: TestEngine): Promise<Record<string, 'cached' | 'imported'>> {
   const values = defaultOptionValues();
   const images = resolveImages(values, DEFAULT_KUBE_VERSION, etcdVersionForKube(DEFAULT_KUBE_VERSION));
@@ -169,6 +189,8 @@ export async function ensureTestImages(engine: TestEngine): Promise<Record<strin
     ],
     changes: [env, 'WORKDIR /app', 'ENTRYPOINT ["node", "/app/dist/src/kwok/main.js"]'],
   });
+  const prometheus = await prometheusRecipe();
+  if (prometheus) recipes.push(prometheus);
   const outcome: Record<string, 'cached' | 'imported'> = {};
   for (const recipe of recipes) outcome[recipe.ref] = await ensureImage(engine, recipe);
   return outcome;

@@ -183,3 +183,34 @@ test('a network with DNS (or an engine that does not say) starts as before', asy
     assert.equal(engine.containers.size, 3);
   }
 });
+
+test("prometheus runs as the owner of the cluster's files: the host uid:gid under a rootful engine, 0:0 under a rootless one; the others keep their image's user", async () => {
+  const spec = sampleSpec({
+    components: ['etcd', 'kube-apiserver', 'kwok-controller', 'prometheus'],
+    ports: { ...sampleSpec().ports, prometheus: 2009 },
+    placement: networkPlacement('c1'),
+    images: resolveImages(defaultOptionValues(), 'v1.36.1', 'v3.6.10'),
+  });
+  const cs = buildComponents(spec);
+  const users = async (rootless: boolean, dryRun = false): Promise<{ users: Record<string, string | undefined>; lines: string[] }> => {
+    const { engine, runtime, ctx, lines } = setup(DOCKER, dryRun);
+    engine.isRootless = rootless;
+    ctx.clusterComponents = cs;
+    await runtime.start(cs, ctx);
+    const created = engine.applied.flatMap((o) => (o.op === 'create' ? [[o.spec.name.replace('kwok-c1-', ''), o.spec.user] as const] : []));
+    return { users: Object.fromEntries(created), lines };
+  };
+  const host = `${process.getuid!()}:${process.getgid!()}`;
+  assert.deepEqual((await users(false)).users, { etcd: undefined, 'kube-apiserver': undefined, 'kwok-controller': undefined, prometheus: host });
+  assert.equal((await users(true)).users['prometheus'], '0:0');
+  const { lines } = await users(false, true);
+  assert.match(lines.find((l) => l.includes('--name=kwok-c1-prometheus')) ?? '', new RegExp(` --user=${host} `), lines.join('\n'));
+  assert.doesNotMatch(lines.find((l) => l.includes('--name=kwok-c1-etcd')) ?? '', /--user=/);
+});
+
+test("rootless is read from info's SecurityOptions (docker and podman list name=rootless, possibly with other fields)", async () => {
+  const { isRootless } = await import('../../../../runtimes/container/api-engine.js');
+  assert.equal(isRootless(['name=seccomp,profile=builtin', 'name=rootless']), true);
+  assert.equal(isRootless(['name=seccomp,profile=builtin', 'name=cgroupns']), false);
+  assert.equal(isRootless(null), false);
+});

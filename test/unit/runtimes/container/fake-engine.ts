@@ -9,6 +9,8 @@ export class FakeEngine implements ContainerEngine {
   readonly networks = new Map<string, NetworkState>();
   readonly images = new Set<string>();
   pullFails = false;
+  /** Whether the engine says it runs rootless. */
+  isRootless = false;
   /** What a created network says about DNS (podman's CNI backend without the dnsname plugin: false). */
   networkDns?: boolean;
   /** An engine-level refusal (a raw error, as dockerode throws) for this operation. */
@@ -53,6 +55,10 @@ export class FakeEngine implements ContainerEngine {
 
   async inspectNetwork(name: string): Promise<NetworkState | undefined> {
     return this.networks.get(name);
+  }
+
+  async rootless(): Promise<boolean> {
+    return this.isRootless;
   }
 
   async imageExists(image: string): Promise<boolean> {
