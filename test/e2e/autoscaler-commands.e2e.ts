@@ -1,6 +1,6 @@
 /** `kwokts autoscaler check` and `kwokts artifacts build cluster-autoscaler` as a user runs them: the built CLI, no cluster. */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { kwokts, ROOT, sandbox, type Sandbox } from './harness.js';
@@ -54,6 +54,19 @@ describe('kwokts artifacts build cluster-autoscaler', () => {
     assert.match(r.stderr, /^error: cannot download sigs\.k8s\.io\/cluster-autoscaler@v1\.36\.0: .*no such file or directory$/m);
     assert.match(r.stderr, /^hint: .*--source DIR/m);
     assert.equal(existsSync(join(cache, 'gobuild', 'cluster-autoscaler', 'v1.36.0', 'cluster-autoscaler')), false);
+  });
+
+  test('--source with a checkout that does not compile: one error line, go\'s own complaint under it, exit 1, no binary', async () => {
+    const checkout = join(box.workdir, '..', 'broken-ca');
+    mkdirSync(checkout, { recursive: true });
+    writeFileSync(join(checkout, 'go.mod'), 'module k8s.io/autoscaler/cluster-autoscaler\n\ngo 1.22\n');
+    writeFileSync(join(checkout, 'main.go'), 'package main\n\nfunc main() { notDefinedAnywhere() }\n');
+    const cache = join(box.workdir, '..', 'broken-ca-cache');
+    const r = await kwokts({ ...box, env: { ...box.env, KWOK_CACHE_DIR: cache } }, ['artifacts', 'build', 'cluster-autoscaler', '--source', checkout]);
+    assert.equal(r.exitCode, 1, r.stderr);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /^error: go build failed \(exit 1\)\n {2}# k8s\.io\/autoscaler\/cluster-autoscaler\n {2}\.\/main\.go:3:\d+: undefined: notDefinedAnywhere\nhint: /m);
+    assert.equal(existsSync(join(cache, 'gobuild', 'cluster-autoscaler', 'source', 'cluster-autoscaler')), false);
   });
 
   test('--source is refused for the control-plane families, and for a directory that is no checkout', async () => {

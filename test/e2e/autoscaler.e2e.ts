@@ -194,11 +194,15 @@ describe('cluster-autoscaler kwok provider', () => {
         '--leader-elect=false',
         `--address=127.0.0.1:${await freePort()}`,
         '--scan-interval=5s',
+        // Prompt scale-down. Besides the usual delays, the recheck timeout matters most: a node
+        // found unremovable (its pods were still there when the workload was scaled to 0) is not
+        // looked at again for --unremovable-node-recheck-timeout, 5 minutes by default.
         '--scale-down-enabled=true',
         '--scale-down-delay-after-add=10s',
         '--scale-down-delay-after-delete=5s',
         '--scale-down-delay-after-failure=10s',
         '--scale-down-unneeded-time=10s',
+        '--unremovable-node-recheck-timeout=10s',
         '--max-node-provision-time=2m',
         '--logtostderr=true',
         '--v=2',
@@ -224,7 +228,7 @@ describe('cluster-autoscaler kwok provider', () => {
       await waitFor('cluster-autoscaler to remove its nodes', async () => {
         assert.equal(child.exitCode, null, `cluster-autoscaler exited:\n${tail()}`);
         return (await provisioned()).length === 0;
-      }, 180_000, 2000).catch((error: Error) => assert.fail(error.message.includes('cluster-autoscaler exited') ? error.message : `${error.message}\n${tail()}`));
+      }, 300_000, 2000).catch((error: Error) => assert.fail(error.message.includes('cluster-autoscaler exited') ? error.message : `${error.message}\n${tail()}`));
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 2000));
