@@ -107,10 +107,12 @@ async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> 
   const lines: string[] = [];
   for (const runtime of runtimes) {
     const engineEnv = runtime === 'docker' || runtime === 'podman' ? (await startEngine(runtime)).env : {};
+    // A name of its own: an engine's container names are shared by everyone who uses it.
+    const name = ['--name', `bench-${runtime}-${process.pid}`];
     const samples = await run(
       runtime,
-      (env) => timed('node', [bin, 'create', 'cluster', '--wait', '2m'], env),
-      (env) => timed('node', [bin, 'delete', 'cluster'], env),
+      (env) => timed('node', [bin, ...name, 'create', 'cluster', '--wait', '2m'], env),
+      (env) => timed('node', [bin, ...name, 'delete', 'cluster'], env),
       rounds,
       { KWOK_RUNTIME: runtime, ...engineEnv },
     );

@@ -217,6 +217,7 @@ describe('cluster-autoscaler kwok provider', () => {
       await ok(['apply', '-n', NS, '-f', CONFIGMAPS]);
       await ok(['apply', '-n', NS, '-f', WORKLOAD]);
       await ok(['scale', 'deployment', '-n', NS, 'autoscale-demo', '--replicas', '3']);
+      const scaledUp = Date.now();
       await waitFor('cluster-autoscaler to add Ready nodes that run the 3 pods', async () => {
         assert.equal(child.exitCode, null, `cluster-autoscaler exited:\n${tail()}`);
         const nodes = await provisioned();
@@ -224,11 +225,14 @@ describe('cluster-autoscaler kwok provider', () => {
         return nodes.length > 0 && nodes.every((n) => n.ready) && p.length === 3 && p.every((x) => x.phase === 'Running' && nodes.some((n) => n.name === x.node));
       }, 180_000, 2000).catch((error: Error) => assert.fail(error.message.includes('cluster-autoscaler exited') ? error.message : `${error.message}\n${tail()}`));
 
+      process.stdout.write(`measured: workload at 3 replicas -> cluster-autoscaler's nodes Ready with the pods Running in ${((Date.now() - scaledUp) / 1000).toFixed(1)}s\n`);
       await ok(['scale', 'deployment', '-n', NS, 'autoscale-demo', '--replicas', '0']);
+      const scaledDown = Date.now();
       await waitFor('cluster-autoscaler to remove its nodes', async () => {
         assert.equal(child.exitCode, null, `cluster-autoscaler exited:\n${tail()}`);
         return (await provisioned()).length === 0;
       }, 300_000, 2000).catch((error: Error) => assert.fail(error.message.includes('cluster-autoscaler exited') ? error.message : `${error.message}\n${tail()}`));
+      process.stdout.write(`measured: workload at 0 -> cluster-autoscaler's nodes removed in ${((Date.now() - scaledDown) / 1000).toFixed(1)}s\n`);
     } finally {
       child.kill('SIGTERM');
       await new Promise((r) => setTimeout(r, 2000));
