@@ -221,6 +221,58 @@ spec:
       }
     });
 
+    test('metrics-server (its image\'s user is nobody) serves kubectl top node', async () => {
+      const cluster = `containers-${engine}-ms`;
+      const config = join(box.workdir, '..', `${cluster}.yaml`);
+      writeFileSync(config, `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterResourceUsage
+metadata: {name: flat}
+spec:
+  usages:
+  - usage:
+      cpu: {value: 250m}
+      memory: {value: 64Mi}
+`);
+      const c = (args: string[], input?: string) => kwokts(box, ['--name', cluster, ...args], input === undefined ? {} : { input });
+      try {
+        const created = await c(['-c', config, 'create', 'cluster', '--enable', 'metrics-server', '--wait', '3m']);
+        assert.equal(created.exitCode, 0, created.stderr);
+        const env = { ...process.env, ...under.env };
+        const user = String((await execa(under.engine, ['inspect', '--format', '{{.Config.User}}', `kwok-${cluster}-metrics-server`], { env })).stdout).trim();
+        assert.equal(user, `${process.getuid!()}:${process.getgid!()}`, 'metrics-server runs as the owner of the cluster\'s files');
+        const objects = `apiVersion: v1
+kind: Node
+metadata:
+  name: ms-node-0
+  annotations:
+    kwok.x-k8s.io/node: fake
+    metrics.k8s.io/resource-metrics-path: /metrics/nodes/ms-node-0/metrics/resource
+status:
+  allocatable: {cpu: "32", memory: 256Gi, pods: "110"}
+  capacity: {cpu: "32", memory: 256Gi, pods: "110"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: ms-pod-0, namespace: default}
+spec:
+  nodeName: ms-node-0
+  containers: [{name: app, image: fake}]
+`;
+        assert.equal((await c(['kubectl', 'apply', '-f', '-'], objects)).exitCode, 0);
+        // metrics-server needs two scrapes (15 s apart) for a CPU rate: poll, with a generous deadline.
+        let top = '';
+        await waitFor('kubectl top node', async () => {
+          top = (await c(['kubectl', 'top', 'node', 'ms-node-0', '--no-headers'])).stdout;
+          return /^ms-node-0\s/.test(top);
+        }, 300_000, 5000).catch((error: Error) => assert.fail(`${error.message}: ${top}`));
+        assert.match(top, /^ms-node-0\s+\d+m\s+\S+\s+64Mi\s/);
+        assert.equal((await c(['delete', 'cluster'])).exitCode, 0);
+        assert.deepEqual(await leftovers(under, cluster), []);
+      } finally {
+        await c(['delete', 'cluster']);
+      }
+    });
+
     test('a network of that name that is not the cluster\'s: one clear error, nothing made', async () => {
       const taken = `${name}-net`;
       const network = `kwok-${taken}`;

@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { resolveImages, DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
 import { defaultOptionValues } from '../../src/config/options.js';
-import { DEFAULT_KUBE_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
+import { DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const STAGING = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kwokts', 'images');
@@ -189,6 +189,13 @@ export async function ensureTestImages(engine: TestEngine): Promise<Record<strin
     ],
     changes: [env, 'WORKDIR /app', 'ENTRYPOINT ["node", "/app/dist/src/kwok/main.js"]'],
   });
+  // metrics-server: our Go-built binary of the default version under its default name, with the
+  // upstream image's user (65534), who cannot read the cluster's 0600 kubeconfig and keys.
+  // Only when `kwokts artifacts build` has built it (it is not a default component).
+  const metricsServer = join(process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache'), 'gobuild', 'metrics-server', `v${DEFAULT_METRICS_SERVER_VERSION.replace(/^v/, '')}`, 'metrics-server');
+  if (existsSync(metricsServer)) {
+    recipes.push({ ref: images['metrics-server'], files: [['/usr/local/bin/metrics-server', metricsServer]], dirs: [], changes: [env, 'USER 65534:65534', 'ENTRYPOINT ["/usr/local/bin/metrics-server"]'] });
+  }
   const prometheus = await prometheusRecipe();
   if (prometheus) recipes.push(prometheus);
   const outcome: Record<string, 'cached' | 'imported'> = {};
