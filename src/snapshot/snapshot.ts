@@ -25,6 +25,13 @@ import { summarizeCluster } from '../cluster/summary.js';
 import { clientForKubeconfig } from '../scale/scale.js';
 import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
 import { loadExeca } from '../exec/load-execa.js';
+import { buildConnection, HttpKubeClient, loadKubeConfig } from '../kube/index.js';
+import { silentLogger } from '../util/log.js';
+import { mapFilters, openApiSchemas } from './api-map.js';
+import { record, type RecordResult } from './recorder.js';
+import { nowNs, timesFromRelative } from './relative-time.js';
+import { resourcePatchProblem, splitRecording, type ResourcePatch } from './resource-patch.js';
+import { replay, type ReplayResult } from './replay.js';
 
 export type SnapshotFormat = 'etcd' | 'k8s';
 
@@ -37,6 +44,8 @@ export interface SnapshotOptions {
   executor: Executor;
   logger: Logger;
   signal: AbortSignal;
+  /** k8s format: restore, then replay the file's recorded changes at their recorded moments. */
+  replay?: boolean;
 }
 
 export function checkSavePath(path: string): void {
@@ -125,16 +134,21 @@ export async function exportSnapshot(options: ExportSnapshotOptions): Promise<nu
 export interface RestoreResult {
   created: number;
   existed: number;
+  /** Recorded changes in the file (k8s format), and what their replay did (with --replay). */
+  recorded: number;
+  replayed?: ReplayResult;
 }
 
 export async function restoreSnapshot(options: SnapshotOptions): Promise<RestoreResult> {
   checkRestorePath(options.path);
   // A file that is not a k8s snapshot is bad input: said before the cluster is even looked at.
-  const objects = options.format === 'k8s' ? await readK8sSnapshot(options.path) : [];
+  // Recorded timestamps are relative to the start of recording; they become relative to now.
+  const { objects, patches } = options.format === 'k8s' ? await readK8sSnapshot(options.path, nowNs()) : { objects: [], patches: [] };
+  if (options.replay && options.format !== 'k8s') throw new UsageError('--replay needs --format k8s', { hint: 'recordings are k8s-format files (`snapshot save --format k8s --record`, `snapshot export --record`)' });
   const cluster = await loadCluster(options.workdir, options.name);
   const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
   try {
-    return options.format === 'etcd' ? await restoreEtcd(cluster, options) : await restoreK8s(cluster, objects, options);
+    return options.format === 'etcd' ? await restoreEtcd(cluster, options) : await restoreK8s(cluster, objects, patches, options);
   } finally {
     await release();
   }
@@ -184,13 +198,13 @@ async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Pr
     throw new OperationError(`restore failed: the cluster did not start on the snapshot's data; it runs on its previous data again`, { cause: error });
   }
   await options.executor.remove(previous);
-  return { created: 0, existed: 0 };
+  return { created: 0, existed: 0, recorded: 0 };
 }
 
-async function readK8sSnapshot(path: string): Promise<KubeObject[]> {
-  let objects: KubeObject[];
+async function readK8sSnapshot(path: string, baseNs: bigint): Promise<{ objects: KubeObject[]; patches: ResourcePatch[] }> {
+  let docs: unknown[];
   try {
-    objects = parseYamlDocuments(await readFile(path, 'utf8')) as KubeObject[];
+    docs = parseYamlDocuments(timesFromRelative(await readFile(path, 'utf8'), baseNs));
   } catch (error) {
     if (KwoktsError.is(error) || (error as NodeJS.ErrnoException).syscall !== undefined) throw error;
     throw new UsageError(`${path} is not a YAML stream of Kubernetes objects: ${(error as Error).message.split('\n')[0]}`, {
@@ -198,36 +212,49 @@ async function readK8sSnapshot(path: string): Promise<KubeObject[]> {
       cause: error,
     });
   }
+  const { objects, patches, strays } = splitRecording(docs);
   for (const [i, o] of objects.entries()) {
     if (typeof o?.kind !== 'string' || typeof o.apiVersion !== 'string' || typeof o.metadata?.name !== 'string') {
       throw new UsageError(`${path}: document ${i + 1} is not a Kubernetes object`, { hint: 'k8s snapshots are YAML streams written by `kwokts snapshot save --format k8s`' });
     }
   }
-  return objects;
+  if (strays.length > 0) {
+    throw new UsageError(`${path}: document ${strays[0]} follows the recorded changes but is not a ResourcePatch`, { hint: 'a recording is the objects first, then only ResourcePatch documents (as `snapshot export --record` writes it)' });
+  }
+  for (const [i, p] of patches.entries()) {
+    const problem = resourcePatchProblem(p);
+    if (problem) throw new UsageError(`${path}: recorded change ${i + 1} (document ${objects.length + i + 1}): ${problem}`, { hint: 'a recording is written by `snapshot export --record` or `snapshot save --format k8s --record`' });
+  }
+  return { objects, patches };
 }
 
 /** Components that would act on objects while they are restored: stopped, then started again. */
 const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
 
-async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[], options: SnapshotOptions): Promise<RestoreResult> {
+async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[], patches: readonly ResourcePatch[], options: SnapshotOptions): Promise<RestoreResult> {
   await requireReady(options.workdir, options.name);
   const { record, paths } = cluster;
   const runtime = createRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);
   const paused = record.components.filter((c) => PAUSED.has(c.name));
   const client = await clientForKubeconfig(paths.kubeconfig, 16);
-  const result: RestoreResult = { created: 0, existed: 0 };
+  const result: RestoreResult = { created: 0, existed: 0, recorded: patches.length };
+  const uidMap = new Map<string, string>();
   await runtime.stop(paused, ctx, { graceMs: 10_000 });
   try {
-    await createAll(client, objects, result, options);
+    await createAll(client, objects, result, uidMap, options);
+    // The controllers stay stopped during the replay: the recording already holds what they did.
+    if (options.replay && patches.length > 0) {
+      options.logger.info(`Replaying ${patches.length} recorded changes (over ${formatSeconds(Math.max(...patches.map((p) => p.durationNanosecond)) / 1e9)})`);
+      result.replayed = await replay({ client, patches, uidMap, logger: options.logger, signal: options.signal });
+    }
   } finally {
     await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
   }
   return result;
 }
 
-async function createAll(client: KubeClient, objects: readonly KubeObject[], result: RestoreResult, options: SnapshotOptions): Promise<void> {
-  const uidMap = new Map<string, string>();
+async function createAll(client: KubeClient, objects: readonly KubeObject[], result: RestoreResult, uidMap: Map<string, string>, options: SnapshotOptions): Promise<void> {
   const refs = new Map<string, Promise<ResourceRef>>();
   const refOf = (o: KubeObject): Promise<ResourceRef> => {
     const key = `${o.apiVersion}/${o.kind}`;
@@ -261,7 +288,47 @@ async function createAll(client: KubeClient, objects: readonly KubeObject[], res
   }
 }
 
+function formatSeconds(s: number): string {
+  return `${s.toFixed(1)}s`;
+}
+
 export { DEFAULT_FILTER };
+
+export interface RecordSnapshotOptions {
+  kubeconfig: string;
+  path: string;
+  filter: readonly string[];
+  logger: Logger;
+  /** Recording stops when it aborts (Ctrl-C). */
+  signal: AbortSignal;
+  onRecording?: (objects: number) => void;
+}
+
+/**
+ * The objects of `filter` as a k8s snapshot, then every change to them as a ResourcePatch until
+ * `signal` aborts. Timestamps are written relative to the start, as kwokctl writes them.
+ */
+export async function recordSnapshot(options: RecordSnapshotOptions): Promise<RecordResult> {
+  checkSavePath(options.path);
+  if (!existsSync(options.kubeconfig)) throw new NotFoundError(`kubeconfig ${options.kubeconfig} does not exist`);
+  const { config } = loadKubeConfig({ kubeconfig: options.kubeconfig, logger: silentLogger });
+  const client = new HttpKubeClient(await buildConnection(config), { maxSockets: 8, userAgent: 'kwokts-recorder' });
+  try {
+    const get = (path: string): Promise<unknown> => client.getRaw(path, options.signal);
+    const { refs, unknown } = await mapFilters(get, options.filter);
+    for (const name of unknown) options.logger.warn(`--filter ${name}: the cluster has no such resource; not recorded`);
+    if (refs.length === 0) throw new UsageError(`none of --filter ${options.filter.join(',')} is a resource of this cluster`, { hint: 'name resources as name, name.group or name.version.group (e.g. pod, deployment.apps)' });
+    try {
+      return await record({ client, refs, schemaFor: openApiSchemas(get), path: options.path, logger: options.logger, signal: options.signal, ...(options.onRecording ? { onRecording: options.onRecording } : {}) });
+    } catch (error) {
+      // A recording that failed before it began leaves nothing behind (unless the file was not ours).
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(options.path, { force: true });
+      throw error;
+    }
+  } finally {
+    client.close();
+  }
+}
 
 /** A failed etcdctl/etcdutl run, said in the user's terms with the tool's own reason; its output stays on the error. */
 async function explained<T>(what: string, hint: string, run: () => Promise<T>): Promise<T> {

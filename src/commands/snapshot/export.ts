@@ -3,16 +3,18 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { resolveToolFor } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
 import { resolveUserKubeconfigPath } from '../../kube/index.js';
-import { exportSnapshot } from '../../snapshot/snapshot.js';
+import { exportSnapshot, recordSnapshot } from '../../snapshot/snapshot.js';
 import { snapshotFlags } from '../../snapshot/flags.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
   static override summary = 'Export the objects of any cluster (by kubeconfig) as a k8s-format snapshot';
-  static override description = 'The result restores into a kwokts cluster with `snapshot restore --format k8s`.';
+  static override description =
+    'The result restores into a kwokts cluster with `snapshot restore --format k8s`. With --record, the export goes on: every change to those objects is appended (as a ResourcePatch) until Ctrl-C, and `snapshot restore --format k8s --replay` plays them back.';
   static override examples = [
     '<%= config.bin %> snapshot export --kubeconfig ~/.kube/config --path prod-objects.yaml',
     '<%= config.bin %> snapshot export --path objs.yaml --as alice --as-group devs --page-size 100',
+    '<%= config.bin %> snapshot export --path recording.yaml --record',
   ];
   static override flags = {
     path: snapshotFlags.path,
@@ -22,17 +24,31 @@ export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
     'as-group': Flags.string({ description: 'group to impersonate (repeatable or comma-separated)', multiple: true, delimiter: ',' }),
     'page-size': Flags.integer({ description: 'objects per list request', default: 500, min: 1 }),
     'page-buffer-size': Flags.integer({ description: 'pages kwokctl buffers ahead; kwokts lists one page at a time, so any other value only gets a warning', default: 10 }),
-    record: Flags.boolean({ description: 'keep recording changes after the export (not supported yet: exits 2)', default: false }),
+    record: Flags.boolean({ description: 'after the export, keep appending every change to the exported objects until Ctrl-C', default: false }),
   };
 
   async run(): Promise<void> {
     const { flags } = this;
-    if (flags.record) throw new UsageError('snapshot export --record is not supported yet', { hint: 'export without --record (a snapshot of the objects as they are now)' });
     if (flags['page-buffer-size'] !== 10) this.logger.warn(`--page-buffer-size ${flags['page-buffer-size']} has no effect: kwokts lists one page at a time`);
+    const kubeconfig = resolveUserKubeconfigPath(flags.kubeconfig);
+    if (flags.record) {
+      if (flags.as || (flags['as-group'] ?? []).length > 0) throw new UsageError('--record cannot impersonate (--as, --as-group)', { hint: 'record with a kubeconfig whose user may list and watch the filtered resources' });
+      this.announceInterrupt = false;
+      const result = await recordSnapshot({
+        kubeconfig,
+        path: flags.path,
+        filter: flags.filter,
+        logger: this.logger,
+        signal: this.abort.signal,
+        onRecording: (objects) => this.logger.info(`Exported ${objects} objects to ${flags.path}; recording their changes, press Ctrl+C to stop`),
+      });
+      this.logger.info(`Recorded ${result.changes} changes to ${flags.path}`);
+      return;
+    }
     const config = await this.loadConfig();
     const kubectl = await resolveToolFor('kubectl', resolveOptionValues(config.fileOptions, process.env, {}), { workdir: this.workdir, logger: this.logger, signal: this.abort.signal });
     const count = await exportSnapshot({
-      kubeconfig: resolveUserKubeconfigPath(flags.kubeconfig),
+      kubeconfig,
       path: flags.path,
       filter: flags.filter,
       kubectl,

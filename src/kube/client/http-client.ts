@@ -205,6 +205,13 @@ export class HttpKubeClient implements KubeClient {
     }
   }
 
+  /** GET of any API path (discovery, /openapi/v3/...) as parsed JSON; a `?query` in `path` is kept. */
+  async getRaw(path: string, signal?: AbortSignal): Promise<unknown> {
+    const [pathname = '', search = ''] = path.split('?', 2);
+    const query = Object.fromEntries(new URLSearchParams(search));
+    return this.json({ method: 'GET', path: pathname, ...(search ? { query } : {}), ...(signal ? { signal } : {}) });
+  }
+
   async resolve(apiVersion: string, kind: string): Promise<ResourceRef> {
     const { group, version } = parseApiVersion(apiVersion);
     const known = wellKnownResources.find((r) => r.group === group && r.version === version && (r.kind === kind || r.resource === kind));
