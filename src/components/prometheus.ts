@@ -57,7 +57,9 @@ export function buildPrometheus(spec: ClusterSpec): Component {
       `--log.level=${logLevel}`,
     ],
     env: {},
-    links: targets.map((t) => t.component).filter((c) => c !== 'prometheus'),
+    // The control plane only, as kwokctl links it: prometheus and metrics-server start (and stop)
+    // in the same group, in that order; metrics-server is simply scraped once it is up.
+    links: targets.map((t) => t.component).filter((c) => c !== 'prometheus' && c !== 'metrics-server' && c !== 'jaeger'),
     // Targets that are not up yet are simply scraped again later.
     retriesLinks: true,
     ports: [componentPort(spec, 'http', 'prometheus')],
