@@ -590,7 +590,8 @@ export async function buildFromGoModules(kind: GoBuildKind, version: string, opt
     // (jaeger's OpenTelemetry modules answer 404 there), and go only asks it about modules go.sum
     // lacks. Integrity still holds: upstream's go.sum is part of its module, whose hash the
     // checksum database did verify.
-    await writeFile(path.join(plan.srcDir, 'go.sum'), mergeGoSums(upstreamSums));
+    const sums = mergeGoSums(upstreamSums);
+    if (sums) await writeFile(path.join(plan.srcDir, 'go.sum'), sums);
     await run(plan.getArgs, plan.srcDir, 'prepare');
 
     // 3. One build for all commands, into a temp dir next to the final one.

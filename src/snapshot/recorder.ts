@@ -71,7 +71,7 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
       logger: options.logger,
       onEvent: (type, object) => {
         const key = objectKey(object);
-        const value = cleanForSnapshot(object) as unknown as Doc;
+        const value = typeFirst(cleanForSnapshot(object) as unknown as Doc);
         if (!track.reflector.hasSynced) {
           track.initial.push(value as unknown as KubeObject);
           track.state.set(key, value);
@@ -81,16 +81,16 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
         const patch = changeOf(ref, object, at);
         if (type === 'DELETED') {
           track.state.delete(key);
-          emit({ ...patch, method: 'delete' });
+          emit(withMethod(patch, 'delete'));
           return;
         }
         const previous = track.state.get(key);
         track.state.set(key, value);
-        if (!previous) emit({ ...patch, method: 'create', template: value });
+        if (!previous) emit(withMethod(patch, 'create', value));
         else {
           const diff = createTwoWayMergePatch(previous as never, value as never, track.schema);
           // A change only to what a snapshot leaves out (resourceVersion, managedFields) is no change.
-          if (Object.keys(diff).length > 0) emit({ ...patch, method: 'patch', template: diff });
+          if (Object.keys(diff).length > 0) emit(withMethod(patch, 'patch', diff));
         }
       },
     });
@@ -122,13 +122,25 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
 }
 
 function changeOf(ref: ResourceRef, object: KubeObject, at: number): Omit<ResourcePatch, 'method'> {
+  // Fields in kwokctl's order (alphabetical, as Go writes a map): the files read alike side by side.
   return {
     apiVersion: RESOURCE_PATCH_API_VERSION,
-    kind: RESOURCE_PATCH_KIND,
-    resource: { ...(ref.group ? { group: ref.group } : {}), version: ref.version, resource: ref.resource },
-    target: { name: object.metadata.name ?? '', ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) },
     durationNanosecond: at,
+    kind: RESOURCE_PATCH_KIND,
+    resource: { ...(ref.group ? { group: ref.group } : {}), resource: ref.resource, version: ref.version },
+    target: { name: object.metadata.name ?? '', ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) },
   };
+}
+
+function withMethod(change: Omit<ResourcePatch, 'method'>, method: ResourcePatch['method'], template?: Doc): ResourcePatch {
+  const { apiVersion, durationNanosecond, kind, resource, target } = change;
+  return { apiVersion, durationNanosecond, kind, method, resource, target, ...(template ? { template } : {}) };
+}
+
+/** Objects as kwokctl writes them: apiVersion and kind first (list items come without them). */
+function typeFirst(object: Doc): Doc {
+  const { apiVersion, kind, ...rest } = object;
+  return { apiVersion, kind, ...rest };
 }
 
 function abortedPromise(signal: AbortSignal): Promise<void> {

@@ -268,6 +268,17 @@ describe('buildFromGoModules (with a fake go)', () => {
     assert.doesNotMatch(gomod, /FORBIDDEN/);
   });
 
+  it("seeds the wrapper's go.sum with the upstream modules' own go.sum before go get", async () => {
+    const dir = path.join(tmp.dir, 'sum1');
+    const { go, log } = await makeFakeGo(await mkdirp(dir), { upstreamSum: 'example.com/dep v1.0.0 h1:dep=\nMOD/dep v0.1.0/go.mod h1:x=\n' });
+    const cacheDir = path.join(dir, 'cache');
+    await buildFromGoModules('etcd', '3.6.10', { cacheDir, go });
+    const sum = await readFile(path.join(cacheDir, 'gobuild/src/etcd-v3.6.10/go.sum'), 'utf8');
+    assert.equal(sum, ['example.com/dep v1.0.0 h1:dep=', 'go.etcd.io/etcd/etcdctl/v3/dep v0.1.0/go.mod h1:x=', 'go.etcd.io/etcd/etcdutl/v3/dep v0.1.0/go.mod h1:x=', 'go.etcd.io/etcd/server/v3/dep v0.1.0/go.mod h1:x=', ''].join('\n'));
+    const atGet = (await readFile(log, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { args: string[]; sum?: string }).find((c) => c.args[0] === 'go.sum-at-get');
+    assert.equal(atGet?.sum, sum, 'go get already saw the seeded go.sum');
+  });
+
   it('two concurrent builds of the same version run go build once', async () => {
     const dir = path.join(tmp.dir, 'c1');
     const { go, log } = await makeFakeGo(await mkdirp(dir), { buildDelayMs: 300 });
@@ -321,3 +332,13 @@ async function mkdirp(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   return dir;
 }
+
+describe('mergeGoSums', () => {
+  it('is the union of upstream go.sum lines, sorted, each once; anything else is dropped', async () => {
+    const { mergeGoSums } = await import('../../../src/artifacts/gobuild.js');
+    const a = 'example.com/b v1.0.0 h1:bbb=\nexample.com/a v1.0.0/go.mod h1:aaa=\n';
+    const b = 'example.com/a v1.0.0/go.mod h1:aaa=\n\nnot a sum line\nexample.com/c v0.1.0 h1:ccc=';
+    assert.equal(mergeGoSums([a, b]), 'example.com/a v1.0.0/go.mod h1:aaa=\nexample.com/b v1.0.0 h1:bbb=\nexample.com/c v0.1.0 h1:ccc=\n');
+    assert.equal(mergeGoSums(['', 'junk']), '');
+  });
+});

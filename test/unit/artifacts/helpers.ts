@@ -138,7 +138,7 @@ export async function makeTarGz(dir: string, name: string, top: string, members:
  * "builds" are shell scripts that print the version text the real ones print. Each invocation is
  * appended to `<dir>/go.log`. `FAKE_GO_WRONG_VERSION=1` makes the binaries lie about their version.
  */
-export async function makeFakeGo(dir: string, options: { wrongVersion?: boolean; failBuild?: boolean; buildDelayMs?: number } = {}): Promise<{ go: string; log: string }> {
+export async function makeFakeGo(dir: string, options: { wrongVersion?: boolean; failBuild?: boolean; buildDelayMs?: number; upstreamSum?: string } = {}): Promise<{ go: string; log: string }> {
   const go = path.join(dir, 'fake-go.mjs');
   const log = path.join(dir, 'go.log');
   const modDir = path.join(dir, 'fake-modcache');
@@ -162,10 +162,24 @@ if (args[0] === 'mod' && args[1] === 'download') {
     text = 'module ' + mod + '\\n\\ngo 1.25.0\\n\\nreplace (\\n\\tgo.etcd.io/etcd/api/v3 => ../api\\n\\tgo.etcd.io/etcd/client/v3 => ../client/v3\\n)\\n\\nreplace go.etcd.io/etcd => ./FORBIDDEN_DEPENDENCY\\n';
   }
   fs.writeFileSync(file, text);
-  console.log(JSON.stringify({ Path: mod, Version: ver, GoMod: file }, null, '\\t'));
+  const upstreamSum = ${JSON.stringify(options.upstreamSum ?? null)};
+  let Dir;
+  if (upstreamSum !== null) {
+    // The module's extracted source, with its own go.sum (go mod download -json reports it as Dir).
+    Dir = path.join(${JSON.stringify(modDir)}, mod.replace(/\\//g, '_') + '@' + ver);
+    fs.mkdirSync(Dir, { recursive: true });
+    fs.writeFileSync(path.join(Dir, 'go.sum'), upstreamSum.replace(/MOD/g, mod));
+  }
+  console.log(JSON.stringify({ Path: mod, Version: ver, GoMod: file, ...(Dir ? { Dir } : {}) }, null, '\\t'));
   process.exit(0);
 }
-if (args[0] === 'get') { console.error('go: added ' + args.slice(1).join(' ')); process.exit(0); }
+if (args[0] === 'get') {
+  // Like go: a go.sum present before the get is what it checks modules against.
+  const sum = path.join(process.cwd(), 'go.sum');
+  if (fs.existsSync(sum)) fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ cwd: process.cwd(), args: ['go.sum-at-get'], sum: fs.readFileSync(sum, 'utf8') }) + '\\n');
+  console.error('go: added ' + args.slice(1).join(' '));
+  process.exit(0);
+}
 if (args[0] === 'build') {
   const delay = ${options.buildDelayMs ?? 0};
   if (delay) await new Promise((r) => setTimeout(r, delay));
