@@ -181,7 +181,7 @@ template:
       step: one
 `,
     );
-    const nodes = watchLines(box, ['--name', B, 'kubectl', 'get', 'node', 'legacy-node', '--watch', '--output-watch-events', '-o', 'jsonpath={.type} {.object.metadata.labels.step} {.object.metadata.finalizers}{"\\n"}']);
+    const nodes = watchLines(box, ['--name', B, 'kubectl', 'get', 'node', '--field-selector', 'metadata.name=legacy-node', '--watch', '--output-watch-events', '-o', 'jsonpath={.type} {.object.metadata.labels.step} {.object.metadata.finalizers}{"\\n"}']);
     try {
       const restore = await kwokts(box, ['--name', B, 'snapshot', 'restore', '--format', 'k8s', '--replay', '--path', file]);
       assert.equal(restore.exitCode, 0, restore.stderr);
