@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { KubeApiError } from '../../../src/kwok/client/api-error.js';
-import type { KubeClient, KubeObject, ResourceRef } from '../../../src/kwok/client/types.js';
+import { KubeApiError } from '../../../src/kube/index.js';
+import type { KubeClient, KubeObject, ResourceRef } from '../../../src/kube/index.js';
 import { replay } from '../../../src/snapshot/replay.js';
 import type { ResourcePatch } from '../../../src/snapshot/resource-patch.js';
 import { silentLogger } from '../../../src/util/log.js';
