@@ -31,7 +31,7 @@ const BUILDERS: Partial<Record<BuiltinComponentName, (spec: ClusterSpec) => Comp
 };
 
 /**
- * Pure: the components of a cluster, in a valid start order: the built-in ones, then the user's
+ * Pure: the components of a cluster, in list order (start order comes from startGroups): the built-in ones, then the user's
  * extra components, with user patches applied to either.
  */
 export function buildComponents(spec: ClusterSpec, patches: readonly ComponentPatch[] = [], extra: readonly UserComponentSpec[] = []): Component[] {
@@ -53,7 +53,10 @@ export function buildComponents(spec: ClusterSpec, patches: readonly ComponentPa
     for (const { name, value } of patch.extraEnvs) target.env[name] = value;
     if (patch.extraVolumes?.length) target.volumes = [...(target.volumes ?? []), ...patch.extraVolumes];
   }
-  return orderByLinks(components);
+  // Validated here (a cycle is bad input), kept in list order: everything that starts or stops
+  // them goes by startGroups, and the list order is kwokctl's (export logs, get components).
+  startGroups(components);
+  return components;
 }
 
 /** A user's extra component: their program and arguments as given; ready while it runs. */
@@ -94,8 +97,4 @@ export function startGroups(components: readonly Component[]): Component[][] {
     rest = rest.filter((c) => !ready.includes(c));
   }
   return groups;
-}
-
-function orderByLinks(components: Component[]): Component[] {
-  return startGroups(components).flat();
 }

@@ -201,7 +201,7 @@ template:
     const two = nodes.lines.findIndex((l) => l.includes('two'));
     assert.ok(one >= 0 && two > one, `patches not in recorded order: ${JSON.stringify(nodes.lines)}`);
     assert.equal(await ok(box, B, ['kubectl', 'get', 'node', 'legacy-node', '-o', 'jsonpath={.metadata.finalizers}']), '["example.com/b"]');
-    assert.equal(await ok(box, B, ['kubectl', 'get', 'namespace', 'legacy', '-o', 'name']), 'namespace/legacy\n');
+    assert.equal(await ok(box, B, ['kubectl', 'get', 'namespace', 'legacy', '-o', 'name']), 'namespace/legacy');
     await ok(box, B, ['kubectl', 'patch', 'node', 'legacy-node', '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
   });
 

@@ -174,10 +174,13 @@ test('componentsPatches extraVolumes are added to the component', () => {
 
 test("with every optional component, start groups are kwokctl's, so stop (their reverse) is too", () => {
   const all = sampleSpec({
-    components: ['etcd', 'jaeger', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'metrics-server', 'prometheus'],
+    components: ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'metrics-server', 'prometheus', 'jaeger'],
     ports: { etcd: 2001, etcdPeer: 2002, etcdMetrics: 2008, kubeApiserver: 2003, kubeControllerManager: 2004, kubeScheduler: 2005, kwokController: 2006, prometheus: 2007, metricsServer: 2009, jaeger: 2010, jaegerOtlpGrpc: 2011 },
   });
-  const groups = startGroups(buildComponents(all)).map((g) => g.map((c) => c.name));
+  const components = buildComponents(all);
+  // The list keeps kwokctl's order (export logs copies logs in it), whatever the links.
+  assert.deepEqual(components.map((c) => c.name), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'metrics-server', 'prometheus', 'jaeger']);
+  const groups = startGroups(components).map((g) => g.map((c) => c.name));
   assert.deepEqual(groups, [['etcd', 'jaeger'], ['kube-apiserver'], ['kube-controller-manager', 'kube-scheduler', 'kwok-controller'], ['metrics-server', 'prometheus']]);
   assert.deepEqual(groups.reverse().flat(), ['metrics-server', 'prometheus', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'kube-apiserver', 'etcd', 'jaeger']);
 });

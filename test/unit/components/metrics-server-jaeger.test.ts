@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildComponents, metricsServerManifests, networkPlacement, type ClusterSpec } from '../../../src/components/index.js';
+import { buildComponents, metricsServerManifests, networkPlacement, startGroups, type ClusterSpec } from '../../../src/components/index.js';
 import { withDefaultMetrics } from '../../../src/cluster/default-stages.js';
 import { sampleSpec } from './sample-spec.js';
 
@@ -67,8 +67,8 @@ test('jaeger: OTLP collector on loopback, query API on --jaeger-port; the apiser
   assert.match(file.content, /^endpoint: 127\.0\.0\.1:2012$/m);
   assert.match(file.content, /^samplingRatePerMillion: 1000000$/m);
   assert.deepEqual(api.links, ['etcd', 'jaeger']);
-  // jaeger starts before the apiserver.
-  assert.ok(cs.findIndex((c) => c.name === 'jaeger') < cs.findIndex((c) => c.name === 'kube-apiserver'));
+  // jaeger starts before the apiserver (in the first group, with etcd).
+  assert.deepEqual(startGroups(cs)[0]!.map((c) => c.name), ['etcd', 'jaeger']);
   const without = buildComponents(spec([])).find((c) => c.name === 'kube-apiserver')!;
   assert.ok(!without.args.some((a) => a.startsWith('--tracing-config-file')));
 });
