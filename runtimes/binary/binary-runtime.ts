@@ -1,5 +1,5 @@
 import { logFile, pidFile, processName } from '../../src/naming/naming.js';
-import { startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
+import { COMPONENT_NAMES, startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { PreflightError } from '../../src/util/errors.js';
 import type { Writable } from 'node:stream';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
@@ -90,6 +90,11 @@ export class BinaryRuntime implements Runtime {
  * run by `node`); those keep their component names, so neither mistakes the other for itself.
  */
 function fileNameOf(component: Component, ctx: RuntimeContext): string {
+  // kwokctl runs a built-in component from a copy named after it (<cluster>/bin/<component>), so
+  // its pid and log files carry the component's name whatever binary was given (--kwok-controller-
+  // binary=/x/kwok still makes kwok-controller.pid); a user's component runs its program where it
+  // is, and its files are named after that program.
+  if ((COMPONENT_NAMES as readonly string[]).includes(component.name)) return component.name;
   const name = processName(component.name, programPath(component, ctx, false));
   const shared = (ctx.clusterComponents ?? []).some((c) => c.name !== component.name && processName(c.name, programPath(c, ctx, false)) === name);
   return shared ? component.name : name;

@@ -31,6 +31,10 @@ test("pid files are named after the executable, as kwokctl's binary runtime name
   assert.deepEqual(await pidFilesOf([component('echo', '/usr/bin/node')]), ['pids/node.pid']);
 });
 
+test('a built-in component keeps its own name whatever binary runs it (kwokctl copies it to bin/<component>)', async () => {
+  assert.deepEqual(await pidFilesOf([component('kwok-controller', '/opt/kwok/bin/kwok'), component('jaeger', '/cache/jaeger-all-in-one')]), ['pids/kwok-controller.pid', 'pids/jaeger.pid']);
+});
+
 test('two components running the same executable keep their own pid files', async () => {
   assert.deepEqual(await pidFilesOf([component('a', '/usr/bin/node'), component('b', '/usr/bin/node')]), ['pids/a.pid', 'pids/b.pid']);
 });
