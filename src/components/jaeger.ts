@@ -14,6 +14,12 @@ export function buildJaeger(spec: ClusterSpec): Component {
     `--query.http-server.host-port=${listenAddress(spec)}:${listenPort(spec, 'jaeger')}`,
     `--collector.otlp.grpc.host-port=${onHost ? '127.0.0.1' : listenAddress(spec)}:${listenPort(spec, 'jaegerOtlpGrpc')}`,
   ];
+  if (onHost) {
+    // jaeger also opens its admin, gRPC/HTTP collector, OTLP HTTP and query gRPC servers on fixed
+    // ports of every interface (14269, 14250, 14268, 4318, 16685): a second cluster's jaeger, or
+    // anything else there, would stop it starting. Nothing uses them: loopback, any free port.
+    for (const flag of ['admin.http', 'collector.grpc-server', 'collector.http-server', 'collector.otlp.http', 'query.grpc-server']) args.push(`--${flag}.host-port=127.0.0.1:0`);
+  }
   if (spec.logLevel !== 0) args.push(`--log-level=${spec.logLevel < 0 ? 'debug' : spec.logLevel < 4 ? 'info' : spec.logLevel < 8 ? 'warn' : 'error'}`);
   return {
     name: 'jaeger',

@@ -59,7 +59,17 @@ test('the APIService v1beta1.metrics.k8s.io points at an ExternalName Service fo
 test('jaeger: OTLP collector on loopback, query API on --jaeger-port; the apiserver traces to it', () => {
   const cs = buildComponents(spec(['jaeger']));
   const jaeger = cs.find((c) => c.name === 'jaeger')!;
-  assert.deepEqual(jaeger.args, ['--collector.otlp.enabled=true', '--query.http-server.host-port=127.0.0.1:2011', '--collector.otlp.grpc.host-port=127.0.0.1:2012']);
+  assert.deepEqual(jaeger.args, [
+    '--collector.otlp.enabled=true',
+    '--query.http-server.host-port=127.0.0.1:2011',
+    '--collector.otlp.grpc.host-port=127.0.0.1:2012',
+    // Its other servers would take fixed ports on every interface: loopback, any free port.
+    '--admin.http.host-port=127.0.0.1:0',
+    '--collector.grpc-server.host-port=127.0.0.1:0',
+    '--collector.http-server.host-port=127.0.0.1:0',
+    '--collector.otlp.http.host-port=127.0.0.1:0',
+    '--query.grpc-server.host-port=127.0.0.1:0',
+  ]);
   const api = cs.find((c) => c.name === 'kube-apiserver')!;
   const file = api.files?.[0];
   assert.ok(file && api.args.includes(`--tracing-config-file=${file.path}`));
