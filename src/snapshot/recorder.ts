@@ -4,7 +4,7 @@
  * goes, so a recording cut short by a crash still holds every change up to that moment.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { once, setMaxListeners } from 'node:events';
 import { objectKey, Reflector, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
 import { renderYamlDocuments } from '../gocompat/yaml/index.js';
 import type { Logger } from '../util/log.js';
@@ -50,6 +50,8 @@ export async function record(options: RecordOptions): Promise<RecordResult> {
   await once(out, 'open');
   const writer = new DocWriter(out, start);
   const stop = new AbortController();
+  // One abort listener per resource's watch, plus a few: not a leak.
+  setMaxListeners(options.refs.length + 8, stop.signal);
   const onAbort = (): void => stop.abort();
   options.signal.addEventListener('abort', onAbort, { once: true });
   let changes = 0;
