@@ -15,7 +15,7 @@ import { isPortInUse } from './ports.js';
 import { assertManageable, loadCluster, type LoadedCluster } from './record.js';
 import { startComponents, type WaitFor } from './start-components.js';
 import { ComponentExitedError } from './wait.js';
-import { logTail } from './log-tail.js';
+import { componentFailure } from './log-tail.js';
 
 /** Long enough for etcd and the apiserver to shut down cleanly; then they are killed. */
 const STOP_GRACE_MS = 10_000;
@@ -87,8 +87,7 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
       });
     } catch (error) {
       if (error instanceof ComponentExitedError) {
-        const tail = await logTail(runtime, error.component, ctx);
-        throw new OperationError(`start failed: ${error.component} exited during start-up${tail ? `; its log ends with:\n${tail}` : ''}`, {
+        throw new OperationError(await componentFailure(`start failed: ${error.component} exited during start-up`, runtime, error.component, ctx), {
           hint: `look at \`kwokts --name ${options.name} logs ${error.component}\`; the cluster's data is untouched`,
           cause: error,
         });

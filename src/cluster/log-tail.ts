@@ -8,3 +8,9 @@ export async function logTail(runtime: Runtime, component: ComponentName, ctx: R
   const text = await readComponentLog(runtime, component, ctx);
   return summarizeOutput(text, lines).map((l) => `  ${l}`).join('\n');
 }
+
+/** `message`, followed by the component's last log lines when there are any: how every "component died" error reads. */
+export async function componentFailure(message: string, runtime: Runtime, component: ComponentName, ctx: RuntimeContext): Promise<string> {
+  const tail = await logTail(runtime, component, ctx);
+  return `${message}${tail ? `; its log ends with:\n${tail}` : ''}`;
+}

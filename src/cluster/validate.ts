@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { OPTION_SPECS, type ClusterOptionValues } from '../config/options.js';
 import { UsageError } from '../util/errors.js';
+import { PORT_OPTIONS, PORT_TABLE, type ComponentName } from '../components/index.js';
 
 type Given = Partial<Record<keyof ClusterOptionValues, unknown>>;
 
@@ -12,15 +13,14 @@ export function optionSource(key: keyof ClusterOptionValues, flags: Given, env: 
   return `options.${key} in the config file`;
 }
 
-const PORT_KEYS = ['kubeApiserverPort', 'etcdPort', 'etcdPeerPort', 'kubeControllerManagerPort', 'kubeSchedulerPort', 'kwokControllerPort', 'prometheusPort'] as const;
 
 /**
  * Values that would only fail once a component runs (a port out of range, an address that is
  * not an IP) are refused before anything is made, naming the flag, variable or field.
  */
 export function validateClusterValues(values: ClusterOptionValues, flags: Given, env: NodeJS.ProcessEnv): void {
-  for (const key of PORT_KEYS) {
-    const port = values[key];
+  for (const key of PORT_OPTIONS) {
+    const port = values[key] as number;
     if (!Number.isInteger(port) || port < 0 || port > 65535) {
       throw new UsageError(`${optionSource(key, flags, env)}: ${String(port)} is not a port number (0-65535)`, {
         hint: 'use a port between 1 and 65535, or 0 (or leave it unset) to pick a free one',
@@ -32,4 +32,14 @@ export function validateClusterValues(values: ClusterOptionValues, flags: Given,
       hint: 'use an IPv4 or IPv6 address such as 127.0.0.1 (the default) or 0.0.0.0',
     });
   }
+}
+
+/** The ports the user pinned, for the components that run, each named as the user would (the flag, else the config field). */
+export function explicitPortChecks(values: ClusterOptionValues, enabled: ReadonlySet<ComponentName>): Array<{ label: string; port: number }> {
+  return PORT_TABLE.flatMap((p) => {
+    if (!('option' in p) || !enabled.has(p.component)) return [];
+    const port = values[p.option];
+    const flag = OPTION_SPECS.find((s) => s.key === p.option)?.flag;
+    return port > 0 ? [{ label: flag ? `--${flag}` : `options.${p.option}`, port }] : [];
+  });
 }

@@ -94,21 +94,8 @@ export interface ComponentFile {
   content: string;
 }
 
-export interface ClusterPorts {
-  etcd: number;
-  etcdPeer: number;
-  /** etcd's plain-HTTP /metrics and /health listener (kubeadm's --listen-metrics-urls), loopback only. */
-  etcdMetrics: number;
-  kubeApiserver: number;
-  kubeControllerManager: number;
-  kubeScheduler: number;
-  kwokController: number;
-  prometheus: number;
-  /** -1 when the component is off. */
-  metricsServer: number;
-  jaeger: number;
-  jaegerOtlpGrpc: number;
-}
+export type { ClusterPorts } from './ports.js';
+import type { ClusterPorts } from './ports.js';
 
 /** Everything a component builder needs, already decided (ports picked, versions resolved). */
 export interface ClusterSpec {

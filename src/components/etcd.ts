@@ -1,7 +1,7 @@
 import type { ClusterSpec, Component } from './component.js';
 import { quantityToBytes } from './args.js';
 import { imageOf } from './image.js';
-import { componentPort, listenAddress, listenPort, placementOf, reach } from './placement.js';
+import { publishedPorts, listenAddress, listenPort, placementOf, reach } from './placement.js';
 
 /**
  * etcd as kubeadm runs it: clients and peers over TLS with client-certificate authentication
@@ -43,7 +43,7 @@ export function buildEtcd(spec: ClusterSpec): Component {
     args,
     env: {},
     links: [],
-    ports: [componentPort(spec, 'https', 'etcd'), componentPort(spec, 'peer-https', 'etcdPeer'), componentPort(spec, 'metrics', 'etcdMetrics')],
+    ports: publishedPorts(spec, 'etcd'),
     probe: { scheme: 'http', port: ports.etcdMetrics, path: '/health', clientCert: false },
     mounts: [
       { path: paths.etcdData, readOnly: false },

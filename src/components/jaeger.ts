@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ClusterSpec, Component } from './component.js';
 import { imageOf } from './image.js';
-import { componentPort, listenAddress, listenPort, placementOf, reach } from './placement.js';
+import { publishedPorts, listenAddress, listenPort, placementOf, reach } from './placement.js';
 
 /**
  * jaeger all-in-one as kwokctl runs it: its UI and query API on --jaeger-port, and an OTLP gRPC
@@ -27,7 +27,7 @@ export function buildJaeger(spec: ClusterSpec): Component {
     args,
     env: {},
     links: [],
-    ports: [componentPort(spec, 'http', 'jaeger'), componentPort(spec, 'otlp-grpc', 'jaegerOtlpGrpc')],
+    ports: publishedPorts(spec, 'jaeger'),
     probe: { scheme: 'http', port: spec.ports.jaeger, path: '/api/services', clientCert: false },
     ...imageOf(spec, 'jaeger'),
   };

@@ -2,7 +2,7 @@ import type { ClusterSpec, Component, ComponentMount } from './component.js';
 import { FRONT_PROXY_CLIENT } from '../naming/pki-names.js';
 import { klogVerbosity } from './args.js';
 import { imageOf } from './image.js';
-import { componentPort, listenAddress, listenPort, reach } from './placement.js';
+import { publishedPorts, listenAddress, listenPort, reach } from './placement.js';
 import { kubeletAddressTypes } from './kwok-controller.js';
 import { apiserverTracingConfig } from './jaeger.js';
 
@@ -71,7 +71,7 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
     ...(tracing ? { files: [tracing] } : {}),
     // The apiserver waits for etcd by itself; starting both at once saves etcd's start-up time.
     retriesLinks: true,
-    ports: [componentPort(spec, 'https', 'kubeApiserver')],
+    ports: publishedPorts(spec, 'kube-apiserver'),
     probe: { scheme: 'https', port: ports.kubeApiserver, path: '/readyz', clientCert: true },
     mounts,
     ...imageOf(spec, 'kube-apiserver'),

@@ -2,7 +2,7 @@ import type { ClusterSpec, Component } from './component.js';
 import { formatGoDuration, klogVerbosity } from './args.js';
 import { delegatedAuthArgs } from './delegated-auth.js';
 import { imageOf } from './image.js';
-import { componentKubeconfig, componentPort, listenAddress, listenPort } from './placement.js';
+import { componentKubeconfig, publishedPorts, listenAddress, listenPort } from './placement.js';
 
 export function buildKubeControllerManager(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
@@ -30,7 +30,7 @@ export function buildKubeControllerManager(spec: ClusterSpec): Component {
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
-    ports: [componentPort(spec, 'https', 'kubeControllerManager')],
+    ports: publishedPorts(spec, 'kube-controller-manager'),
     probe: { scheme: 'https', port: ports.kubeControllerManager, path: '/healthz', clientCert: false },
     mounts: [{ path: kubeconfig, readOnly: true }, { path: paths.pki, readOnly: true }],
     ...imageOf(spec, 'kube-controller-manager'),

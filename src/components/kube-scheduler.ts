@@ -2,7 +2,7 @@ import type { ClusterSpec, Component, ComponentMount } from './component.js';
 import { klogVerbosity } from './args.js';
 import { delegatedAuthArgs } from './delegated-auth.js';
 import { imageOf } from './image.js';
-import { componentKubeconfig, componentPort, listenAddress, listenPort } from './placement.js';
+import { componentKubeconfig, publishedPorts, listenAddress, listenPort } from './placement.js';
 
 export function buildKubeScheduler(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
@@ -28,7 +28,7 @@ export function buildKubeScheduler(spec: ClusterSpec): Component {
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
-    ports: [componentPort(spec, 'https', 'kubeScheduler')],
+    ports: publishedPorts(spec, 'kube-scheduler'),
     probe: { scheme: 'https', port: ports.kubeScheduler, path: '/healthz', clientCert: false },
     mounts,
     ...imageOf(spec, 'kube-scheduler'),

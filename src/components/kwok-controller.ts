@@ -1,7 +1,7 @@
 import { levelName } from '../util/log.js';
 import type { ClusterSpec, Component } from './component.js';
 import { imageOf } from './image.js';
-import { componentKubeconfig, componentPort, listenAddress, listenPort, networkName, placementOf } from './placement.js';
+import { componentKubeconfig, publishedPorts, listenAddress, listenPort, networkName, placementOf } from './placement.js';
 
 /**
  * How kube-apiserver finds this controller's kubelet endpoint (for `kubectl logs`): node-initialize
@@ -55,7 +55,7 @@ export function buildKwokController(spec: ClusterSpec): Component {
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
-    ports: [componentPort(spec, 'http', 'kwokController')],
+    ports: publishedPorts(spec, 'kwok-controller'),
     probe: { scheme: 'http', port: ports.kwokController, path: '/healthz', clientCert: false },
     mounts: [
       { path: kubeconfig, readOnly: true },

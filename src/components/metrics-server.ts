@@ -1,7 +1,7 @@
 import type { ClusterSpec, Component } from './component.js';
 import { klogVerbosity } from './args.js';
 import { imageOf } from './image.js';
-import { componentKubeconfig, componentPort, listenAddress, listenPort, placementOf } from './placement.js';
+import { componentKubeconfig, publishedPorts, listenAddress, listenPort, placementOf } from './placement.js';
 
 /** The APIService metrics-server is registered as; `kubectl top` reads through it. */
 export const METRICS_API_SERVICE = 'v1beta1.metrics.k8s.io';
@@ -42,7 +42,7 @@ export function buildMetricsServer(spec: ClusterSpec): Component {
     links: ['kube-apiserver', 'kwok-controller'],
     // It retries the apiserver and scrapes again every resolution period.
     retriesLinks: true,
-    ports: [componentPort(spec, 'https', 'metricsServer')],
+    ports: publishedPorts(spec, 'metrics-server'),
     probe: { scheme: 'https', port: ports.metricsServer, path: '/livez', clientCert: true },
     mounts: [
       { path: kubeconfig, readOnly: true },

@@ -11,25 +11,13 @@
  *   (on 127.0.0.1).
  */
 import type { ClusterPorts, ClusterSpec, ComponentName, ComponentPort } from './component.js';
+import { CONTAINER_PORTS, portsOfComponent } from './ports.js';
 
 export type Placement = { kind: 'host' } | { kind: 'network'; hostPrefix: string };
 
 export const HOST_PLACEMENT: Placement = Object.freeze({ kind: 'host' });
 
-/** kwokctl's in-container ports (its compose runtime), used by every container runtime. */
-export const CONTAINER_PORTS: Readonly<ClusterPorts> = Object.freeze({
-  etcd: 2379,
-  etcdPeer: 2380,
-  etcdMetrics: 2381,
-  kubeApiserver: 6443,
-  kubeControllerManager: 10257,
-  kubeScheduler: 10259,
-  kwokController: 10247,
-  prometheus: 9090,
-  metricsServer: 4443,
-  jaeger: 16686,
-  jaegerOtlpGrpc: 4317,
-});
+export { CONTAINER_PORTS } from './ports.js';
 
 export function networkPlacement(cluster: string): Placement {
   return { kind: 'network', hostPrefix: `kwok-${cluster}-` };
@@ -70,4 +58,9 @@ export function componentKubeconfig(spec: ClusterSpec): string {
 export function componentPort(spec: ClusterSpec, name: string, port: keyof ClusterPorts): ComponentPort {
   const inside = listenPort(spec, port);
   return inside === spec.ports[port] ? { name, port: spec.ports[port] } : { name, port: spec.ports[port], containerPort: inside };
+}
+
+/** Every port of a built-in component (see ports.ts), as it publishes them. */
+export function publishedPorts(spec: ClusterSpec, component: ComponentName): ComponentPort[] {
+  return portsOfComponent(component).map((p) => componentPort(spec, p.name, p.key));
 }

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { renderYamlDocuments } from '../gocompat/yaml/index.js';
 import type { ClusterPorts, ClusterSpec, Component, ComponentName } from './component.js';
 import { imageOf } from './image.js';
-import { componentPort, listenAddress, listenPort, reach } from './placement.js';
+import { PORT_TABLE } from './ports.js';
+import { publishedPorts, listenAddress, listenPort, reach } from './placement.js';
 
 interface ScrapeTarget {
   component: ComponentName;
@@ -22,16 +23,8 @@ interface ScrapeTarget {
 export function buildPrometheus(spec: ClusterSpec): Component {
   const { ports, paths } = spec;
   const enabled = new Set(spec.components);
-  const candidates: ScrapeTarget[] = [
-    { component: 'etcd', scheme: 'http', port: 'etcdMetrics' },
-    { component: 'kube-apiserver', scheme: 'https', port: 'kubeApiserver' },
-    { component: 'kube-controller-manager', scheme: 'https', port: 'kubeControllerManager' },
-    { component: 'kube-scheduler', scheme: 'https', port: 'kubeScheduler' },
-    { component: 'kwok-controller', scheme: 'http', port: 'kwokController' },
-    { component: 'prometheus', scheme: 'http', port: 'prometheus' },
-    // jaeger serves no /metrics on its query port (kwokctl does not scrape it either).
-    { component: 'metrics-server', scheme: 'https', port: 'metricsServer' },
-  ];
+  // The table's scrape targets (jaeger serves no /metrics on its query port; kwokctl does not scrape it either).
+  const candidates: ScrapeTarget[] = PORT_TABLE.flatMap((p) => ('scrape' in p ? [{ component: p.component, scheme: p.scrape, port: p.key }] : []));
   const targets = candidates.filter((t) => enabled.has(t.component) && (ports[t.port] ?? 0) > 0);
   const configFile = join(paths.root, 'prometheus.yaml');
   const config = {
@@ -62,7 +55,7 @@ export function buildPrometheus(spec: ClusterSpec): Component {
     links: targets.map((t) => t.component).filter((c) => c !== 'prometheus' && c !== 'metrics-server' && c !== 'jaeger'),
     // Targets that are not up yet are simply scraped again later.
     retriesLinks: true,
-    ports: [componentPort(spec, 'http', 'prometheus')],
+    ports: publishedPorts(spec, 'prometheus'),
     probe: { scheme: 'http', port: ports.prometheus, path: '/-/ready', clientCert: false },
     files: [{ path: configFile, content: renderYamlDocuments([config]) }],
     mounts: [

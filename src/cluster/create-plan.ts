@@ -1,0 +1,448 @@
+/**
+ * Create, first half: work out everything a new cluster is (ports, spec, components, files, the
+ * record) and the ordered steps that make it, each with its undo. Planning reads (free ports,
+ * other clusters' records, the user's files) but changes nothing; src/cluster/apply-plan.ts
+ * performs the steps through the Executor, so a dry run prints exactly what a real run does.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join } from 'node:path';
+import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kube/index.js';
+import {
+  buildComponents, CONTAINER_PORTS, HOST_PLACEMENT, METRICS_API_SERVICE, metricsServerManifests, networkPlacement, portRequests,
+  type ClusterPorts, type ClusterSpec, type Component, type ComponentName,
+} from '../components/index.js';
+import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
+import type { LoadedConfig } from '../config/load.js';
+import type { ClusterOptionValues } from '../config/options.js';
+import { clusterVersions } from '../config/versions.js';
+import type { Executor } from '../exec/executor.js';
+import { unrunnableReason } from '../exec/process.js';
+import { PreflightError, UsageError } from '../util/errors.js';
+import type { Logger } from '../util/log.js';
+import { packageRoot } from '../util/package-root.js';
+import type { Runtime, RuntimeContext, RuntimeInfo } from '../../runtimes/runtime.js';
+import { applyManifests, checkCrdKinds, installCrds, type ServedCrdKind } from './crds.js';
+import { defaultStageDocuments, withDefaultMetrics } from './default-stages.js';
+import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from '../naming/naming.js';
+import { allocatePorts, isPortInUse } from './ports.js';
+import { resolvePrograms } from './programs.js';
+import { KWOKTS_VERSION, portsOfOtherClusters, renderRecord, type ClusterRecord } from './record.js';
+import { startComponents, type WaitFor } from './start-components.js';
+import { writePki } from './write-pki.js';
+import { explicitPortChecks } from './validate.js';
+
+/** The steps a create can have, in the order they run (the optional ones only when needed). */
+export const STEP_IDS = [
+  'resolve-programs',
+  'make-directories',
+  'write-pki',
+  'write-files',
+  'write-record',
+  'start-components',
+  'install-crds',
+  'register-metrics-server',
+  'add-context',
+] as const;
+export type StepId = (typeof STEP_IDS)[number];
+
+/** What the steps learn while they run: the programs resolved, the user's kubeconfig before our context. */
+export interface ApplyState {
+  programs: Map<string, string>;
+  userSnapshot?: KubeconfigSnapshot;
+}
+
+/** The effects behind the steps that do not go through the Executor alone; tests replace them. */
+export interface CreateEffects {
+  resolvePrograms: typeof resolvePrograms;
+  checkPrograms: (components: readonly Component[], programs: ReadonlyMap<string, string>) => Promise<void>;
+  writePki: typeof writePki;
+  startComponents: typeof startComponents;
+  mergeContext: typeof mergeContext;
+  restoreKubeconfig: typeof restoreKubeconfig;
+}
+
+export const REAL_EFFECTS: CreateEffects = { resolvePrograms, checkPrograms, writePki, startComponents, mergeContext, restoreKubeconfig };
+
+/** Everything a step may use while it runs. */
+export interface ApplyEnv {
+  executor: Executor;
+  logger: Logger;
+  signal: AbortSignal;
+  state: ApplyState;
+  effects: CreateEffects;
+}
+
+export interface PlanStep {
+  readonly id: StepId;
+  /** The progress phase it is shown under (consecutive steps of one phase show as one). */
+  readonly phase: string;
+  /** Registered before the step runs, so a step that fails half-way is undone too. */
+  readonly undo?: { readonly label: string; run(env: ApplyEnv): Promise<void> };
+  /** A step without an undo of its own is undone by an earlier step's (its files are in that directory, its objects in that cluster). */
+  readonly undoneBy?: StepId;
+  run(env: ApplyEnv, update: (detail: string) => void): Promise<void>;
+}
+
+export interface PlannedFile {
+  readonly path: string;
+  readonly content: string;
+  readonly mode?: number;
+}
+
+export interface CreatePlan {
+  readonly name: string;
+  readonly workdir: string;
+  readonly paths: ClusterPaths;
+  readonly values: ClusterOptionValues;
+  readonly runtime: Runtime;
+  readonly mode: RuntimeInfo['mode'];
+  readonly ports: Readonly<ClusterPorts>;
+  readonly spec: ClusterSpec;
+  readonly components: readonly Component[];
+  /** Where the host reaches the apiserver. */
+  readonly server: string;
+  /** Programs the host needs that are not resolved as artifacts (kind). */
+  readonly hostPrograms: ReadonlyMap<string, string>;
+  /** The cluster's files, in the order they are written (the record comes last, in a step of its own). */
+  readonly files: readonly PlannedFile[];
+  /** The record (kwok.yaml) but for the programs, which the first step resolves. */
+  readonly record: Omit<ClusterRecord, 'programs'>;
+  readonly steps: readonly PlanStep[];
+}
+
+export interface PlanInput {
+  name: string;
+  workdir: string;
+  config: LoadedConfig;
+  /** Resolved, heartbeat factor applied, runtime named. */
+  values: ClusterOptionValues;
+  runtime: Runtime;
+  components: readonly ComponentName[];
+  userKubeconfig: string;
+  waitMs: number;
+  waitFor?: WaitFor;
+  logLevel: number;
+}
+
+/** The reads planning makes about the machine; tests pin them. */
+export interface PlanProbes {
+  portsOfOtherClusters: (workdir: string, except: string) => Promise<ReadonlySet<number>>;
+  isPortInUse: (port: number, host: string) => Promise<boolean>;
+  allocatePorts: (requested: ClusterPorts, avoid: ReadonlySet<number>) => Promise<ClusterPorts>;
+  /** The embedded controller's executable. */
+  kwokControllerEntry: string;
+}
+
+export const REAL_PROBES: PlanProbes = {
+  portsOfOtherClusters,
+  isPortInUse,
+  allocatePorts,
+  // An executable of its own, not `node main.js`: kwokctl starts, stops and finds components by their executable's name.
+  get kwokControllerEntry() {
+    return join(packageRoot(), 'bin', 'kwok-controller.js');
+  },
+};
+
+/** Decide everything about the new cluster; throws on bad input before anything is made. */
+export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PROBES): Promise<CreatePlan> {
+  const { name, values, runtime, config } = input;
+  const paths = clusterPaths(input.workdir, name);
+  const { kubeVersion, etcdVersion } = clusterVersions(values);
+  const enabled = new Set(input.components);
+
+  const avoid = await probes.portsOfOtherClusters(input.workdir, name);
+  await checkExplicitPorts(values, enabled, avoid, probes.isPortInUse);
+  const ports = await probes.allocatePorts(portRequests(values, enabled), avoid);
+
+  // Containers reach each other by name on the cluster network; host processes on loopback.
+  const mode = runtime.info().mode;
+  const inContainers = mode === 'container';
+  const crdKinds = checkCrdKinds(values.enableCRDs);
+  const spec: ClusterSpec = {
+    name,
+    paths,
+    options: values,
+    kubeVersion,
+    etcdVersion,
+    ports,
+    components: input.components,
+    logLevel: input.logLevel,
+    kwokControllerEntry: probes.kwokControllerEntry,
+    enableCrds: crdKinds,
+    logDirs: directoriesOf(config.logFiles),
+    placement: inContainers ? networkPlacement(name) : HOST_PLACEMENT,
+    ...(mode !== 'native' ? { images: componentImages(mode, values, kubeVersion, etcdVersion) } : {}),
+  };
+  await checkKwokDocuments(config);
+
+  const stagesAsCrs = crdKinds.includes('Stage');
+  const servedAsCrs = new Set<string>(crdKinds);
+  const stageDocuments = withDefaultStages(config.kwokDocuments).filter((d) => d.kind === 'Stage');
+  // Objects of a kind served as a custom resource are created in the cluster instead of being
+  // written into the controller's config (kwokctl leaves them out of kwok.yaml too).
+  const crObjects = [...(stagesAsCrs ? stageDocuments : []), ...config.kwokDocuments.filter((d) => d.kind !== 'Stage' && servedAsCrs.has(String(d.kind)))];
+  const components = buildComponents(spec, config.componentsPatches, config.components);
+  // kwokctl with metrics-server: the kubelet's /metrics/resource and usage from annotations, unless given.
+  const withMetricsDefaults = (docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> => (enabled.has('metrics-server') ? withDefaultMetrics(docs, servedAsCrs) : docs);
+  const server = `https://127.0.0.1:${ports.kubeApiserver}`;
+  // kind is taken as installed (its releases are GitHub downloads); the runtime checks that it answers.
+  const hostPrograms = new Map<string, string>(mode === 'cluster' ? [['kind', values.kindBinary || 'kind']] : []);
+
+  const admin = { caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey };
+  const files: PlannedFile[] = [
+    ...(await userFiles(values, paths, inContainers ? paths.networkKubeconfig : paths.kubeconfig)),
+    ...components.flatMap((c) => (c.files ?? []).map((f) => ({ path: f.path, content: f.content }))),
+    { path: paths.kubeconfig, content: renderKubeconfig(buildClusterKubeconfig({ name: contextName(name), server, ...admin })), mode: 0o600 },
+    ...(inContainers
+      ? [{
+          path: paths.networkKubeconfig,
+          content: renderKubeconfig(buildClusterKubeconfig({ name: contextName(name), server: `https://${runtimeObjectName(name, 'kube-apiserver')}:${CONTAINER_PORTS.kubeApiserver}`, ...admin })),
+          mode: 0o600,
+        }]
+      : []),
+  ];
+  const record: Omit<ClusterRecord, 'programs'> = {
+    name,
+    runtime: runtime.info().name,
+    options: { ...values, kubeVersion, etcdVersion },
+    componentsPatches: config.componentsPatches,
+    components,
+    kwokDocuments: withMetricsDefaults(stagesAsCrs ? config.kwokDocuments : withDefaultStages(config.kwokDocuments)).filter((d) => !servedAsCrs.has(String(d.kind))),
+    version: KWOKTS_VERSION,
+  };
+
+  const plan = { name, workdir: input.workdir, paths, values, runtime, mode, ports, spec, components, server, hostPrograms, files, record } as const;
+  const steps = planSteps(plan, {
+    crdKinds,
+    crObjects,
+    metricsServer: enabled.has('metrics-server'),
+    userKubeconfig: input.userKubeconfig,
+    waitMs: input.waitMs,
+    ...(input.waitFor ? { waitFor: input.waitFor } : {}),
+    pki: {
+      // Containers name the apiserver (and the controller) by container name: their certificate must too.
+      apiserverSans: [...(inContainers ? ['kube-apiserver', 'kwok-controller'].map((c) => runtimeObjectName(name, c)) : []), ...values.kubeApiserverCertSANs],
+      etcdDnsSans: inContainers ? [runtimeObjectName(name, 'etcd')] : [],
+      rbac: values.kubeAuthorization,
+    },
+  });
+  return freezePlan({ ...plan, steps });
+}
+
+/** The runtime's view of the cluster while the plan is applied (programs as resolved so far). */
+export function runtimeContext(plan: Pick<CreatePlan, 'name' | 'paths' | 'values' | 'components'>, env: Pick<ApplyEnv, 'executor' | 'logger' | 'signal' | 'state'>, signal: AbortSignal = env.signal): RuntimeContext {
+  return { cluster: plan.name, paths: plan.paths, executor: env.executor, logger: env.logger, programs: env.state.programs, signal, quietPull: plan.values.quietPull, clusterComponents: plan.components };
+}
+
+interface StepInputs {
+  crdKinds: readonly ServedCrdKind[];
+  crObjects: ReadonlyArray<Record<string, unknown>>;
+  metricsServer: boolean;
+  userKubeconfig: string;
+  waitMs: number;
+  waitFor?: WaitFor;
+  pki: Parameters<typeof writePki>[2];
+}
+
+type PlanData = Omit<CreatePlan, 'steps'>;
+
+function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
+  const { paths, components } = plan;
+  const native = plan.mode === 'native';
+  const kubectl = (env: ApplyEnv): string => env.state.programs.get('kubectl')!;
+  const writeFiles = 'Write cluster files';
+  const steps: PlanStep[] = [
+    {
+      id: 'resolve-programs',
+      phase: 'Resolve binaries',
+      // Nothing to undo: what it downloads or builds is the shared cache, kept for the next create.
+      run: async (env, update) => {
+        // Container images bring their own binaries; the host still needs kubectl and etcdctl.
+        const resolved = await env.effects.resolvePrograms(native ? components : [], {
+          values: plan.values, kubeVersion: plan.spec.kubeVersion, etcdVersion: plan.spec.etcdVersion, workdir: plan.workdir,
+          executor: env.executor, logger: env.logger, signal: env.signal, onProgress: update,
+        });
+        env.state.programs = new Map([...plan.hostPrograms, ...resolved]);
+        if (!env.executor.dryRun) await env.effects.checkPrograms(native ? components : [], env.state.programs);
+      },
+    },
+    {
+      id: 'make-directories',
+      phase: writeFiles,
+      // Removing the directory also undoes the files the next steps write into it.
+      undo: { label: 'remove cluster directory', run: (env) => env.executor.remove(paths.root) },
+      run: async ({ executor }) => {
+        // Private: keys, kubeconfigs, etcd's data and logs are the cluster owner's alone.
+        await executor.mkdirp(paths.root, { mode: 0o700 });
+        await executor.mkdirp(paths.pids);
+        await executor.mkdirp(paths.logs);
+        await executor.mkdirp(paths.etcdData, { mode: 0o700 });
+      },
+    },
+    { id: 'write-pki', phase: writeFiles, undoneBy: 'make-directories', run: (env) => env.effects.writePki(env.executor, paths, input.pki) },
+    {
+      id: 'write-files',
+      phase: writeFiles,
+      undoneBy: 'make-directories',
+      run: async ({ executor }) => {
+        for (const file of plan.files) await executor.writeFile(file.path, file.content, ...(file.mode !== undefined ? [{ mode: file.mode }] : []));
+      },
+    },
+    {
+      id: 'write-record',
+      phase: writeFiles,
+      undoneBy: 'make-directories',
+      run: ({ executor, state }) => executor.writeFile(paths.config, renderRecord({ ...plan.record, programs: Object.fromEntries(state.programs) }, paths.root), { mode: 0o600 }),
+    },
+    {
+      id: 'start-components',
+      phase: `Start ${components.map((c) => c.name).join(', ')}`,
+      undo: {
+        // Also removes what the runtime made outside the directory (containers, network). Undos
+        // run after an interrupt too: they get a signal of their own, never the aborted one.
+        label: 'stop and remove components',
+        run: async (env) => {
+          const ctx = runtimeContext(plan, env, new AbortController().signal);
+          await plan.runtime.stop(components, ctx, { graceMs: 0 });
+          await plan.runtime.remove(ctx);
+        },
+      },
+      run: (env, update) =>
+        env.effects.startComponents(plan.runtime, components, runtimeContext(plan, env), {
+          paths,
+          waitMs: input.waitMs,
+          ...(input.waitFor ? { waitFor: input.waitFor } : {}),
+          signal: env.signal,
+          onReady: (n, ms) => update(`${n} ready in ${(ms / 1000).toFixed(1)}s`),
+        }),
+    },
+  ];
+  const { crdKinds, crObjects } = input;
+  if (crdKinds.length > 0) {
+    steps.push({
+      id: 'install-crds',
+      phase: `Install the ${crdKinds.join(', ')} CRD${crdKinds.length > 1 ? 's' : ''}${crObjects.length > 0 ? ' and objects' : ''}`,
+      // Inside the cluster: removed with it on rollback, so no undo of its own.
+      undoneBy: 'start-components',
+      run: (env) => installCrds({ kinds: crdKinds, objects: crObjects as Array<Record<string, unknown>>, kubectl: kubectl(env), paths, executor: env.executor }),
+    });
+  }
+  if (input.metricsServer) {
+    steps.push({
+      id: 'register-metrics-server',
+      phase: `Register metrics-server as the APIService ${METRICS_API_SERVICE}`,
+      // Inside the cluster: removed with it on rollback, so no undo of its own.
+      undoneBy: 'start-components',
+      run: (env) => applyManifests(metricsServerManifests(plan.spec), join(paths.root, 'metrics-server.yaml'), kubectl(env), paths, env.executor),
+    });
+  }
+  const target = input.userKubeconfig;
+  if (target) {
+    const title = `Add context ${contextName(plan.name)} to ${target}`;
+    steps.push({
+      id: 'add-context',
+      phase: title,
+      undo: {
+        label: 'restore user kubeconfig',
+        run: async (env) => {
+          if (env.state.userSnapshot) await env.effects.restoreKubeconfig(target, env.state.userSnapshot);
+        },
+      },
+      run: async (env) => {
+        if (env.executor.dryRun) return env.executor.note(title);
+        env.state.userSnapshot = await env.effects.mergeContext(target, clusterEntryOf(plan.name, paths, plan.server), { makeCurrent: true });
+      },
+    });
+  }
+  return steps;
+}
+
+export function clusterEntryOf(name: string, paths: ClusterPaths, server: string): ReturnType<typeof buildClusterEntry> {
+  return buildClusterEntry({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
+}
+
+/** A port the user chose that is already taken fails before anything is changed. */
+async function checkExplicitPorts(values: ClusterOptionValues, enabled: ReadonlySet<ComponentName>, recorded: ReadonlySet<number>, inUse: PlanProbes['isPortInUse']): Promise<void> {
+  for (const { label, port } of explicitPortChecks(values, enabled)) {
+    if (recorded.has(port) || (await inUse(port, values.bindAddress))) {
+      throw new PreflightError(`port ${port} (${label}) is already in use`, { hint: `choose another port, or leave ${label} unset to pick a free one` });
+    }
+  }
+}
+
+/** A broken Stage or controller document of the user's is bad input: said before anything is made, naming the file. */
+async function checkKwokDocuments(config: LoadedConfig): Promise<void> {
+  const source = config.sources.join(', ') || 'config';
+  // Loaded lazily: the stage engine is heavy and the default stages are tested already.
+  const userStages = config.kwokDocuments.filter((d) => d.kind === 'Stage');
+  if (userStages.length > 0) {
+    const { parseStages } = await import('../kwok/api/index.js');
+    const [invalidStage] = parseStages(userStages, source).errors;
+    if (invalidStage) throw invalidStage;
+  }
+  // The controller's own config (KwokConfiguration options, Logs) is checked now, not when it starts.
+  if (config.kwokDocuments.length > 0) {
+    const { checkConfigDocuments } = await import('../kwok/index.js');
+    const problem = checkConfigDocuments(config.kwokDocuments.filter((d) => d.kind !== 'Stage'), source);
+    if (problem) throw new UsageError(problem, { hint: 'fix the file named above; `kwokts config view` shows what is read' });
+  }
+}
+
+/** The audit policy and scheduler config the user named, as the cluster's own copies. */
+async function userFiles(values: ClusterOptionValues, paths: ClusterPaths, componentKubeconfig: string): Promise<PlannedFile[]> {
+  const files: PlannedFile[] = [];
+  if (values.kubeAuditPolicy) {
+    if (!existsSync(values.kubeAuditPolicy)) throw new UsageError(`audit policy ${values.kubeAuditPolicy} does not exist`);
+    files.push({ path: paths.auditPolicy, content: await readFile(values.kubeAuditPolicy, 'utf8') });
+  }
+  if (values.kubeSchedulerConfig) {
+    if (!existsSync(values.kubeSchedulerConfig)) throw new UsageError(`scheduler config ${values.kubeSchedulerConfig} does not exist`);
+    const text = await readFile(values.kubeSchedulerConfig, 'utf8');
+    // kwokctl points the scheduler at the cluster's kubeconfig whatever the file says.
+    const rewritten = /clientConnection:/.test(text)
+      ? text.replace(/kubeconfig:.*$/m, `kubeconfig: ${componentKubeconfig}`)
+      : `${text.trimEnd()}\nclientConnection:\n  kubeconfig: ${componentKubeconfig}\n`;
+    files.push({ path: paths.schedulerConfig, content: rewritten });
+  }
+  return files;
+}
+
+/** A binary that cannot run here (a download error page, another OS's build) is named before anything starts. */
+async function checkPrograms(components: readonly Component[], programs: ReadonlyMap<string, string>): Promise<void> {
+  for (const component of components) {
+    const path = 'path' in component.program ? component.program.path : programs.get(component.program.artifact);
+    if (!path || !isAbsolute(path)) continue;
+    const reason = await unrunnableReason(path);
+    if (reason) {
+      const flag = 'artifact' in component.program ? `--${component.program.artifact}-binary` : 'the component\'s binary';
+      throw new PreflightError(`${component.name}: ${path} is ${reason}`, { hint: `give ${flag} a ${process.platform}/${process.arch} build of ${component.name}` });
+    }
+  }
+}
+
+/** The directories of the log files, for container runtimes to mount into the controller. */
+function directoriesOf(files: readonly string[]): string[] {
+  return [...new Set(files.map((f) => dirname(f)))].sort();
+}
+
+/** kwokctl's rule: the user's Stages replace the default set wholesale. */
+function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  if (docs.some((d) => d.kind === 'Stage')) return docs;
+  return [...docs, ...defaultStageDocuments()];
+}
+
+/** Images under container runtimes; under kind the apiserver's "image" is kind's node image. */
+function componentImages(mode: 'container' | 'cluster', values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): Partial<Record<ComponentName, string>> {
+  const images = resolveImages(values, kubeVersion, etcdVersion);
+  return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'] } : images;
+}
+
+/** Plans are values: the plan, its steps and files cannot be changed by accident (components and the runtime are left as they are). */
+function freezePlan(plan: CreatePlan): CreatePlan {
+  for (const step of plan.steps) Object.freeze(step);
+  for (const file of plan.files) Object.freeze(file);
+  Object.freeze(plan.steps);
+  Object.freeze(plan.files);
+  return Object.freeze(plan);
+}
