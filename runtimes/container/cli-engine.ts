@@ -3,7 +3,8 @@
  * of renderArgs, reads are `inspect`/`ls` with JSON output.
  */
 import type { Writable } from 'node:stream';
-import { ExternalCommandError, NotFoundError, PreflightError } from '../../src/util/errors.js';
+import { NotFoundError, PreflightError, type ExternalCommandError } from '../../src/util/errors.js';
+import { commandFailed } from '../../src/util/output-tail.js';
 import { shellJoin } from '../../src/exec/shell-quote.js';
 import type { ContainerEngine, ContainerState, NetworkState } from './engine.js';
 import { renderArgs, type CommandDialect, type ContainerOp } from './operations.js';
@@ -26,7 +27,7 @@ export class CliEngine implements ContainerEngine {
   }
 
   private failure(args: string[], exitCode: number | undefined, output: string): ExternalCommandError {
-    return new ExternalCommandError(`${shellJoin([this.dialect.cli, ...args])} failed (exit ${exitCode ?? 'none'})`, [this.dialect.cli, ...args], output.split('\n').slice(-20).join('\n'));
+    return commandFailed([this.dialect.cli, ...args], `${shellJoin([this.dialect.cli, ...args])} failed (exit ${exitCode ?? 'none'})`, output);
   }
 
   async ping(): Promise<void> {

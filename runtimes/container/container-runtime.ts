@@ -9,6 +9,7 @@ import type { Writable } from 'node:stream';
 import { CLUSTER_LABEL, runtimeObjectName } from '../../src/naming/naming.js';
 import { startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { ExternalCommandError, KwoktsError, PreflightError, UsageError } from '../../src/util/errors.js';
+import { commandFailed } from '../../src/util/output-tail.js';
 import { shellJoin } from '../../src/exec/shell-quote.js';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
 import { ApiEngine } from './api-engine.js';
@@ -107,7 +108,7 @@ export class ContainerRuntime implements Runtime {
         if (error instanceof KwoktsError) throw error;
         // The engine's refusal, said as the command it amounts to (what the user would rerun).
         const message = ((error as Error).message ?? String(error)).trim();
-        throw new ExternalCommandError(`${op.op === 'create' ? `${this.dialect.cli} create --name=${op.spec.name} …` : shellJoin(argv)} failed: ${message.split('\n')[0]}`, argv, message, {
+        throw commandFailed(argv, `${op.op === 'create' ? `${this.dialect.cli} create --name=${op.spec.name} …` : shellJoin(argv)} failed: ${message.split('\n')[0]}`, message, {
           cause: error,
           hint: `${this.dialect.name} refused it: its own log says why (it must be able to run containers here)`,
         });

@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile, open } from 'node:fs/promises';
 import path from 'node:path';
 import { normalizeVersion } from '../config/versions.js';
-import { ExternalCommandError, PreflightError } from '../util/errors.js';
+import { PreflightError } from '../util/errors.js';
+import { commandFailed, KEPT_OUTPUT_LINES } from '../util/output-tail.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { removeStaleTemps, withFileLock, type DownloadTuning } from './download.js';
 import type { GoBuildPhase, ProgressCallback } from './progress.js';
@@ -504,14 +505,14 @@ export async function runGo(args: string[], options: RunGoOptions): Promise<stri
   for await (const line of subprocess.iterable({ from: 'all' })) {
     const text = String(line);
     tail.push(text);
-    if (tail.length > 20) tail.shift();
+    if (tail.length > KEPT_OUTPUT_LINES) tail.shift();
     options.onLine?.(text);
   }
   const result = await subprocess;
   if (options.signal?.aborted) throw options.signal.reason instanceof Error ? options.signal.reason : new Error('aborted');
   if (result.exitCode !== 0 || result.failed) {
     const command = [options.go, ...args];
-    throw new ExternalCommandError(`${options.go} ${args[0]} failed (exit ${result.exitCode ?? result.signal ?? 'unknown'})`, command, tail.join('\n'), {
+    throw commandFailed(command, `${options.go} ${args[0]} failed (exit ${result.exitCode ?? result.signal ?? 'unknown'})`, tail.join('\n'), {
       hint: 'see the go output above; the module proxy (GOPROXY) must be reachable and the disk needs a few GB free',
     });
   }
@@ -576,7 +577,7 @@ export async function buildFromGoModules(kind: GoBuildKind, version: string, opt
       const out = await run(['mod', 'download', '-json', `${mod}@${plan.version}`], workRoot, 'resolve', { GOWORK: 'off' });
       const info = JSON.parse(out) as { GoMod?: string; Dir?: string; Error?: string };
       if (!info.GoMod) {
-        throw new ExternalCommandError(`go mod download ${mod}@${plan.version} gave no go.mod${info.Error ? `: ${info.Error}` : ''}`, [go.command, 'mod', 'download', '-json', `${mod}@${plan.version}`], out);
+        throw commandFailed([go.command, 'mod', 'download', '-json', `${mod}@${plan.version}`], `go mod download ${mod}@${plan.version} gave no go.mod${info.Error ? `: ${info.Error}` : ''}`, out);
       }
       upstream.push(await readFile(info.GoMod, 'utf8'));
       if (info.Dir) upstreamSums.push(await readFile(path.join(info.Dir, 'go.sum'), 'utf8').catch(() => ''));
@@ -612,7 +613,7 @@ export async function buildFromGoModules(kind: GoBuildKind, version: string, opt
         const check = await execa(named, o.versionArgs, { reject: false, timeout: 60_000, all: true, stdin: 'ignore' });
         const output = String(check.all ?? '');
         if (!output.includes(o.versionText)) {
-          throw new ExternalCommandError(`${o.name} built from ${o.pkg}@${plan.version} does not report "${o.versionText}"`, [named, ...o.versionArgs], output);
+          throw commandFailed([named, ...o.versionArgs], `${o.name} built from ${o.pkg}@${plan.version} does not report "${o.versionText}"`, output);
         }
         emit('verify', output.split('\n')[0]);
       }

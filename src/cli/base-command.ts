@@ -5,7 +5,7 @@ import { RealExecutor } from '../exec/real-executor.js';
 import { DEFAULT_CLUSTER_NAME, resolveWorkdir, validateClusterName } from '../naming/naming.js';
 import type { LoadedConfig } from '../config/load.js';
 import { InterruptedError, KwoktsError, TimeoutError, UsageError } from '../util/errors.js';
-import { summarizeOutput } from '../util/output-tail.js';
+import { failureOutput, summarizeOutput } from '../util/output-tail.js';
 import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
 import { existsSync } from 'node:fs';
 import { FlagSyntaxError, normalizeFlags, type FlagShape } from './pflag.js';
@@ -180,7 +180,7 @@ export function reportError(error: unknown, logLevel: number = LogLevel.INFO): n
     write(`error: ${line}`);
     // Multi-line detail (a component's log tail) goes under the error line, indented.
     for (const l of more) if (l.trim() !== '') write(`  ${l.trim()}`);
-    const output = outputOf(error);
+    const output = failureOutput(error);
     if (output) {
       const lines = logLevel <= LogLevel.DEBUG ? output.split('\n').filter((l) => l.trim() !== '') : summarizeOutput(output, OUTPUT_TAIL_LINES);
       for (const l of lines) write(`  ${l.trimEnd()}`);
@@ -212,11 +212,6 @@ export function reportError(error: unknown, logLevel: number = LogLevel.INFO): n
   return 70;
 }
 
-function outputOf(error: KwoktsError): string {
-  // Recognised by shape as well as class: the class may come from another copy of the module.
-  const output = (error as { output?: unknown }).output;
-  return typeof output === 'string' ? output : '';
-}
 
 function systemHint(code: string): string {
   if (code === 'ENOSPC' || code === 'EDQUOT') return 'free some disk space (or point KWOK_WORKDIR elsewhere) and try again';

@@ -3,6 +3,13 @@ import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import { readComponentLog } from './logs.js';
 import { summarizeOutput } from '../util/output-tail.js';
 
+/*
+ * Output tails under errors, in two places only: a component that died (its log, read through
+ * the runtime) here; a child command that failed (commandFailed: the tail it keeps, failureOutput:
+ * what the CLI prints, also through a wrapping error) in src/util/output-tail.ts, which the
+ * executor, the container engines and the Go builds use, as runtimes cannot import src/cluster.
+ */
+
 /** The last lines of a component's log, indented, for error messages; empty when unreadable. */
 export async function logTail(runtime: Runtime, component: ComponentName, ctx: RuntimeContext, lines = 8): Promise<string> {
   const text = await readComponentLog(runtime, component, ctx);

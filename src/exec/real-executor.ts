@@ -3,7 +3,8 @@ import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { ExternalCommandError, PreflightError } from '../util/errors.js';
+import { PreflightError } from '../util/errors.js';
+import { commandFailed } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
 import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
 import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnableReason } from './process.js';
@@ -82,12 +83,7 @@ export class RealExecutor implements Executor {
       all: true,
     });
     if (result.exitCode !== 0 || result.failed) {
-      const tail = String(result.all ?? '').split('\n').slice(-20).join('\n');
-      throw new ExternalCommandError(
-        `${shellJoin([spec.command, ...spec.args])} failed (exit ${result.exitCode ?? 'none'})`,
-        [spec.command, ...spec.args],
-        tail,
-      );
+      throw commandFailed([spec.command, ...spec.args], `${shellJoin([spec.command, ...spec.args])} failed (exit ${result.exitCode ?? 'none'})`, String(result.all ?? ''));
     }
     return String(result.stdout);
   }

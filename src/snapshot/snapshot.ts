@@ -11,7 +11,7 @@ import type { Executor } from '../exec/executor.js';
 import { isAlreadyExists, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 import { ExternalCommandError, KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
-import { outputReason } from '../util/output-tail.js';
+import { commandFailed, outputReason } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import type { RuntimeContext } from '../../runtimes/runtime.js';
@@ -99,7 +99,9 @@ export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
 export async function exportObjects(kubectl: string, kubeconfigArgs: readonly string[], filter: readonly string[], pageSize = 500): Promise<string> {
   const execa = await loadExeca();
   const result = await execa(kubectl, [...kubeconfigArgs, 'get', filter.join(','), '--all-namespaces', `--chunk-size=${pageSize}`, '-o', 'json'], { reject: false, maxBuffer: 1 << 30 });
-  if (result.exitCode !== 0) throw new OperationError(`listing objects failed: ${String(result.stderr).trim().split('\n')[0]}`, { hint: 'check --filter names the resources of this cluster (name, name.group or name.version.group)' });
+  if (result.exitCode !== 0) {
+    throw commandFailed([kubectl, ...kubeconfigArgs, 'get', filter.join(',')], `listing objects failed: ${String(result.stderr).trim().split('\n')[0]}`, String(result.stderr), { hint: 'check --filter names the resources of this cluster (name, name.group or name.version.group)' });
+  }
   const list = JSON.parse(String(result.stdout)) as { items: KubeObject[] };
   return renderYamlDocuments(list.items.map(cleanForSnapshot));
 }

@@ -1,3 +1,5 @@
+import { ExternalCommandError, type KwoktsErrorOptions } from './errors.js';
+
 /**
  * The few lines of a child's output (or a component's log) worth showing under an error. A Go
  * panic's goroutine dump is dropped (its "panic:" line says what happened), and a structured JSON
@@ -28,4 +30,30 @@ function readableLine(line: string): string {
   } catch {
     return line;
   }
+}
+
+/** How many of a failed child's last output lines an error keeps; the CLI shows the telling few (all of them at -v debug). */
+export const KEPT_OUTPUT_LINES = 20;
+
+/** The last lines of a child's output, as a failed command's error keeps them. */
+export function keptTail(output: string, lines = KEPT_OUTPUT_LINES): string {
+  return output.split('\n').slice(-lines).join('\n');
+}
+
+/**
+ * The one way a child process that failed becomes an error: what ran, why it failed, and the
+ * tail of its output, which the CLI prints under the error line.
+ */
+export function commandFailed(argv: readonly string[], message: string, output: string, options: KwoktsErrorOptions = {}): ExternalCommandError {
+  return new ExternalCommandError(message, argv, keptTail(output), options);
+}
+
+/** The output of a failed command an error carries, on itself or on the error it wraps. */
+export function failureOutput(error: unknown): string {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    // Recognised by shape as well as class: the class may come from another copy of the module.
+    const output = (e as { output?: unknown }).output;
+    if (typeof output === 'string' && output.trim() !== '') return output;
+  }
+  return '';
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { reportError } from '../../../src/cli/base-command.js';
-import { ExternalCommandError, OperationError } from '../../../src/util/errors.js';
+import { ExternalCommandError, OperationError, PreflightError } from '../../../src/util/errors.js';
+import { commandFailed, failureOutput, KEPT_OUTPUT_LINES } from '../../../src/util/output-tail.js';
 import { LogLevel } from '../../../src/util/log.js';
 
 /** What reportError writes to stderr, and the exit code it returns. */
@@ -50,4 +51,20 @@ test('anything else is a bug: exit 70 with the stack', () => {
   const { code, lines } = report(new TypeError('x is undefined'));
   assert.equal(code, 70);
   assert.match(lines.at(-1)!, /bug in kwokts/);
+});
+
+test('an error that wraps a failed command (a preflight refusal, an image that would not pull): the command output is shown under it too', () => {
+  const failed = commandFailed(['docker', 'pull', 'x'], 'docker pull x failed (exit 1)', 'Error response from daemon: pull access denied for x');
+  const { code, lines } = report(new PreflightError('image x is not present and could not be pulled', { hint: 'load it', cause: failed }));
+  assert.equal(code, 3);
+  assert.deepEqual(lines, ['error: image x is not present and could not be pulled', '  Error response from daemon: pull access denied for x', 'hint: load it']);
+});
+
+test('a failed command keeps the last 20 lines of its output, whoever ran it', () => {
+  const output = Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join('\n');
+  const error = commandFailed(['go', 'build'], 'go build failed (exit 1)', output);
+  assert.equal(error.output.split('\n').length, KEPT_OUTPUT_LINES);
+  assert.equal(error.output.split('\n').at(-1), 'line 50');
+  assert.equal(failureOutput(new OperationError('wrapped', { cause: error })), error.output);
+  assert.equal(failureOutput(new OperationError('no command')), '');
 });
