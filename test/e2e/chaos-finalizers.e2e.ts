@@ -7,33 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { kwokts, requireBinaries, ROOT, sandbox, waitFor, watchLines, type Sandbox } from './harness.js';
+import { NODE } from '../fixtures/seed-objects.js';
 
 const CLUSTER = 'chaos';
 // The general pod set: its pod-delete waits until no finalizers are left (the fast set, like
 // kwok's, deletes with grace period 0 and leaves finalizers to their owners too).
 const STAGES = ['node-fast.yaml', 'node-heartbeat-with-lease.yaml', 'pod-general.yaml', 'pod-chaos.yaml'].map((f) => join(ROOT, 'templates', 'stages', f));
-
-const NODE = `apiVersion: v1
-kind: Node
-metadata:
-  annotations:
-    node.alpha.kubernetes.io/ttl: "0"
-    kwok.x-k8s.io/node: fake
-  labels:
-    kubernetes.io/hostname: kwok-node-0
-    kubernetes.io/os: linux
-    type: kwok
-  name: kwok-node-0
-spec:
-  taints:
-    - effect: NoSchedule
-      key: kwok.x-k8s.io/node
-      value: fake
-status:
-  allocatable: {cpu: 32, memory: 256Gi, pods: 110}
-  capacity: {cpu: 32, memory: 256Gi, pods: 110}
-  phase: Running
-`;
 
 const CHAOS = 'pod-container-running-failed.stage.kwok.x-k8s.io';
 

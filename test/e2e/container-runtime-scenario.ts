@@ -14,7 +14,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { freePort, isListening, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
-import { DEPLOYMENT, NODE } from './seed-000.js';
+import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 import { TEST_PROMETHEUS_IMAGE, type TestEngine } from '../engines/images.js';
 import { startEngine, type EngineUnderTest } from '../engines/start-engine.js';
 

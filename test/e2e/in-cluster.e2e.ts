@@ -23,57 +23,11 @@ import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { serviceAccountDir } from '../../src/kube/kubeconfig/in-cluster.js';
 import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
+import { NODE, seedDeployment as deployment } from '../fixtures/seed-objects.js';
 
 const NAME = 'incluster';
 const SA = 'system:serviceaccount:kube-system:kwok-controller';
 const LEADER_LEASE_MS = 15_000;
-
-const NODE = `apiVersion: v1
-kind: Node
-metadata:
-  name: kwok-node-0
-  annotations:
-    node.alpha.kubernetes.io/ttl: "0"
-    kwok.x-k8s.io/node: fake
-  labels:
-    kubernetes.io/hostname: kwok-node-0
-    kubernetes.io/os: linux
-    type: kwok
-spec:
-  taints:
-  - effect: NoSchedule
-    key: kwok.x-k8s.io/node
-    value: fake
-status:
-  allocatable: {cpu: 32, memory: 256Gi, pods: 110}
-  capacity: {cpu: 32, memory: 256Gi, pods: 110}
-  phase: Running
-`;
-
-const deployment = (replicas: number): string => `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: fake-pod
-  namespace: default
-spec:
-  replicas: ${replicas}
-  selector:
-    matchLabels: {app: fake-pod}
-  template:
-    metadata:
-      labels: {app: fake-pod}
-    spec:
-      affinity:
-        nodeAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-            nodeSelectorTerms:
-            - matchExpressions:
-              - {key: type, operator: In, values: [kwok]}
-      tolerations:
-      - {key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}
-      containers:
-      - {name: fake-container, image: fake-image}
-`;
 
 interface Controller {
   id: string;

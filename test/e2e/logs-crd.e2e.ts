@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
-import { NODE } from './seed-000.js';
+import { NODE } from '../fixtures/seed-objects.js';
 
 function pod(name: string, namespace = 'default'): string {
   return `apiVersion: v1

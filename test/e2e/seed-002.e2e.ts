@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
 import { BIN, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { onFakeNode, seedNode } from '../fixtures/seed-objects.js';
 
 const DELAYS = { create: 1000, ready: 3000, complete: 3000 };
 
@@ -160,18 +161,7 @@ spec:
     delete: true
 `;
 
-const NODE = `apiVersion: v1
-kind: Node
-metadata:
-  annotations: {kwok.x-k8s.io/node: fake}
-  labels: {type: kwok, kubernetes.io/hostname: kwok-node-1}
-  name: kwok-node-1
-spec:
-  taints: [{effect: NoSchedule, key: kwok.x-k8s.io/node, value: fake}]
-status:
-  allocatable: {cpu: 32, memory: 256Gi, pods: 110}
-  capacity: {cpu: 32, memory: 256Gi, pods: 110}
-`;
+const NODE = seedNode('kwok-node-1');
 
 const JOB = `apiVersion: batch/v1
 kind: Job
@@ -185,19 +175,7 @@ spec:
     metadata:
       namespace: default
     spec:
-      affinity:
-        nodeAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-            nodeSelectorTerms:
-              - matchExpressions:
-                  - key: type
-                    operator: In
-                    values:
-                      - kwok
-      tolerations:
-        - key: "kwok.x-k8s.io/node"
-          operator: "Exists"
-          effect: "NoSchedule"
+${onFakeNode(6)}
       containers:
       - args: [sleep, 10s]
         name: nomcadkwok-cpu-job-short-0

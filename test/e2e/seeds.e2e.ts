@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kwokts, requireBinaries, sandbox, waitFor, watchLines, type Sandbox } from './harness.js';
-import { DEPLOYMENT, NODE } from './seed-000.js';
+import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
 describe('seed scenarios on a kwokts cluster', () => {
   let box: Sandbox;
