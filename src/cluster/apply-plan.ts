@@ -7,7 +7,8 @@ import { InterruptedError, KwoktsError, OperationError } from '../util/errors.js
 import type { Executor } from '../exec/executor.js';
 import type { Logger } from '../util/log.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
-import { REAL_EFFECTS, runtimeContext, type ApplyEnv, type CreateEffects, type CreatePlan, type PlanStep } from './create-plan.js';
+import type { CreatePlan } from './create-plan.js';
+import { REAL_EFFECTS, runtimeContext, type ApplyEnv, type CreateEffects, type PlanStep } from './create-steps.js';
 import { componentFailure } from './log-tail.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { Journal } from './transaction.js';

@@ -6,83 +6,24 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
-import { buildClusterEntry, buildClusterKubeconfig, mergeContext, renderKubeconfig, restoreKubeconfig, type KubeconfigSnapshot } from '../kube/index.js';
-import {
-  buildComponents, CONTAINER_PORTS, HOST_PLACEMENT, METRICS_API_SERVICE, metricsServerManifests, networkPlacement, portRequests,
-  type ClusterPorts, type ClusterSpec, type Component, type ComponentName,
-} from '../components/index.js';
+import { dirname, join } from 'node:path';
+import { buildClusterKubeconfig, renderKubeconfig } from '../kube/index.js';
+import { buildComponents, CONTAINER_PORTS, HOST_PLACEMENT, networkPlacement, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { clusterVersions } from '../config/versions.js';
-import type { Executor } from '../exec/executor.js';
-import { unrunnableReason } from '../exec/process.js';
 import { PreflightError, UsageError } from '../util/errors.js';
-import type { Logger } from '../util/log.js';
 import { packageRoot } from '../util/package-root.js';
-import type { Runtime, RuntimeContext, RuntimeInfo } from '../../runtimes/runtime.js';
-import { applyManifests, checkCrdKinds, installCrds, type ServedCrdKind } from './crds.js';
+import type { Runtime, RuntimeInfo } from '../../runtimes/runtime.js';
+import { checkCrdKinds } from './crds.js';
+import { planSteps, type PlanStep } from './create-steps.js';
 import { defaultStageDocuments, withDefaultMetrics } from './default-stages.js';
 import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from '../naming/naming.js';
 import { allocatePorts, isPortInUse } from './ports.js';
-import { resolvePrograms } from './programs.js';
-import { KWOKTS_VERSION, portsOfOtherClusters, renderRecord, type ClusterRecord } from './record.js';
-import { startComponents, type WaitFor } from './start-components.js';
-import { writePki } from './write-pki.js';
+import { KWOKTS_VERSION, portsOfOtherClusters, type ClusterRecord } from './record.js';
+import type { WaitFor } from './start-components.js';
 import { explicitPortChecks } from './validate.js';
-
-/** The steps a create can have, in the order they run (the optional ones only when needed). */
-export const STEP_IDS = [
-  'resolve-programs',
-  'make-directories',
-  'write-pki',
-  'write-files',
-  'write-record',
-  'start-components',
-  'install-crds',
-  'register-metrics-server',
-  'add-context',
-] as const;
-export type StepId = (typeof STEP_IDS)[number];
-
-/** What the steps learn while they run: the programs resolved, the user's kubeconfig before our context. */
-export interface ApplyState {
-  programs: Map<string, string>;
-  userSnapshot?: KubeconfigSnapshot;
-}
-
-/** The effects behind the steps that do not go through the Executor alone; tests replace them. */
-export interface CreateEffects {
-  resolvePrograms: typeof resolvePrograms;
-  checkPrograms: (components: readonly Component[], programs: ReadonlyMap<string, string>) => Promise<void>;
-  writePki: typeof writePki;
-  startComponents: typeof startComponents;
-  mergeContext: typeof mergeContext;
-  restoreKubeconfig: typeof restoreKubeconfig;
-}
-
-export const REAL_EFFECTS: CreateEffects = { resolvePrograms, checkPrograms, writePki, startComponents, mergeContext, restoreKubeconfig };
-
-/** Everything a step may use while it runs. */
-export interface ApplyEnv {
-  executor: Executor;
-  logger: Logger;
-  signal: AbortSignal;
-  state: ApplyState;
-  effects: CreateEffects;
-}
-
-export interface PlanStep {
-  readonly id: StepId;
-  /** The progress phase it is shown under (consecutive steps of one phase show as one). */
-  readonly phase: string;
-  /** Registered before the step runs, so a step that fails half-way is undone too. */
-  readonly undo?: { readonly label: string; run(env: ApplyEnv): Promise<void> };
-  /** A step without an undo of its own is undone by an earlier step's (its files are in that directory, its objects in that cluster). */
-  readonly undoneBy?: StepId;
-  run(env: ApplyEnv, update: (detail: string) => void): Promise<void>;
-}
 
 export interface PlannedFile {
   readonly path: string;
@@ -230,138 +171,6 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
   return freezePlan({ ...plan, steps });
 }
 
-/** The runtime's view of the cluster while the plan is applied (programs as resolved so far). */
-export function runtimeContext(plan: Pick<CreatePlan, 'name' | 'paths' | 'values' | 'components'>, env: Pick<ApplyEnv, 'executor' | 'logger' | 'signal' | 'state'>, signal: AbortSignal = env.signal): RuntimeContext {
-  return { cluster: plan.name, paths: plan.paths, executor: env.executor, logger: env.logger, programs: env.state.programs, signal, quietPull: plan.values.quietPull, clusterComponents: plan.components };
-}
-
-interface StepInputs {
-  crdKinds: readonly ServedCrdKind[];
-  crObjects: ReadonlyArray<Record<string, unknown>>;
-  metricsServer: boolean;
-  userKubeconfig: string;
-  waitMs: number;
-  waitFor?: WaitFor;
-  pki: Parameters<typeof writePki>[2];
-}
-
-type PlanData = Omit<CreatePlan, 'steps'>;
-
-function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
-  const { paths, components } = plan;
-  const native = plan.mode === 'native';
-  const kubectl = (env: ApplyEnv): string => env.state.programs.get('kubectl')!;
-  const writeFiles = 'Write cluster files';
-  const steps: PlanStep[] = [
-    {
-      id: 'resolve-programs',
-      phase: 'Resolve binaries',
-      // Nothing to undo: what it downloads or builds is the shared cache, kept for the next create.
-      run: async (env, update) => {
-        // Container images bring their own binaries; the host still needs kubectl and etcdctl.
-        const resolved = await env.effects.resolvePrograms(native ? components : [], {
-          values: plan.values, kubeVersion: plan.spec.kubeVersion, etcdVersion: plan.spec.etcdVersion, workdir: plan.workdir,
-          executor: env.executor, logger: env.logger, signal: env.signal, onProgress: update,
-        });
-        env.state.programs = new Map([...plan.hostPrograms, ...resolved]);
-        if (!env.executor.dryRun) await env.effects.checkPrograms(native ? components : [], env.state.programs);
-      },
-    },
-    {
-      id: 'make-directories',
-      phase: writeFiles,
-      // Removing the directory also undoes the files the next steps write into it.
-      undo: { label: 'remove cluster directory', run: (env) => env.executor.remove(paths.root) },
-      run: async ({ executor }) => {
-        // Private: keys, kubeconfigs, etcd's data and logs are the cluster owner's alone.
-        await executor.mkdirp(paths.root, { mode: 0o700 });
-        await executor.mkdirp(paths.pids);
-        await executor.mkdirp(paths.logs);
-        await executor.mkdirp(paths.etcdData, { mode: 0o700 });
-      },
-    },
-    { id: 'write-pki', phase: writeFiles, undoneBy: 'make-directories', run: (env) => env.effects.writePki(env.executor, paths, input.pki) },
-    {
-      id: 'write-files',
-      phase: writeFiles,
-      undoneBy: 'make-directories',
-      run: async ({ executor }) => {
-        for (const file of plan.files) await executor.writeFile(file.path, file.content, ...(file.mode !== undefined ? [{ mode: file.mode }] : []));
-      },
-    },
-    {
-      id: 'write-record',
-      phase: writeFiles,
-      undoneBy: 'make-directories',
-      run: ({ executor, state }) => executor.writeFile(paths.config, renderRecord({ ...plan.record, programs: Object.fromEntries(state.programs) }, paths.root), { mode: 0o600 }),
-    },
-    {
-      id: 'start-components',
-      phase: `Start ${components.map((c) => c.name).join(', ')}`,
-      undo: {
-        // Also removes what the runtime made outside the directory (containers, network). Undos
-        // run after an interrupt too: they get a signal of their own, never the aborted one.
-        label: 'stop and remove components',
-        run: async (env) => {
-          const ctx = runtimeContext(plan, env, new AbortController().signal);
-          await plan.runtime.stop(components, ctx, { graceMs: 0 });
-          await plan.runtime.remove(ctx);
-        },
-      },
-      run: (env, update) =>
-        env.effects.startComponents(plan.runtime, components, runtimeContext(plan, env), {
-          paths,
-          waitMs: input.waitMs,
-          ...(input.waitFor ? { waitFor: input.waitFor } : {}),
-          signal: env.signal,
-          onReady: (n, ms) => update(`${n} ready in ${(ms / 1000).toFixed(1)}s`),
-        }),
-    },
-  ];
-  const { crdKinds, crObjects } = input;
-  if (crdKinds.length > 0) {
-    steps.push({
-      id: 'install-crds',
-      phase: `Install the ${crdKinds.join(', ')} CRD${crdKinds.length > 1 ? 's' : ''}${crObjects.length > 0 ? ' and objects' : ''}`,
-      // Inside the cluster: removed with it on rollback, so no undo of its own.
-      undoneBy: 'start-components',
-      run: (env) => installCrds({ kinds: crdKinds, objects: crObjects as Array<Record<string, unknown>>, kubectl: kubectl(env), paths, executor: env.executor }),
-    });
-  }
-  if (input.metricsServer) {
-    steps.push({
-      id: 'register-metrics-server',
-      phase: `Register metrics-server as the APIService ${METRICS_API_SERVICE}`,
-      // Inside the cluster: removed with it on rollback, so no undo of its own.
-      undoneBy: 'start-components',
-      run: (env) => applyManifests(metricsServerManifests(plan.spec), join(paths.root, 'metrics-server.yaml'), kubectl(env), paths, env.executor),
-    });
-  }
-  const target = input.userKubeconfig;
-  if (target) {
-    const title = `Add context ${contextName(plan.name)} to ${target}`;
-    steps.push({
-      id: 'add-context',
-      phase: title,
-      undo: {
-        label: 'restore user kubeconfig',
-        run: async (env) => {
-          if (env.state.userSnapshot) await env.effects.restoreKubeconfig(target, env.state.userSnapshot);
-        },
-      },
-      run: async (env) => {
-        if (env.executor.dryRun) return env.executor.note(title);
-        env.state.userSnapshot = await env.effects.mergeContext(target, clusterEntryOf(plan.name, paths, plan.server), { makeCurrent: true });
-      },
-    });
-  }
-  return steps;
-}
-
-export function clusterEntryOf(name: string, paths: ClusterPaths, server: string): ReturnType<typeof buildClusterEntry> {
-  return buildClusterEntry({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
-}
-
 /** A port the user chose that is already taken fails before anything is changed. */
 async function checkExplicitPorts(values: ClusterOptionValues, enabled: ReadonlySet<ComponentName>, recorded: ReadonlySet<number>, inUse: PlanProbes['isPortInUse']): Promise<void> {
   for (const { label, port } of explicitPortChecks(values, enabled)) {
@@ -406,19 +215,6 @@ async function userFiles(values: ClusterOptionValues, paths: ClusterPaths, compo
     files.push({ path: paths.schedulerConfig, content: rewritten });
   }
   return files;
-}
-
-/** A binary that cannot run here (a download error page, another OS's build) is named before anything starts. */
-async function checkPrograms(components: readonly Component[], programs: ReadonlyMap<string, string>): Promise<void> {
-  for (const component of components) {
-    const path = 'path' in component.program ? component.program.path : programs.get(component.program.artifact);
-    if (!path || !isAbsolute(path)) continue;
-    const reason = await unrunnableReason(path);
-    if (reason) {
-      const flag = 'artifact' in component.program ? `--${component.program.artifact}-binary` : 'the component\'s binary';
-      throw new PreflightError(`${component.name}: ${path} is ${reason}`, { hint: `give ${flag} a ${process.platform}/${process.arch} build of ${component.name}` });
-    }
-  }
 }
 
 /** The directories of the log files, for container runtimes to mount into the controller. */
