@@ -3,18 +3,16 @@
  * apply-plan.ts. A step reads the plan and what earlier steps learnt (ApplyState), and makes its
  * effects through the executor, the runtime or the few effects tests replace (CreateEffects).
  */
-import { isAbsolute, join } from 'node:path';
+import { join } from 'node:path';
 import { buildClusterEntry, mergeContext, restoreKubeconfig, type KubeconfigSnapshot } from '../kube/index.js';
-import { METRICS_API_SERVICE, metricsServerManifests, type Component } from '../components/index.js';
+import { METRICS_API_SERVICE, metricsServerManifests } from '../components/index.js';
 import type { Executor } from '../exec/executor.js';
-import { unrunnableReason } from '../exec/process.js';
-import { PreflightError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import type { RuntimeContext } from '../../runtimes/runtime.js';
 import { applyManifests, installCrds, type ServedCrdKind } from './crds.js';
 import type { CreatePlan } from './create-plan.js';
 import { contextName, type ClusterPaths } from '../naming/naming.js';
-import { resolvePrograms } from './programs.js';
+import { checkPrograms, resolvePrograms } from './programs.js';
 import { renderRecord } from './record.js';
 import { startComponents, type WaitFor } from './start-components.js';
 import { writePki } from './write-pki.js';
@@ -42,7 +40,7 @@ export interface ApplyState {
 /** The effects behind the steps that do not go through the Executor alone; tests replace them. */
 export interface CreateEffects {
   resolvePrograms: typeof resolvePrograms;
-  checkPrograms: (components: readonly Component[], programs: ReadonlyMap<string, string>) => Promise<void>;
+  checkPrograms: typeof checkPrograms;
   writePki: typeof writePki;
   startComponents: typeof startComponents;
   mergeContext: typeof mergeContext;
@@ -105,7 +103,7 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
           executor: env.executor, logger: env.logger, signal: env.signal, onProgress: update,
         });
         env.state.programs = new Map([...plan.hostPrograms, ...resolved]);
-        if (!env.executor.dryRun) await env.effects.checkPrograms(native ? components : [], env.state.programs);
+        await env.effects.checkPrograms(native ? components : [], env.state.programs, env.executor);
       },
     },
     {
@@ -191,8 +189,12 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
         },
       },
       run: async (env) => {
-        if (env.executor.dryRun) return env.executor.note(title);
-        env.state.userSnapshot = await env.effects.mergeContext(target, clusterEntryOf(plan.name, paths, plan.server), { makeCurrent: true });
+        env.state.userSnapshot = await env.executor.call({
+          argv: [],
+          note: title,
+          perform: () => env.effects.mergeContext(target, clusterEntryOf(plan.name, paths, plan.server), { makeCurrent: true }),
+          dryRunResult: undefined,
+        });
       },
     });
   }
@@ -201,17 +203,4 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
 
 export function clusterEntryOf(name: string, paths: ClusterPaths, server: string): ReturnType<typeof buildClusterEntry> {
   return buildClusterEntry({ name: contextName(name), server, caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey });
-}
-
-/** A binary that cannot run here (a download error page, another OS's build) is named before anything starts. */
-async function checkPrograms(components: readonly Component[], programs: ReadonlyMap<string, string>): Promise<void> {
-  for (const component of components) {
-    const path = 'path' in component.program ? component.program.path : programs.get(component.program.artifact);
-    if (!path || !isAbsolute(path)) continue;
-    const reason = await unrunnableReason(path);
-    if (reason) {
-      const flag = 'artifact' in component.program ? `--${component.program.artifact}-binary` : 'the component\'s binary';
-      throw new PreflightError(`${component.name}: ${path} is ${reason}`, { hint: `give ${flag} a ${process.platform}/${process.arch} build of ${component.name}` });
-    }
-  }
 }

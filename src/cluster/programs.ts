@@ -1,10 +1,11 @@
 import { clusterVersions } from '../config/versions.js';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { planArtifacts, resolveArtifacts, type ArtifactProgressEvent, type ArtifactRequest, type BinaryName, type OfflineBuildMode } from '../artifacts/index.js';
 import type { Component } from '../components/index.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import type { Executor } from '../exec/executor.js';
-import { UsageError } from '../util/errors.js';
+import { PreflightError, UsageError } from '../util/errors.js';
+import { unrunnableReason } from '../exec/process.js';
 import type { Logger } from '../util/log.js';
 import type { ClusterRecord } from './record.js';
 
@@ -116,5 +117,20 @@ export function describeProgress(event: ArtifactProgressEvent): string {
       return `waiting for another kwokts to finish ${event.path}`;
     case 'build':
       return event.line ? `go build ${event.kind} ${event.version}: ${event.line}` : `building ${event.kind} ${event.version} from Go modules (${event.phase})`;
+  }
+}
+
+/** A binary that cannot run here (a download error page, another OS's build) is named before anything starts. */
+export async function checkPrograms(components: readonly Component[], programs: ReadonlyMap<string, string>, executor: Executor): Promise<void> {
+  // Under dry-run the paths are where the binaries would be, not files to look at.
+  if (executor.dryRun) return;
+  for (const component of components) {
+    const path = 'path' in component.program ? component.program.path : programs.get(component.program.artifact);
+    if (!path || !isAbsolute(path)) continue;
+    const reason = await unrunnableReason(path);
+    if (reason) {
+      const flag = 'artifact' in component.program ? `--${component.program.artifact}-binary` : 'the component\'s binary';
+      throw new PreflightError(`${component.name}: ${path} is ${reason}`, { hint: `give ${flag} a ${process.platform}/${process.arch} build of ${component.name}` });
+    }
   }
 }

@@ -47,7 +47,7 @@ export class DryRunExecutor implements Executor {
   }
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
-    this.out(shellJoin(spec.argv));
+    this.out(spec.note !== undefined ? `# ${spec.note}` : shellJoin(spec.argv));
     return spec.dryRunResult;
   }
 

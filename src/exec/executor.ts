@@ -48,6 +48,8 @@ export interface CallSpec<T> {
   perform: () => Promise<T>;
   /** Returned under dry-run in place of perform's result. */
   dryRunResult: T;
+  /** Work with no command line (a kubeconfig edit): dry-run prints this as a `# ` comment instead of argv. */
+  note?: string;
 }
 
 export interface WriteFileOptions {

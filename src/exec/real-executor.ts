@@ -89,7 +89,7 @@ export class RealExecutor implements Executor {
   }
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
-    this.logger.debug(`call: ${shellJoin(spec.argv)}`);
+    this.logger.debug(spec.note ?? `call: ${shellJoin(spec.argv)}`);
     return spec.perform();
   }
 

@@ -44,7 +44,8 @@ class RecordingExecutor implements Executor {
   async spawnDetached(spec: SpawnSpec): Promise<number> { await this.r.effect(`spawn ${spec.command}`); return 1; }
   kill(spec: KillSpec): Promise<void> { return this.r.effect(`kill ${spec.pidFile}`); }
   async run(spec: RunSpec): Promise<string> { await this.r.effect(`run ${[spec.command, ...spec.args].join(' ')}`); return ''; }
-  async call<T>(spec: CallSpec<T>): Promise<T> { await this.r.effect(`call ${spec.argv.join(' ')}`); return spec.dryRunResult; }
+  /** As the real executor: the in-process work is performed (and logs its own effects). */
+  call<T>(spec: CallSpec<T>): Promise<T> { return spec.perform(); }
   async note(): Promise<void> {}
 }
 
