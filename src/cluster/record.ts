@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Component, ComponentName, ReadinessProbe } from '../components/index.js';
 import type { ComponentPatch } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 import { NotFoundError, PreflightError, UsageError } from '../util/errors.js';
-import { clusterPaths, clustersDir, type ClusterPaths } from '../naming/naming.js';
+import { clusterPaths, listClusterNames, type ClusterPaths } from '../naming/naming.js';
 
 export { KWOKTS_VERSION } from '../util/version.js';
 
@@ -201,15 +201,8 @@ export async function loadCluster(workdir: string, name: string): Promise<Loaded
   return { record, paths };
 }
 
-/** Names of clusters that have a saved record, sorted. */
-export function listClusterNames(workdir: string): string[] {
-  const dir = clustersDir(workdir);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'kwok.yaml')))
-    .map((e) => e.name)
-    .sort();
-}
+// Lives in src/naming (no YAML there), so listing names loads no parser; re-exported for callers.
+export { listClusterNames } from '../naming/naming.js';
 
 /** Host ports recorded by every other cluster; a stopped cluster still owns its ports. */
 export async function portsOfOtherClusters(workdir: string, except: string): Promise<Set<number>> {
