@@ -7,10 +7,14 @@ module.enableCompileCache?.();
 const argv = process.argv.slice(2);
 // The hot commands (--version, get clusters, kubectl/etcdctl/kectl) run from a bundle without
 // oclif; everything else, and anything unusual about those, goes through oclif below.
-const { runFast, exitWhenFlushed } = await import('../dist/fast/fast-path.js');
-const code = await runFast(argv);
+const fast = await import('../dist/fast/fast-path.js').catch((error) => {
+  // A build without the bundle (tsc alone) still works, only slower.
+  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('fast-path.js')) return undefined;
+  throw error;
+});
+const code = fast && (await fast.runFast(argv));
 if (code !== undefined) {
-  await exitWhenFlushed(code);
+  await fast.exitWhenFlushed(code);
 } else {
   const { main } = await import('../dist/src/cli/main.js');
   await main(argv, import.meta.url);
