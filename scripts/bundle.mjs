@@ -6,9 +6,10 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
 
 const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-// yaml (for reading a cluster's record) is pure JS spread over a hundred small files: bundled, it
-// loads as part of one file. The other dependencies stay imports.
-const BUNDLED = new Set(['yaml']);
+// js-yaml (the fast path's record reader) and yaml (listing with -o wide) are pure JS; yaml is
+// spread over a hundred small files. Bundled, each loads as part of one file. The other
+// dependencies stay imports.
+const BUNDLED = new Set(['yaml', 'js-yaml']);
 const external = [...Object.keys(pjson.dependencies), ...Object.keys(pjson.optionalDependencies ?? {})].filter((name) => !BUNDLED.has(name));
 
 rmSync(new URL('../dist/fast/', import.meta.url), { recursive: true, force: true });

@@ -1,4 +1,8 @@
-import { resolveWorkdir } from '../naming/naming.js';
+import { readFile } from 'node:fs/promises';
+import { CORE_SCHEMA, loadAll } from 'js-yaml';
+import { clusterPaths, resolveWorkdir } from '../naming/naming.js';
+import { recordFromDocuments } from '../cluster/record-docs.js';
+import type { LoadedCluster } from '../cluster/record.js';
 import { createLogger, type Logger } from '../util/log.js';
 import type { FastCommand, PassthroughTool } from './fast-path.js';
 import { installInterruptHandlers } from './interrupts.js';
@@ -28,8 +32,8 @@ export async function runFastCommand(command: Exclude<FastCommand, { kind: 'vers
 }
 
 async function runPassthrough(tool: PassthroughTool, name: string, toolArgs: string[], context: { workdir: string; logger: Logger; signal: AbortSignal }): Promise<number> {
-  const [{ loadCluster }, { etcdctlInvocation, kubectlInvocation, runInherited }] = await Promise.all([import('../cluster/record.js'), import('../cluster/passthrough.js')]);
-  const { record, paths } = await loadCluster(context.workdir, name);
+  const { etcdctlInvocation, kubectlInvocation, runInherited } = await import('../cluster/passthrough.js');
+  const { record, paths } = await loadRecordQuickly(context.workdir, name);
   if (tool === 'kectl') {
     const { findKectl, kectlInvocation } = await import('../cluster/kectl.js');
     return runInherited(kectlInvocation(findKectl(), record, paths, toolArgs));
@@ -39,3 +43,23 @@ async function runPassthrough(tool: PassthroughTool, name: string, toolArgs: str
   return runInherited(tool === 'kubectl' ? kubectlInvocation(program, paths, toolArgs) : etcdctlInvocation(program, record, paths, toolArgs));
 }
 
+
+/**
+ * A cluster's record for a passthrough, read with js-yaml (about a sixth of the CPU of the yaml
+ * library on a cold start, where the record's 20 kB took most of a `kwokts kubectl` call). The
+ * passthrough reads only the tool paths, the etcd ports and the paths, which both parsers read
+ * alike. Anything unusual (no record, a document js-yaml refuses) goes to record.ts's loadCluster,
+ * so its errors are the ones the user sees.
+ */
+export async function loadRecordQuickly(workdir: string, name: string): Promise<LoadedCluster> {
+  const paths = clusterPaths(workdir, name);
+  const slow = async (): Promise<LoadedCluster> => (await import('../cluster/record.js')).loadCluster(workdir, name);
+  let docs: Array<Record<string, unknown>>;
+  try {
+    // CORE_SCHEMA: no timestamps or other YAML 1.1 types turned into objects.
+    docs = loadAll(await readFile(paths.config, 'utf8'), undefined, { schema: CORE_SCHEMA }).filter((d) => d !== null && d !== undefined) as Array<Record<string, unknown>>;
+  } catch {
+    return slow();
+  }
+  return { record: recordFromDocuments(name, docs, paths.config), paths };
+}
