@@ -1,34 +1,50 @@
 // Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl)
-// into dist/fast/, so that bin/run.js starts those commands from one file instead of resolving
-// and compiling hundreds of modules. The rarely needed parts (probing for `get clusters -o wide`,
-// resolving a tool a record does not name) stay separate chunks, loaded only when used.
+// into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
+// compiling hundreds of modules (oclif alone is several hundred): fast-path.js (10 kB, all that
+// --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
+// passthroughs is most of it; one file would cost --version ~5 ms more to compile). The rare cases (probing for `get clusters -o wide`,
+// resolving a tool a record does not name, reporting a broken record) import the tsc-built
+// modules under dist/src instead, so the file stays small.
 import { build } from 'esbuild';
 import { readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 
-const pjson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-// js-yaml (the fast path's record reader) and yaml (listing with -o wide) are pure JS; yaml is
-// spread over a hundred small files. Bundled, each loads as part of one file. The other
-// dependencies stay imports.
-const BUNDLED = new Set(['yaml', 'js-yaml']);
+const root = resolve(import.meta.dirname, '..');
+const pjson = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+// js-yaml (the fast path's record reader) is pure JS and small: bundled. The other dependencies
+// stay imports from node_modules (installed with the package).
+const BUNDLED = new Set(['js-yaml']);
 const external = [...Object.keys(pjson.dependencies), ...Object.keys(pjson.optionalDependencies ?? {})].filter((name) => !BUNDLED.has(name));
+/** Dynamic imports left to the tsc output: rarely needed, and they pull in much more. */
+const RARE = new Set(['src/cluster/summary.ts', 'src/cluster/programs.ts', 'src/cluster/record.ts']);
 
-rmSync(new URL('../dist/fast/', import.meta.url), { recursive: true, force: true });
+const rareToTscOutput = {
+  name: 'rare-to-tsc-output',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const source = relative(root, resolve(args.resolveDir, args.path)).replace(/\.js$/, '.ts');
+      if (!RARE.has(source)) return undefined;
+      return { path: `../${source.replace(/\.ts$/, '.js')}`, external: true };
+    });
+  },
+};
+
+rmSync(resolve(root, 'dist/fast'), { recursive: true, force: true });
 const result = await build({
+  absWorkingDir: root,
   entryPoints: { 'fast-path': 'src/cli/fast-path.ts' },
   outdir: 'dist/fast',
   bundle: true,
   splitting: true,
+  chunkNames: 'chunk-[hash]',
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // Dependencies are installed with the package; bundling them would copy native and
-  // dynamically required modules (dockerode's ssh2, node-pty) that do not bundle.
   external: [...external, ...external.map((name) => `${name}/*`)],
+  plugins: [rareToTscOutput],
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
-  // yaml's Node build is CommonJS and requires Node's built-ins; an ES module has no require.
-  banner: { js: "import { createRequire as __kwoktsCreateRequire } from 'node:module'; const require = __kwoktsCreateRequire(import.meta.url);" },
-  chunkNames: 'chunk-[hash]',
 });
 if (process.argv.includes('--analyze')) console.log(await (await import('esbuild')).analyzeMetafile(result.metafile));

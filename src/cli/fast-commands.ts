@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { CORE_SCHEMA, loadAll } from 'js-yaml';
+import { CORE_SCHEMA, load } from 'js-yaml';
 import { clusterPaths, resolveWorkdir } from '../naming/naming.js';
 import { recordFromDocuments } from '../cluster/record-docs.js';
 import type { LoadedCluster } from '../cluster/record.js';
@@ -46,20 +46,26 @@ async function runPassthrough(tool: PassthroughTool, name: string, toolArgs: str
 
 /**
  * A cluster's record for a passthrough, read with js-yaml (about a sixth of the CPU of the yaml
- * library on a cold start, where the record's 20 kB took most of a `kwokts kubectl` call). The
- * passthrough reads only the tool paths, the etcd ports and the paths, which both parsers read
- * alike. Anything unusual (no record, a document js-yaml refuses) goes to record.ts's loadCluster,
- * so its errors are the ones the user sees.
+ * library on a cold start, where the record's 20 kB took most of a `kwokts kubectl` call), and
+ * only its KwokctlConfiguration document: the Stages after it (kwokDocuments, left empty here)
+ * are half the file and no passthrough reads them. The passthrough reads only the tool paths,
+ * the etcd ports and the paths, which both parsers read alike. Anything unusual (no record, no
+ * such document, YAML js-yaml refuses) goes to record.ts's loadCluster, so its errors are the
+ * ones the user sees.
  */
 export async function loadRecordQuickly(workdir: string, name: string): Promise<LoadedCluster> {
   const paths = clusterPaths(workdir, name);
   const slow = async (): Promise<LoadedCluster> => (await import('../cluster/record.js')).loadCluster(workdir, name);
-  let docs: Array<Record<string, unknown>>;
+  let head: unknown;
   try {
+    const text = await readFile(paths.config, 'utf8');
+    const document = text.split(/^---[ \t]*$/m).find((d) => /^kind: *KwokctlConfiguration *$/m.test(d));
+    if (document === undefined) return slow();
     // CORE_SCHEMA: no timestamps or other YAML 1.1 types turned into objects.
-    docs = loadAll(await readFile(paths.config, 'utf8'), undefined, { schema: CORE_SCHEMA }).filter((d) => d !== null && d !== undefined) as Array<Record<string, unknown>>;
+    head = load(document, { schema: CORE_SCHEMA });
   } catch {
     return slow();
   }
-  return { record: recordFromDocuments(name, docs, paths.config), paths };
+  if (!head || typeof head !== 'object' || (head as { kind?: unknown }).kind !== 'KwokctlConfiguration') return slow();
+  return { record: recordFromDocuments(name, [head as Record<string, unknown>], paths.config), paths };
 }

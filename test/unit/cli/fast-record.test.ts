@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadRecordQuickly } from '../../../src/cli/fast-commands.js';
-import { clusterPaths } from '../../../src/cluster/naming.js';
+import { clusterPaths } from '../../../src/naming/naming.js';
 import { loadCluster, renderRecord, type ClusterRecord } from '../../../src/cluster/record.js';
 import { buildComponents } from '../../../src/components/index.js';
 import { NotFoundError, UsageError } from '../../../src/util/errors.js';
