@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- startup [rounds] [--kwokctl PATH]`: how long a call of the CLI takes as a whole
  * process, ours beside kwokctl's (KWOKCTL=/path, or ~/go/bin/kwokctl) and raw kubectl:
- *   --version                 kwokts --version, kwokctl --version
+ *   --version                 kwokts --version, kwokctl --version, and `node -e 0` (Node's own start)
  *   get clusters              both on the same (empty) workdir
  *   kubectl version --client  through each tool against one cluster, and kubectl run directly
  * The cluster is made once by kwokts (binaries cached) and deleted at the end. Rounds are
@@ -58,6 +58,8 @@ export async function benchStartup(args: string[]): Promise<void> {
   const kwokts = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokts', command: node, args: [bin, ...a], env: e });
   const peer = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokctl', command: kwokctl, args: a, env: e });
   const contenders: Contender[] = [kwokts('--version', ['--version']), kwokts('get clusters', ['get', 'clusters'], emptyEnv)];
+  // The floor under any Node CLI: Node starting and exiting with nothing to do.
+  contenders.push({ case: '--version', tool: 'node -e 0 (floor)', command: node, args: ['-e', '0'], env });
   const hasPeer = existsSync(kwokctl);
   if (hasPeer) contenders.push(peer('--version', ['--version']), peer('get clusters', ['get', 'clusters'], emptyEnv));
   else results.notes.push(`kwokctl not found at ${kwokctl} (set KWOKCTL=/path); only kwokts measured`);
