@@ -1,4 +1,21 @@
 #!/usr/bin/env node
-import { main } from '../dist/src/cli/main.js';
+import module from 'node:module';
 
-await main(process.argv.slice(2), import.meta.url);
+// Node >= 22.1 keeps compiled code on disk between runs; older Node has no such function.
+module.enableCompileCache?.();
+
+const argv = process.argv.slice(2);
+// The hot commands (--version, get clusters, kubectl/etcdctl/kectl) run from a bundle without
+// oclif; everything else, and anything unusual about those, goes through oclif below.
+const fast = await import('../dist/fast/fast-path.js').catch((error) => {
+  // A build without the bundle (tsc alone) still works, only slower.
+  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('fast-path.js')) return undefined;
+  throw error;
+});
+const code = fast && (await fast.runFast(argv));
+if (code !== undefined) {
+  await fast.exitWhenFlushed(code);
+} else {
+  const { main } = await import('../dist/src/cli/main.js');
+  await main(argv, import.meta.url);
+}

@@ -51,7 +51,7 @@ install_kwokts() {
     printf '%s' "$(command -v kwokts)"
     return
   fi
-  if [[ ! -f "$ACTION_ROOT/dist/src/cli/main.js" || ! -d "$ACTION_ROOT/node_modules" ]]; then
+  if [[ ! -f "$ACTION_ROOT/dist/src/cli/main.js" || ! -f "$ACTION_ROOT/dist/fast/fast-path.js" || ! -d "$ACTION_ROOT/node_modules" ]]; then
     echo "Building kwokts from $ACTION_ROOT ..." >&2
     (cd "$ACTION_ROOT" && npm ci --no-audit --no-fund >&2) || fail "building kwokts from $ACTION_ROOT failed" "see the npm output above" 1
   fi

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { routeArgv, type CommandTable } from './argv.js';
 import { BaseCommand, reportError } from './base-command.js';
 import type { FlagShape } from './pflag.js';
+import { exitWhenFlushed } from './exit.js';
 
 /** Entry point used by bin/run.js. */
 export async function main(argv: readonly string[], binUrl: string): Promise<void> {
@@ -14,18 +15,7 @@ export async function main(argv: readonly string[], binUrl: string): Promise<voi
   } catch (error) {
     process.exitCode = reportError(error);
   }
-  // Exit now instead of when the event loop drains: while Node tears an environment down it
-  // puts back the default signal handling, so a Ctrl-C in that window killed a command that had
-  // already finished ("ready", then exit 130). The command's work is done when run() returns.
-  await Promise.all([drain(process.stdout), drain(process.stderr)]);
-  process.exit(Number(process.exitCode ?? 0));
-}
-
-function drain(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => {
-    if (stream.writableLength === 0) resolve();
-    else stream.write('', () => resolve());
-  });
+  await exitWhenFlushed(Number(process.exitCode ?? 0));
 }
 
 export function commandTable(config: Config): CommandTable {

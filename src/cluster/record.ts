@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Component, ComponentName, ReadinessProbe } from '../components/index.js';
+import type { Component, ComponentName } from '../components/index.js';
 import type { ComponentPatch } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 import { NotFoundError, PreflightError, UsageError } from '../util/errors.js';
-import { clusterPaths, clustersDir, type ClusterPaths } from '../naming/naming.js';
+import { clusterPaths, listClusterNames, type ClusterPaths } from '../naming/naming.js';
+import { recordFromDocuments } from './record-docs.js';
 
 export { KWOKTS_VERSION } from '../util/version.js';
 
@@ -100,68 +101,6 @@ export function renderRecord(record: ClusterRecord, root: string): string {
   return renderYamlDocuments([head, ...record.kwokDocuments]);
 }
 
-type RawComponent = Record<string, unknown>;
-
-const stringList = (v: unknown): string[] => (Array.isArray(v) ? v.map(String) : []);
-
-function envMap(raw: RawComponent): Record<string, string> {
-  if (Array.isArray(raw.envs)) {
-    return Object.fromEntries((raw.envs as Array<{ name?: unknown; value?: unknown }>).map((e) => [String(e.name ?? ''), String(e.value ?? '')]));
-  }
-  // Records written before envs: a map.
-  return raw.env && typeof raw.env === 'object' ? (raw.env as Record<string, string>) : {};
-}
-
-/** A component as we describe it, from either tool's record. */
-function parseComponent(raw: RawComponent): Component {
-  const base = {
-    name: String(raw.name ?? ''),
-    args: stringList(raw.args),
-    env: envMap(raw),
-    links: stringList(raw.links),
-    ports: (Array.isArray(raw.ports) ? raw.ports : []) as Component['ports'],
-  };
-  if (raw.program && typeof raw.program === 'object') {
-    // Ours: every field we wrote is there; binary and envs are kwokctl's views of program and env.
-    const { binary: _binary, envs: _envs, env: _env, ...rest } = raw;
-    return { ...(rest as unknown as Component), ...base };
-  }
-  // kwokctl's: the binary is the program. Readiness is checked where we know the component's
-  // health endpoint, so `start cluster` returns once the cluster answers (kwokctl waits too).
-  const probe = kwokctlProbe(base.name, base.ports);
-  return {
-    ...base,
-    program: { path: String(raw.binary ?? '') },
-    ...(probe ? { probe } : {}),
-    ...(typeof raw.workDir === 'string' && raw.workDir ? { workDir: raw.workDir } : {}),
-    ...(typeof raw.image === 'string' && raw.image ? { image: raw.image } : {}),
-    ...(Array.isArray(raw.command) ? { command: stringList(raw.command) } : {}),
-    ...(Array.isArray(raw.volumes) ? { volumes: raw.volumes as Component['volumes'] } : {}),
-  };
-}
-
-/** Health endpoints of kwokctl's components, found by component name and port name. */
-function kwokctlProbe(name: string, ports: Component['ports']): ReadinessProbe | undefined {
-  const port = (portName: string): number | undefined => ports.find((p) => p.name === portName)?.port;
-  const http = port('http');
-  const https = port('https');
-  switch (name) {
-    case 'etcd':
-      return http ? { scheme: 'http', port: http, path: '/health', clientCert: false } : undefined;
-    case 'kube-apiserver':
-      if (https) return { scheme: 'https', port: https, path: '/healthz', clientCert: true };
-      return http ? { scheme: 'http', port: http, path: '/healthz', clientCert: false } : undefined;
-    case 'kube-controller-manager':
-    case 'kube-scheduler':
-      if (https) return { scheme: 'https', port: https, path: '/healthz', clientCert: false };
-      return http ? { scheme: 'http', port: http, path: '/healthz', clientCert: false } : undefined;
-    case 'kwok-controller':
-      return http ? { scheme: 'http', port: http, path: '/healthz', clientCert: false } : undefined;
-    default:
-      return undefined;
-  }
-}
-
 export function parseRecord(name: string, text: string, source: string): ClusterRecord {
   let docs: Array<Record<string, unknown>>;
   try {
@@ -169,22 +108,7 @@ export function parseRecord(name: string, text: string, source: string): Cluster
   } catch (error) {
     throw new UsageError(`${source} is not valid YAML`, { hint: `delete the cluster with \`kwokts --name ${name} delete cluster\``, cause: error });
   }
-  const head = docs.find((d) => d?.kind === 'KwokctlConfiguration');
-  if (!head) throw new UsageError(`${source} has no KwokctlConfiguration`, { hint: `delete the cluster with \`kwokts --name ${name} delete cluster\`` });
-  const options = (head.options ?? {}) as ClusterOptionValues;
-  const status = (head.status ?? {}) as Record<string, unknown>;
-  const foreign = status.kwoktsVersion === undefined && !String(status.version ?? '').startsWith('kwokts-');
-  return {
-    name,
-    runtime: String(options.runtime || 'binary'),
-    options,
-    componentsPatches: (head.componentsPatches ?? []) as ComponentPatch[],
-    components: ((head.components ?? []) as RawComponent[]).map(parseComponent),
-    programs: (head.programs ?? {}) as Record<string, string>,
-    kwokDocuments: docs.filter((d) => d !== head),
-    version: foreign ? '' : String(status.kwoktsVersion ?? status.version ?? '').replace(/^kwokts-/, ''),
-    ...(foreign ? { foreign: true } : {}),
-  };
+  return recordFromDocuments(name, docs, source);
 }
 
 export interface LoadedCluster {
@@ -201,15 +125,8 @@ export async function loadCluster(workdir: string, name: string): Promise<Loaded
   return { record, paths };
 }
 
-/** Names of clusters that have a saved record, sorted. */
-export function listClusterNames(workdir: string): string[] {
-  const dir = clustersDir(workdir);
-  if (!existsSync(dir)) return [];
-  return readdirSync(dir, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'kwok.yaml')))
-    .map((e) => e.name)
-    .sort();
-}
+// Lives in src/naming (no YAML there), so listing names loads no parser; re-exported for callers.
+export { listClusterNames } from '../naming/naming.js';
 
 /** Host ports recorded by every other cluster; a stopped cluster still owns its ports. */
 export async function portsOfOtherClusters(workdir: string, except: string): Promise<Set<number>> {

@@ -1,4 +1,5 @@
 import { homedir, tmpdir } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
 
@@ -134,3 +135,13 @@ export const CLUSTER_LABEL = 'io.kwokts.cluster';
 export const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
 /** Containers, networks and kind clusters are named `kwok-<cluster>[-<component>]`, as kwokctl. */
 export const runtimeObjectName = (cluster: string, component?: string): string => (component ? `kwok-${cluster}-${component}` : `kwok-${cluster}`);
+
+/** Names of clusters that have a saved record, sorted. */
+export function listClusterNames(workdir: string): string[] {
+  const dir = clustersDir(workdir);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && existsSync(join(dir, e.name, 'kwok.yaml')))
+    .map((e) => e.name)
+    .sort();
+}

@@ -72,12 +72,29 @@ export interface PhaseResult {
   requestSeconds: number;
   /** How many objects reached the target state (all of them unless timed out). */
   done: number;
+  /** [seconds since the phase started, objects in the target state], at each change (for the bench picture). */
+  series: Array<[number, number]>;
 }
 
 export interface LoadResult {
   nodesReady: PhaseResult;
   podsRunning?: PhaseResult;
   podsDeleted?: PhaseResult;
+}
+
+/** Samples count() every 100 ms from start, keeping a point whenever it changed. */
+function track(count: () => number, start: number): () => Array<[number, number]> {
+  const points: Array<[number, number]> = [[0, count()]];
+  const sample = (): void => {
+    const n = count();
+    if (n !== points.at(-1)![1]) points.push([(performance.now() - start) / 1000, n]);
+  };
+  const timer = setInterval(sample, 100);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return points;
+  };
 }
 
 async function waitUntil(done: () => boolean, start: number, timeoutSeconds: number): Promise<number> {
@@ -109,6 +126,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     await nodeWatch.waitForSync();
     mark('nodes');
     const nodeStart = performance.now();
+    const nodeSeries = track(() => readyNodes.size, nodeStart);
     await forEachLimited(nodes, concurrency, async (i) => {
       await client.create(nodesResource, {
         apiVersion: 'v1',
@@ -119,7 +137,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     });
     const nodesCreated = (performance.now() - nodeStart) / 1000;
     const nodesDone = await waitUntil(() => readyNodes.size >= nodes, nodeStart, timeout);
-    const result: LoadResult = { nodesReady: { seconds: nodesDone, requestSeconds: nodesCreated, done: readyNodes.size } };
+    const result: LoadResult = { nodesReady: { seconds: nodesDone, requestSeconds: nodesCreated, done: readyNodes.size, series: nodeSeries() } };
     report(`nodes: ${readyNodes.size}/${nodes} Ready in ${nodesDone.toFixed(1)} s (creation took ${nodesCreated.toFixed(1)} s)`);
     if (Number.isNaN(nodesDone)) {
       mark('end');
@@ -147,6 +165,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     await podWatch.waitForSync();
     mark('pods');
     const podStart = performance.now();
+    const podSeries = track(() => running.size, podStart);
     await forEachLimited(pods, concurrency, async (i) => {
       await client.create(podsResource, {
         apiVersion: 'v1',
@@ -161,7 +180,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     });
     const podsCreated = (performance.now() - podStart) / 1000;
     const podsDone = await waitUntil(() => running.size >= pods, podStart, timeout);
-    result.podsRunning = { seconds: podsDone, requestSeconds: podsCreated, done: running.size };
+    result.podsRunning = { seconds: podsDone, requestSeconds: podsCreated, done: running.size, series: podSeries() };
     report(`pods: ${running.size}/${pods} Running in ${podsDone.toFixed(1)} s (creation took ${podsCreated.toFixed(1)} s)`);
     if (Number.isNaN(podsDone)) {
       mark('end');
@@ -170,12 +189,13 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
 
     mark('delete');
     const deleteStart = performance.now();
+    const deleteSeries = track(() => pods - present.size, deleteStart);
     await forEachLimited(pods, concurrency, async (i) => {
       await client.delete(podsResource, { name: podName(i), namespace: 'default' });
     });
     const deletesSent = (performance.now() - deleteStart) / 1000;
     const deleteDone = await waitUntil(() => present.size === 0, deleteStart, timeout);
-    result.podsDeleted = { seconds: deleteDone, requestSeconds: deletesSent, done: pods - present.size };
+    result.podsDeleted = { seconds: deleteDone, requestSeconds: deletesSent, done: pods - present.size, series: deleteSeries() };
     mark('end');
     report(`pods: ${pods - present.size}/${pods} deleted in ${deleteDone.toFixed(1)} s (delete requests took ${deletesSent.toFixed(1)} s)`);
     return result;

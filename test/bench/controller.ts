@@ -23,6 +23,7 @@ import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { silentLogger } from '../../src/util/log.js';
 import { freePort } from '../e2e/harness.js';
 import { cpuSeconds, peakRssMiB, runControllerLoad, type LoadResult, type PhaseResult } from './controller-load.js';
+import { newResults, timing, writeResults, type BenchResults } from './results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
@@ -202,6 +203,7 @@ function table(rows: string[][]): string {
 
 export async function benchController(args: string[]): Promise<void> {
   const load = { nodes: flag(args, 'nodes', 1000), pods: flag(args, 'pods', 2000), concurrency: flag(args, 'concurrency', 32), timeout: flag(args, 'timeout', 300) };
+  const startedAt = new Date();
   const ours = join(ROOT, 'dist', 'src', 'kwok', 'main.js');
   if (!existsSync(ours)) throw new Error(`${ours} is missing: run npm run build`);
   const controllers: Controller[] = [
@@ -238,6 +240,28 @@ export async function benchController(args: string[]): Promise<void> {
     if (breakdown) process.stdout.write(`\n${breakdown}\n`);
   }
   for (const o of outcomes) if (o.error) notes.push(`${o.label}: ${o.error}`);
+  const results = controllerResults(outcomes, load, startedAt, notes);
   notes.push(`controller logs in ${logDir}`);
   process.stdout.write(notes.map((n) => `note: ${n}\n`).join(''));
+  writeResults(results);
+}
+
+/** The figures for ./results.ts: each phase's seconds (one run each) and its count over time. */
+function controllerResults(outcomes: readonly Outcome[], load: { nodes: number; pods: number; concurrency: number; timeout: number }, startedAt: Date, notes: readonly string[]): BenchResults {
+  const results = newResults('controller', `kwok controller: ${load.nodes} nodes Ready, ${load.pods} pods Running, then deleted`, startedAt, { ...load });
+  const phases: Array<[keyof LoadResult, string, number]> = [
+    ['nodesReady', 'nodes Ready', load.nodes],
+    ['podsRunning', 'pods Running', load.pods],
+    ['podsDeleted', 'pods deleted', load.pods],
+  ];
+  for (const [key, name, target] of phases) {
+    for (const o of outcomes) {
+      const p = o.load?.[key];
+      if (!p) continue;
+      results.timings.push(timing(`${target} ${name}`, o.label, 's', [p.seconds]));
+      results.series.push({ name, tool: o.label, target, points: p.series });
+    }
+  }
+  results.notes.push(...notes);
+  return results;
 }

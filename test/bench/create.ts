@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startEngine } from '../engines/start-engine.js';
+import { newResults, timing, writeResults } from './results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
@@ -62,6 +63,7 @@ export async function benchCreate(args: string[]): Promise<void> {
     return;
   }
   const rounds = Number(args[0] ?? 5);
+  const results = newResults('create', `create cluster → ready, then delete, binaries cached, ${rounds} rounds`, new Date(), { rounds, runtime: 'binary' });
   const bin = join(ROOT, 'bin', 'run.js');
   // --wait: both tools block until every component answers its health check.
   const ours = await run(
@@ -71,6 +73,11 @@ export async function benchCreate(args: string[]): Promise<void> {
     rounds,
   );
   const lines = [`kwokts  create→ready: ${stats(ours.map((s) => s.createMs))}   delete: ${stats(ours.map((s) => s.deleteMs))}`];
+  const record = (tool: string, samples: Sample[]): void => {
+    results.timings.push(timing('create → ready', tool, 's', samples.map((s) => s.createMs / 1000)));
+    results.timings.push(timing('delete', tool, 's', samples.map((s) => s.deleteMs / 1000)));
+  };
+  record('kwokts', ours);
 
   const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
   const kwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
@@ -92,10 +99,15 @@ export async function benchCreate(args: string[]): Promise<void> {
       rounds,
     );
     lines.push(`kwokctl create→ready: ${stats(theirs.map((s) => s.createMs))}   delete: ${stats(theirs.map((s) => s.deleteMs))}`);
+    record('kwokctl', theirs);
   } else {
     lines.push(`kwokctl: not found (go install sigs.k8s.io/kwok/cmd/kwokctl@v0.9.0 sigs.k8s.io/kwok/cmd/kwok@v0.9.0 to compare)`);
+    results.notes.push('kwokctl not found (KWOKCTL=/path, KWOK=/path); only kwokts measured');
   }
+  // kwokts-only timings come first in each case, then kwokctl's, as the picture draws them.
+  results.timings.sort((a, b) => (a.case === b.case ? 0 : a.case === 'delete' ? 1 : -1));
   process.stdout.write(`create cluster, binaries cached, ${rounds} rounds:\n${lines.join('\n')}\n`);
+  writeResults(results);
 }
 
 /**
@@ -103,6 +115,7 @@ export async function benchCreate(args: string[]): Promise<void> {
  * present (made locally by test/engines), each engine the tests' own.
  */
 async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> {
+  const results = newResults('create', `create cluster → ready by runtime, ${rounds} rounds`, new Date(), { rounds, runtimes: runtimes.join(',') });
   const bin = join(ROOT, 'bin', 'run.js');
   const lines: string[] = [];
   for (const runtime of runtimes) {
@@ -117,6 +130,10 @@ async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> 
       { KWOK_RUNTIME: runtime, ...engineEnv },
     );
     lines.push(`${runtime.padEnd(7)} create→ready: ${stats(samples.map((s) => s.createMs))}   delete: ${stats(samples.map((s) => s.deleteMs))}`);
+    results.timings.push(timing('create → ready', runtime, 's', samples.map((s) => s.createMs / 1000)));
+    results.timings.push(timing('delete', runtime, 's', samples.map((s) => s.deleteMs / 1000)));
   }
+  results.timings.sort((a, b) => (a.case === b.case ? 0 : a.case === 'delete' ? 1 : -1));
   process.stdout.write(`create cluster by runtime, binaries and images present, ${rounds} rounds:\n${lines.join('\n')}\n`);
+  writeResults(results);
 }

@@ -7,12 +7,16 @@
  *            each: N nodes Ready, M pods Running, M pods deleted, CPU and peak RSS
  *            (`--nodes 1000 --pods 2000 --concurrency 32 --timeout 300`; needs `npm run build`).
  *   scale    `kwokts scale` of nodes and pods (`--nodes 10 --pods 10000`), kwokctl's beside it when found.
+ *   startup  whole-process time of `--version`, `get clusters` and `kubectl version --client`,
+ *            kwokts beside kwokctl and kubectl run directly, interleaved rounds (`startup 10`).
+ * Each run writes its figures as JSON and a picture as SVG to bench-results/ (./results.ts).
  */
 import { benchController } from './controller.js';
 import { benchCreate } from './create.js';
 import { benchScale } from './scale.js';
+import { benchStartup } from './startup.js';
 
-const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate, controller: benchController, scale: benchScale };
+const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate, controller: benchController, scale: benchScale, startup: benchStartup };
 const [name = 'create', ...rest] = process.argv.slice(2);
 const bench = benches[name];
 if (!bench) {

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cachedBinaries } from './create.js';
+import { newResults, timing, writeResults } from './results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
@@ -55,6 +56,7 @@ async function measure(label: string, cli: string[], nodes: number, pods: number
 export async function benchScale(args: string[]): Promise<void> {
   const nodes = flag(args, 'nodes', 10);
   const pods = flag(args, 'pods', 10_000);
+  const startedAt = new Date();
   const rows = [await measure('kwokts', ['node', join(ROOT, 'bin', 'run.js')], nodes, pods)];
   const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
   const kwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
@@ -71,4 +73,9 @@ export async function benchScale(args: string[]): Promise<void> {
   process.stdout.write(`scale benchmark (cluster with --disable-qps-limits, scheduler off):\n`);
   process.stdout.write(`${'tool'.padEnd(10)}${`${nodes} nodes`.padEnd(14)}${`${pods} pods`.padEnd(14)}pods to 0\n`);
   for (const r of rows) process.stdout.write(`${r.label.padEnd(10)}${`${r.nodes.toFixed(1)} s`.padEnd(14)}${`${r.pods.toFixed(1)} s`.padEnd(14)}${r.podsDown.toFixed(1)} s\n`);
+  const results = newResults('scale', `scale: ${nodes} nodes, ${pods} pods, pods to 0 (one run each)`, startedAt, { nodes, pods });
+  for (const [key, caseName] of [['nodes', `${nodes} nodes`], ['pods', `${pods} pods`], ['podsDown', 'pods to 0']] as const) {
+    for (const r of rows) results.timings.push(timing(caseName, r.label, 's', [r[key]]));
+  }
+  writeResults(results);
 }

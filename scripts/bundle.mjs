@@ -1,0 +1,50 @@
+// Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl)
+// into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
+// compiling hundreds of modules (oclif alone is several hundred): fast-path.js (10 kB, all that
+// --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
+// passthroughs is most of it; one file would cost --version ~5 ms more to compile). The rare cases (probing for `get clusters -o wide`,
+// resolving a tool a record does not name, reporting a broken record) import the tsc-built
+// modules under dist/src instead, so the file stays small.
+import { build } from 'esbuild';
+import { readFileSync, rmSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const pjson = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+// js-yaml (the fast path's record reader) is pure JS and small: bundled. The other dependencies
+// stay imports from node_modules (installed with the package).
+const BUNDLED = new Set(['js-yaml']);
+const external = [...Object.keys(pjson.dependencies), ...Object.keys(pjson.optionalDependencies ?? {})].filter((name) => !BUNDLED.has(name));
+/** Dynamic imports left to the tsc output: rarely needed, and they pull in much more. */
+const RARE = new Set(['src/cluster/summary.ts', 'src/cluster/programs.ts', 'src/cluster/record.ts']);
+
+const rareToTscOutput = {
+  name: 'rare-to-tsc-output',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const source = relative(root, resolve(args.resolveDir, args.path)).replace(/\.js$/, '.ts');
+      if (!RARE.has(source)) return undefined;
+      return { path: `../${source.replace(/\.ts$/, '.js')}`, external: true };
+    });
+  },
+};
+
+rmSync(resolve(root, 'dist/fast'), { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { 'fast-path': 'src/cli/fast-path.ts' },
+  outdir: 'dist/fast',
+  bundle: true,
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: [...external, ...external.map((name) => `${name}/*`)],
+  plugins: [rareToTscOutput],
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+if (process.argv.includes('--analyze')) console.log(await (await import('esbuild')).analyzeMetafile(result.metafile));

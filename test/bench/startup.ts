@@ -1,0 +1,121 @@
+/**
+ * `npm run bench -- startup [rounds] [--kwokctl PATH]`: how long a call of the CLI takes as a whole
+ * process, ours beside kwokctl's (KWOKCTL=/path, or ~/go/bin/kwokctl) and raw kubectl:
+ *   --version                 kwokts --version, kwokctl --version, and `node -e 0` (Node's own start)
+ *   get clusters              both on the same (empty) workdir
+ *   kubectl version --client  through each tool against one cluster, and kubectl run directly
+ * The cluster is made once by kwokts (binaries cached) and deleted at the end. Rounds are
+ * interleaved (every command once per round, the order rotated) after one warm-up round, so a
+ * machine whose speed drifts slows every tool alike; min and median are reported, never judged.
+ */
+import { execa } from 'execa';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { newResults, timing, writeResults, type BenchResults } from './results.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
+const KUBECTL = process.env.KWOK_KUBECTL_BINARY ?? join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl');
+const CLUSTER = 'bench-startup';
+
+interface Contender {
+  case: string;
+  tool: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** Wall time of one whole run in ms, output thrown away; rejects on a non-zero exit. */
+function timeOnce(c: Contender): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(c.command, c.args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...c.env } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (code === 0) resolvePromise(ms);
+      else reject(new Error(`${c.tool} ${c.args.join(' ')} exited ${code}: ${stderr.trim().split('\n').at(-1) ?? ''}`));
+    });
+  });
+}
+
+export async function benchStartup(args: string[]): Promise<void> {
+  const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
+  const startedAt = new Date();
+  const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
+  const results: BenchResults = newResults('startup', `CLI start-up: kwokts vs kwokctl vs kubectl, ${rounds} interleaved rounds`, startedAt, { rounds });
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-startup-'));
+  const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: KUBECTL, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
+  const emptyEnv = { ...env, KWOK_WORKDIR: join(dir, 'empty') };
+  mkdirSync(emptyEnv.KWOK_WORKDIR);
+  const bin = join(ROOT, 'bin', 'run.js');
+  const node = process.execPath;
+  const kwokts = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokts', command: node, args: [bin, ...a], env: e });
+  const peer = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokctl', command: kwokctl, args: a, env: e });
+  const contenders: Contender[] = [kwokts('--version', ['--version']), kwokts('get clusters', ['get', 'clusters'], emptyEnv)];
+  // The floor under any Node CLI: Node starting and exiting with nothing to do.
+  contenders.push({ case: '--version', tool: 'node -e 0 (floor)', command: node, args: ['-e', '0'], env });
+  const hasPeer = existsSync(kwokctl);
+  if (hasPeer) contenders.push(peer('--version', ['--version']), peer('get clusters', ['get', 'clusters'], emptyEnv));
+  else results.notes.push(`kwokctl not found at ${kwokctl} (set KWOKCTL=/path); only kwokts measured`);
+
+  let created = false;
+  try {
+    process.stderr.write(`creating cluster ${CLUSTER} for the kubectl passthrough (binaries cached) ...\n`);
+    const create = await execa(node, [bin, '--name', CLUSTER, 'create', 'cluster', '--wait', '3m'], { env: { ...process.env, ...env }, reject: false, all: true });
+    created = create.exitCode === 0;
+    if (!created) results.notes.push(`kubectl passthrough not measured: create cluster failed: ${String(create.all).trim().split('\n').at(-1)}`);
+    else {
+      const kubeconfig = join(env.KWOK_WORKDIR, 'clusters', CLUSTER, 'kubeconfig.yaml');
+      const passthrough = 'kubectl version --client';
+      contenders.push(kwokts(passthrough, ['--name', CLUSTER, 'kubectl', 'version', '--client']));
+      if (hasPeer) contenders.push(peer(passthrough, ['--name', CLUSTER, 'kubectl', 'version', '--client']));
+      contenders.push({ case: passthrough, tool: 'kubectl (direct)', command: KUBECTL, args: [`--kubeconfig=${kubeconfig}`, 'version', '--client'], env });
+    }
+
+    const samples = new Map<Contender, number[]>(contenders.map((c) => [c, []]));
+    const failed = new Set<Contender>();
+    for (let round = 0; round <= rounds; round++) {
+      // Rotate the order each round so no tool always runs right after another's.
+      const order = contenders.map((_, i) => contenders[(i + round) % contenders.length]!);
+      for (const c of order) {
+        if (failed.has(c)) continue;
+        try {
+          const ms = await timeOnce(c);
+          if (round > 0) samples.get(c)!.push(Math.round(ms * 10) / 10);
+        } catch (error) {
+          failed.add(c);
+          results.notes.push(`${c.tool} ${c.case}: ${(error as Error).message}`);
+        }
+      }
+      if (round > 0) process.stderr.write(`round ${round}/${rounds} done\n`);
+    }
+    // Cases in the order above, kwokts first within each.
+    for (const caseName of [...new Set(contenders.map((c) => c.case))]) {
+      for (const c of contenders.filter((x) => x.case === caseName)) if (!failed.has(c)) results.timings.push(timing(c.case, c.tool, 'ms', samples.get(c)!));
+    }
+  } finally {
+    if (created) await execa(node, [bin, '--name', CLUSTER, 'delete', 'cluster'], { env: { ...process.env, ...env }, reject: false });
+    rmSync(dir, { recursive: true, force: true });
+  }
+  process.stdout.write(`${report(results)}\n`);
+  writeResults(results);
+}
+
+/** The figures side by side: per case, each tool's min and median, and ours over the others'. */
+export function report(results: BenchResults): string {
+  const lines = [`${results.title} (load average ${results.machine.loadavg.join(' ')})`];
+  for (const caseName of [...new Set(results.timings.map((t) => t.case))]) {
+    const rows = results.timings.filter((t) => t.case === caseName);
+    const ours = rows.find((r) => r.tool === 'kwokts');
+    const cells = rows.map((r) => `${r.tool} min ${r.min.toFixed(0)} ms, median ${r.median.toFixed(0)} ms${ours && r !== ours ? ` (kwokts ${(ours.median / r.median).toFixed(1)}×, +${(ours.median - r.median).toFixed(0)} ms)` : ''}`);
+    lines.push(`${caseName.padEnd(26)} ${cells.join('  |  ')}`);
+  }
+  for (const note of results.notes) lines.push(`note: ${note}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,86 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Config } from '@oclif/core';
+import { routeArgv } from '../../../src/cli/argv.js';
+import { BaseCommand } from '../../../src/cli/base-command.js';
+import { classifyFast, userAgent, type FastCommand } from '../../../src/cli/fast-path.js';
+import { GLOBAL_FLAG_SHAPES } from '../../../src/cli/global-flags.js';
+import { commandTable } from '../../../src/cli/main.js';
+import type { FlagShape } from '../../../src/cli/pflag.js';
+import { LogLevel } from '../../../src/util/log.js';
+import { packageRoot } from '../../../src/util/package-root.js';
+import GetClusters from '../../../src/commands/get/clusters.js';
+
+test('the fast path reads the same global flags as BaseCommand', () => {
+  const fromOclif: Record<string, FlagShape> = {};
+  for (const [name, flag] of Object.entries(BaseCommand.baseFlags as Record<string, FlagShape>)) {
+    fromOclif[name] = { type: flag.type, ...(flag.char ? { char: flag.char } : {}), ...(flag.multiple ? { multiple: true } : {}) };
+    assert.ok(!flag.allowNo, `${name}: --no- forms are not handled by the fast path`);
+  }
+  assert.deepEqual(GLOBAL_FLAG_SHAPES, fromOclif);
+  assert.equal(GetClusters.flags.output.char, 'o');
+});
+
+test("--version prints oclif's own version line", async () => {
+  const config = await Config.load(packageRoot());
+  assert.equal(userAgent(), config.userAgent);
+});
+
+const kwok = { name: 'kwok', logLevel: LogLevel.INFO };
+const fast: Array<[string[], FastCommand]> = [
+  [['--version'], { kind: 'version' }],
+  [['--version', 'whatever'], { kind: 'version' }],
+  [['get', 'clusters'], { kind: 'get-clusters', globals: kwok, output: 'name' }],
+  [['get', 'clusters', '-o', 'wide'], { kind: 'get-clusters', globals: kwok, output: 'wide' }],
+  [['get', 'clusters', '-owide', '--output=json'], { kind: 'get-clusters', globals: kwok, output: 'json' }],
+  [['--name', 'a', 'get', '-v', 'DEBUG', 'clusters', '--name=b'], { kind: 'get-clusters', globals: { name: 'b', logLevel: LogLevel.DEBUG }, output: 'name' }],
+  [['kubectl', 'get', 'ns', '--name', 'x', '-h'], { kind: 'passthrough', tool: 'kubectl', globals: kwok, toolArgs: ['get', 'ns', '--name', 'x', '-h'] }],
+  [['--name=ci', '-v4', '--dry-run', '-c', 'a.yaml', 'etcdctl', 'get', '/', '--prefix'], { kind: 'passthrough', tool: 'etcdctl', globals: { name: 'ci', logLevel: 4 }, toolArgs: ['get', '/', '--prefix'] }],
+  [['-v', '-4', 'kectl'], { kind: 'passthrough', tool: 'kectl', globals: { name: 'kwok', logLevel: -4 }, toolArgs: [] }],
+];
+
+test('plain hot commands take the fast path, reading flags as pflag does', () => {
+  for (const [argv, expected] of fast) assert.deepEqual(classifyFast(argv), expected, argv.join(' '));
+});
+
+test('the fast path runs what the oclif path would route to the same command', async () => {
+  const table = commandTable(await Config.load(packageRoot()));
+  for (const [argv, expected] of fast) {
+    if (expected.kind === 'version') continue;
+    const routed = routeArgv(argv, table);
+    if (expected.kind === 'get-clusters') assert.equal(routed[0], 'get:clusters', argv.join(' '));
+    else {
+      assert.equal(routed[0], expected.tool, argv.join(' '));
+      assert.deepEqual(routed.slice(routed.indexOf('--') + 1), expected.toolArgs, argv.join(' '));
+    }
+  }
+});
+
+test('anything unusual is left to oclif, so its help, messages and exit codes stay', () => {
+  const slow = [
+    [],
+    ['--help'],
+    ['-h', 'kubectl'],
+    ['help', 'get', 'clusters'],
+    ['get'],
+    ['get', 'components'],
+    ['get', 'clusters', '--help'],
+    ['get', 'clusters', 'extra'],
+    ['get', 'clusters', '-o', 'yaml'],
+    ['get', 'clusters', '--bogus'],
+    ['get', 'clusters', '--', 'x'],
+    ['-o', 'wide', 'get', 'clusters'],
+    ['--name', 'BAD', 'kubectl'],
+    ['--name=', 'kubectl'],
+    ['-v', 'nope', 'get', 'clusters'],
+    ['--dry-run=maybe', 'kubectl'],
+    ['--bogus', 'kubectl'],
+    ['--name'],
+    ['--', 'kubectl'],
+    ['kwok', '--help'],
+    ['create', 'cluster'],
+    ['kubectl-x'],
+    ['--version=1'],
+  ];
+  for (const argv of slow) assert.equal(classifyFast(argv), undefined, JSON.stringify(argv));
+});
