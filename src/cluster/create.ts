@@ -30,6 +30,7 @@ import { isClusterReady } from './status.js';
 import { validateClusterValues } from './validate.js';
 import { unrunnableReason } from '../exec/process.js';
 import { writePki } from './write-pki.js';
+import { mark, span } from '../util/timeline.js';
 
 export interface CreateClusterOptions {
   name: string;
@@ -70,6 +71,7 @@ export interface CreateClusterResult {
 
 export async function createCluster(options: CreateClusterOptions): Promise<CreateClusterResult> {
   const started = Date.now();
+  mark('create: command parsed');
   const { name, workdir, executor } = options;
   const paths = clusterPaths(workdir, name);
   // kwokctl applies the heartbeat factor once, here; the record keeps the multiplied values.
@@ -288,7 +290,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
       title: phase.title,
       run: async (update) => {
         signal.throwIfAborted();
-        await phase.run(update);
+        await span(phase.title, () => phase.run(update));
         signal.throwIfAborted();
       },
     })));

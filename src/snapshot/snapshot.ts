@@ -21,6 +21,7 @@ import { resolveTool } from '../cluster/programs.js';
 import { etcdClientArgs } from '../cluster/etcd-client.js';
 import { loadCluster, type LoadedCluster } from '../cluster/record.js';
 import { startComponents } from '../cluster/start-components.js';
+import { waitForPortsFree } from '../cluster/ports.js';
 import { summarizeCluster } from '../cluster/summary.js';
 import { clientForKubeconfig } from '../scale/scale.js';
 import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
@@ -179,7 +180,11 @@ async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Pr
   }
   const runtime = createRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);
-  await runtime.stop(record.components, ctx, { graceMs: 10_000 });
+  // Killed, not shut down: etcd's data is replaced and every component starts afresh, so nothing
+  // is kept that a graceful shutdown would save (the old data, kept for a rollback, recovers from
+  // etcd's log as after any crash). A graceful apiserver shutdown alone takes seconds.
+  await runtime.stop(record.components, ctx, { graceMs: 0 });
+  if (runtime.info().mode === 'native' && !options.executor.dryRun) await waitForPortsFree(record.components, record.options.bindAddress || '127.0.0.1');
   if (!options.executor.dryRun) {
     await rm(previous, { recursive: true, force: true });
     await rename(paths.etcdData, previous);
@@ -190,6 +195,7 @@ async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Pr
   } catch (error) {
     options.logger.warn(`the restored cluster did not become ready (${(error as Error).message}); putting the previous data back`);
     await runtime.stop(record.components, ctx, { graceMs: 0 });
+    if (runtime.info().mode === 'native' && !options.executor.dryRun) await waitForPortsFree(record.components, record.options.bindAddress || '127.0.0.1');
     if (!options.executor.dryRun) {
       await rm(paths.etcdData, { recursive: true, force: true });
       await rename(previous, paths.etcdData);
