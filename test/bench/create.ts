@@ -117,6 +117,11 @@ export async function benchCreate(args: string[]): Promise<void> {
   const tools: Tool[] = [
     { label: 'kwokts', create: (env) => timed('node', [bin, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed('node', [bin, 'delete', 'cluster'], env) },
   ];
+  // KWOKTS_BASELINE=/other/checkout/bin/run.js: that kwokts too, in the same rotation (before/after).
+  const baseline = process.env.KWOKTS_BASELINE;
+  if (baseline) {
+    tools.push({ label: 'baseline', create: (env) => timed('node', [baseline, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed('node', [baseline, 'delete', 'cluster'], env) });
+  }
   const peer = kwokctlPeer();
   if (peer) {
     tools.push({
@@ -127,7 +132,10 @@ export async function benchCreate(args: string[]): Promise<void> {
   }
   // What starting the CLI costs by itself, to tell it from the command's own work.
   const versionMs: number[] = [];
-  const [ours, theirs] = await interleaved(tools, rounds);
+  const samples = await interleaved(tools, rounds);
+  const ours = samples[0];
+  const theirs = peer ? samples.at(-1) : undefined;
+  const before = baseline ? samples[1] : undefined;
   for (let i = 0; i < rounds; i++) versionMs.push(await timed('node', [bin, '--version'], {}));
   const lines = [`kwokts  create→ready: ${stats(ours!.map((s) => s.createMs))}   delete: ${stats(ours!.map((s) => s.deleteMs))}`];
   if (theirs) {
@@ -135,6 +143,11 @@ export async function benchCreate(args: string[]): Promise<void> {
     lines.push(`kwokts/kwokctl pair by pair: create ${ratios(ours!.map((s) => s.createMs), theirs.map((s) => s.createMs))}; delete ${ratios(ours!.map((s) => s.deleteMs), theirs.map((s) => s.deleteMs))}`);
   } else {
     lines.push(NO_PEER);
+  }
+  if (before) {
+    lines.push(`baseline create→ready: ${stats(before.map((s) => s.createMs))}   delete: ${stats(before.map((s) => s.deleteMs))}`);
+    lines.push(`kwokts/baseline pair by pair: create ${ratios(ours!.map((s) => s.createMs), before.map((s) => s.createMs))}; delete ${ratios(ours!.map((s) => s.deleteMs), before.map((s) => s.deleteMs))}`);
+    if (theirs) lines.push(`baseline/kwokctl pair by pair: create ${ratios(before.map((s) => s.createMs), theirs.map((s) => s.createMs))}; delete ${ratios(before.map((s) => s.deleteMs), theirs.map((s) => s.deleteMs))}`);
   }
   lines.push(`kwokts --version (CLI start alone): ${stats(versionMs)}`);
   process.stdout.write(`create cluster, binaries cached, ${rounds} interleaved rounds (load average before ${loadBefore}, after ${loadAverage()}):\n${lines.join('\n')}\n`);
