@@ -1,7 +1,7 @@
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { startEngine } from '../engines/start-engine.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -173,10 +173,14 @@ export async function benchRestore(args: string[]): Promise<void> {
     ...(peer ? [{ label: 'kwokctl', env: isolatedEnv(join(dir, 'theirs')), cli: [peer.kwokctl] as const }] : []),
   ];
   const snapshots: string[] = [];
+  // kwokctl takes etcdctl and etcdutl from its config only (no flag): ours, from the same cache.
+  const etcd = dirname(cachedBinaries().etcd);
+  const kwokctlConfig = join(dir, 'kwokctl.yaml');
+  writeFileSync(kwokctlConfig, `apiVersion: config.kwok.x-k8s.io/v1alpha1\nkind: KwokctlConfiguration\noptions:\n  etcdctlBinary: ${join(etcd, 'etcdctl')}\n  etcdutlBinary: ${join(etcd, 'etcdutl')}\n`);
   try {
     for (const setup of setups) {
       const [cmd, ...pre] = setup.cli;
-      await timed(cmd, [...pre, 'create', 'cluster', ...(setup.label === 'kwokctl' ? [...peer!.flags, '--wait=2m'] : ['--wait', '2m'])], setup.env);
+      await timed(cmd, [...pre, 'create', 'cluster', ...(setup.label === 'kwokctl' ? [`--config=${kwokctlConfig}`, ...peer!.flags, '--wait=2m'] : ['--wait', '2m'])], setup.env);
       const manifest = Array.from({ length: objects }, (_, i) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"bench-${i}","namespace":"default"},"data":{"v":"${'x'.repeat(512)}"}}`).join('\n');
       await execa(kubectl, ['apply', '-f', '-'], { env: { ...process.env, ...setup.env }, input: manifest });
       const snapshot = join(dir, `${setup.label}.db`);
