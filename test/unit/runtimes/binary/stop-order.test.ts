@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BinaryRuntime } from '../../../../runtimes/binary/binary-runtime.js';
-import { clusterPaths } from '../../../../src/cluster/naming.js';
+import { clusterPaths } from '../../../../src/naming/naming.js';
 import type { Component } from '../../../../src/components/index.js';
 import { DryRunExecutor } from '../../../../src/exec/dry-run-executor.js';
 import type { KillSpec } from '../../../../src/exec/executor.js';
