@@ -174,7 +174,7 @@ export async function benchRestore(args: string[]): Promise<void> {
   ];
   const snapshots: string[] = [];
   // kwokctl takes etcdctl and etcdutl from its config only (no flag): ours, from the same cache.
-  const etcd = dirname(cachedBinaries().etcd);
+  const etcd = dirname(cachedBinaries().etcd!);
   const kwokctlConfig = join(dir, 'kwokctl.yaml');
   writeFileSync(kwokctlConfig, `apiVersion: config.kwok.x-k8s.io/v1alpha1\nkind: KwokctlConfiguration\noptions:\n  etcdctlBinary: ${join(etcd, 'etcdctl')}\n  etcdutlBinary: ${join(etcd, 'etcdutl')}\n`);
   try {
