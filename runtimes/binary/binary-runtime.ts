@@ -5,6 +5,7 @@ import type { Writable } from 'node:stream';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';
 import { printLog } from '../../src/util/log-file.js';
 import { isProcessAlive, readPid } from '../../src/exec/process.js';
+import { mark } from '../../src/util/timeline.js';
 
 const STOP_GRACE_MS = 10_000;
 
@@ -34,13 +35,16 @@ export class BinaryRuntime implements Runtime {
         pidFile: pidPath,
         marker: ownerMarker(ctx, component.name),
       });
+      mark(`${component.name}: started`);
     }
   }
 
   async stop(components: readonly Component[], ctx: RuntimeContext, options: StopOptions = {}): Promise<void> {
     const graceMs = options.graceMs ?? STOP_GRACE_MS;
-    // Reverse start groups: the apiserver must not outlive etcd's shutdown waiting on it.
-    for (const group of startGroups(components).reverse()) {
+    // Reverse start groups: the apiserver must not outlive etcd's shutdown waiting on it. Killed
+    // at once (no grace) nothing shuts down, so there is no order to keep: all go together.
+    const groups = graceMs > 0 ? startGroups(components).reverse() : [startGroups(components).flat()];
+    for (const group of groups) {
       await Promise.all(
         group.map(async (component) => {
           const expectedCommand = programPath(component, ctx, false);

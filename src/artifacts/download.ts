@@ -17,7 +17,6 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type * as GotModule from 'got';
 import { lock } from 'proper-lockfile';
-import { x as untar } from 'tar';
 import { ArtifactError, PreflightError, type KwoktsErrorOptions } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
 import { parseGoDurationMs } from '../gocompat/go-duration.js';
@@ -513,6 +512,9 @@ export async function extractMember(archive: string, member: string, dest: strin
     const tmpDir = await mkdtemp(path.join(path.dirname(dest), `.extract-${path.basename(dest)}-`));
     try {
       try {
+        // Loaded here: only an archive that is not extracted yet needs it, and a create with the
+        // binaries cached should not pay for loading it.
+        const { x: untar } = await import('tar');
         await untar({
           file: archive,
           cwd: tmpDir,

@@ -1,4 +1,3 @@
-import { Listr, ListrLogger, ProcessOutput } from 'listr2';
 import type { Phase, PhaseRunner } from '../cluster/phases.js';
 
 export type ProgressMode = 'fancy' | 'plain' | 'none';
@@ -18,6 +17,8 @@ export function phaseRunner(mode: ProgressMode): PhaseRunner {
   if (mode === 'none') return async (phases) => { for (const p of phases) await p.run(() => undefined); };
   if (mode === 'plain') return runPlain;
   return async (phases: readonly Phase[]) => {
+    // Loaded only for a terminal: plain lines (CI, scripts, logs) do without it.
+    const { Listr, ListrLogger, ProcessOutput } = await import('listr2');
     const list = new Listr(
       phases.map((phase) => ({
         title: phase.title,

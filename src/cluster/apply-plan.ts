@@ -13,6 +13,7 @@ import { componentFailure } from './log-tail.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { Journal } from './transaction.js';
 import { ComponentExitedError } from './wait.js';
+import { span } from '../util/timeline.js';
 
 export interface ApplyOptions {
   executor: Executor;
@@ -40,7 +41,7 @@ export async function applyPlan(plan: CreatePlan, options: ApplyOptions): Promis
       title: phase.title,
       run: async (update) => {
         signal.throwIfAborted();
-        await phase.run(update);
+        await span(phase.title, () => phase.run(update));
         signal.throwIfAborted();
       },
     })));

@@ -25,6 +25,7 @@ import type { PhaseRunner } from './phases.js';
 import type { WaitFor } from './start-components.js';
 import { isClusterReady } from './status.js';
 import { validateClusterValues } from './validate.js';
+import { mark } from '../util/timeline.js';
 
 export interface CreateClusterOptions {
   name: string;
@@ -65,6 +66,7 @@ export interface CreateClusterResult {
 
 export async function createCluster(options: CreateClusterOptions): Promise<CreateClusterResult> {
   const started = Date.now();
+  mark('create: command parsed');
   const { name, workdir, executor } = options;
   const paths = clusterPaths(workdir, name);
   // kwokctl applies the heartbeat factor once, here; the record keeps the multiplied values.

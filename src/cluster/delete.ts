@@ -7,6 +7,7 @@ import { createRuntime } from '../../runtimes/registry.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName } from '../naming/naming.js';
 import { assertManageable, loadCluster } from './record.js';
+import { mark, span } from '../util/timeline.js';
 
 export interface DeleteClusterOptions {
   name: string;
@@ -31,6 +32,7 @@ export type DeleteClusterResult = 'deleted' | 'absent';
  */
 export async function deleteCluster(options: DeleteClusterOptions): Promise<DeleteClusterResult> {
   const { name, workdir, executor, logger } = options;
+  mark('delete: command parsed');
   const paths = clusterPaths(workdir, name);
   if (!existsSync(paths.root)) return 'absent';
   const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
@@ -43,7 +45,7 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
       const ctx = { cluster: name, paths, executor, logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components };
       try {
         // The data goes with the directory, so there is nothing to shut down gracefully for.
-        await runtime.stop(record.components, ctx, { graceMs: 0 });
+        await span('delete: stop components', () => runtime.stop(record.components, ctx, { graceMs: 0 }));
         await runtime.remove(ctx);
       } catch (error) {
         if (!options.force) throw error;
@@ -63,7 +65,7 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
         }
       }
     }
-    await executor.remove(paths.root);
+    await span('delete: remove cluster directory', () => executor.remove(paths.root));
     if (kubeconfigError !== undefined) {
       throw new OperationError(`cluster ${name} was deleted, but its context could not be removed from ${options.userKubeconfig}: ${describeUnknown(kubeconfigError)}`, {
         hint: `fix the file, then remove the context with \`kubectl config delete-context ${contextName(name)}\` (and its cluster and user entries)`,

@@ -11,7 +11,7 @@ import type { ComponentStatus, Runtime, RuntimeContext } from '../../runtimes/ru
 import { startGroups, type Component, type ComponentName } from '../components/index.js';
 import { probeOnce } from './probe.js';
 import { lockCluster } from './lock.js';
-import { isPortInUse } from './ports.js';
+import { isPortInUse, waitForPortsFree } from './ports.js';
 import { assertManageable, loadCluster, type LoadedCluster } from './record.js';
 import { startComponents, type WaitFor } from './start-components.js';
 import { ComponentExitedError } from './wait.js';
@@ -96,13 +96,6 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
     }
     return { started: [...notRunning.map((s) => s.name), ...dependents.map((c) => c.name)], restarted };
   });
-}
-
-async function waitForPortsFree(components: readonly Component[], bindAddress: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (const port of components.flatMap((c) => c.ports.map((p) => p.port))) {
-    while ((await isPortInUse(port, bindAddress)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** Running components that (transitively) link to a down one and do not answer their probe now. */

@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import type { Component } from '../components/index.js';
 
 /**
  * A free loopback port chosen by the kernel. Ports already recorded by other clusters are
@@ -43,4 +44,16 @@ export async function allocatePorts<K extends string>(requested: Record<K, numbe
     out[key] = port;
   }
   return out;
+}
+
+/**
+ * After a kill: a killed multi-threaded process is reported gone (its main thread a zombie) while
+ * its other threads still hold its listening sockets, so a component started again at once could
+ * find its port taken. Waits (up to timeoutMs) until the components' ports are free.
+ */
+export async function waitForPortsFree(components: readonly Component[], bindAddress: string, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const port of components.flatMap((c) => c.ports.map((p) => p.port))) {
+    while ((await isPortInUse(port, bindAddress)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
 }

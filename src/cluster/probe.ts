@@ -32,11 +32,20 @@ export async function probeOnce(probe: ReadinessProbe | undefined, paths: Cluste
     const req = (probe.scheme === 'https' ? httpsRequest : httpRequest)(options, (res) => {
       let body = '';
       res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c.length < 4096 ? c : ''));
-      res.on('end', () => resolve({ ok: res.statusCode === 200, detail: `${res.statusCode} ${body.trim().slice(0, 200)}` }));
+      res.on('data', (c: string) => (body += body.length < 16384 ? c : ''));
+      res.on('end', () => resolve({ ok: res.statusCode === 200, detail: `${res.statusCode} ${summarizeBody(body)}` }));
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', (error) => resolve({ ok: false, detail: error.message }));
     req.end();
   });
+}
+
+/**
+ * An apiserver's failing /readyz lists every check, `[+]name ok` or `[-]name failed: ...`: keep
+ * the failing ones, which say what it still waits for; any other body is cut short.
+ */
+export function summarizeBody(body: string): string {
+  const failing = body.split('\n').filter((l) => l.startsWith('[-]')).map((l) => l.slice(3).split(' ')[0]);
+  return failing.length > 0 ? `failing: ${failing.join(', ')}` : body.trim().slice(0, 200);
 }

@@ -2,6 +2,7 @@ import type { Component, ComponentName } from '../components/index.js';
 import { TimeoutError } from '../util/errors.js';
 import type { ClusterPaths } from '../naming/naming.js';
 import { probeOnce } from './probe.js';
+import { mark } from '../util/timeline.js';
 
 export interface WaitOptions {
   deadline: number;
@@ -29,33 +30,45 @@ async function stillRunning(name: ComponentName, started: number, options: WaitO
   return Date.now() - started >= UNPROBED_SETTLE_MS ? { ok: true, detail: 'running' } : { ok: false, detail: 'starting' };
 }
 
-/** Poll every component's readiness endpoint until all answer 200, or the deadline passes. */
+/**
+ * Poll every component's readiness endpoint until all answer 200, or the deadline passes. Each
+ * component is polled on its own, so a slow answer from one (an apiserver busy starting) does not
+ * hold back noticing that another is ready, and each is done as soon as it answers.
+ */
 export async function waitForComponents(components: readonly Component[], paths: ClusterPaths, options: WaitOptions): Promise<void> {
   const started = Date.now();
-  const pending = new Map(components.map((c) => [c.name, c]));
+  const pending = new Set(components.map((c) => c.name));
   const last = new Map<ComponentName, string>();
   const interval = options.intervalMs ?? 100;
-  while (pending.size > 0) {
-    options.signal?.throwIfAborted();
-    await Promise.all(
-      [...pending.values()].map(async (c) => {
-        const result = c.probe ? await probeOnce(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
-        last.set(c.name, result.detail);
-        if (result.ok) {
-          pending.delete(c.name);
-          options.onReady?.(c.name, Date.now() - started);
-        } else if (options.isAlive && !(await options.isAlive(c.name))) {
-          throw new ComponentExitedError(c.name);
-        }
-      }),
-    );
-    if (pending.size === 0) return;
-    if (Date.now() >= options.deadline) {
-      const detail = [...pending.keys()].map((n) => `${n} (${last.get(n) ?? 'no answer'})`).join(', ');
-      throw new TimeoutError(`not ready before the deadline: ${detail}`, {
-        hint: 'look at `kwokts logs <component>`, or give it longer with --wait',
-      });
+  // Once one component has failed the wait, the others stop polling.
+  let failed = false;
+  const waitOne = async (c: Component): Promise<void> => {
+    while (!failed) {
+      options.signal?.throwIfAborted();
+      const result = c.probe ? await probeOnce(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
+      if (result.detail !== last.get(c.name)) mark(`${c.name}: ${result.ok ? 'ready' : result.detail}`);
+      last.set(c.name, result.detail);
+      if (result.ok) {
+        pending.delete(c.name);
+        options.onReady?.(c.name, Date.now() - started);
+        return;
+      }
+      if (options.isAlive && !(await options.isAlive(c.name))) throw new ComponentExitedError(c.name);
+      if (Date.now() >= options.deadline) {
+        const detail = [...pending].map((n) => `${n} (${last.get(n) ?? 'no answer'})`).join(', ');
+        throw new TimeoutError(`not ready before the deadline: ${detail}`, {
+          hint: 'look at `kwokts logs <component>`, or give it longer with --wait',
+        });
+      }
+      await new Promise((r) => setTimeout(r, interval));
     }
-    await new Promise((r) => setTimeout(r, interval));
-  }
+  };
+  await Promise.all(
+    components.map((c) =>
+      waitOne(c).catch((error: unknown) => {
+        failed = true;
+        throw error;
+      }),
+    ),
+  );
 }

@@ -6,6 +6,7 @@ import { isIP } from 'node:net';
 import type { Executor } from '../exec/executor.js';
 import { generateClusterPki } from '../pki/index.js';
 import type { ClusterPaths } from '../naming/naming.js';
+import { span } from '../util/timeline.js';
 
 export interface WritePkiOptions {
   /**
@@ -27,13 +28,13 @@ export async function writePki(executor: Executor, paths: ClusterPaths, options:
     await executor.note(`Generate PKI to ${paths.pki}`);
     return;
   }
-  const pki = await generateClusterPki({
+  const pki = await span('generate PKI', () => generateClusterPki({
     ...(options.apiserverSans.length > 0
       ? { sans: { dns: options.apiserverSans.filter((s) => isIP(s) === 0), ips: options.apiserverSans.filter((s) => isIP(s) !== 0) } }
       : {}),
     etcdDnsSans: options.etcdDnsSans,
     withoutRbac: !options.rbac,
-  });
+  }));
   await executor.mkdirp(paths.pki, { mode: 0o700 });
   await executor.mkdirp(paths.etcdPki, { mode: 0o700 });
   const files: Array<[string, string, { mode: number }]> = [
@@ -58,5 +59,6 @@ export async function writePki(executor: Executor, paths: ClusterPaths, options:
     [paths.apiserverEtcdClientCert, pki.etcd.apiserverClientCert, CERT],
     [paths.apiserverEtcdClientKey, pki.etcd.apiserverClientKey, KEY],
   ];
-  for (const [path, content, mode] of files) await executor.writeFile(path, content, mode);
+  // Independent files: written at once (each is written aside and renamed into place).
+  await span('write PKI files', () => Promise.all(files.map(([path, content, mode]) => executor.writeFile(path, content, mode))));
 }

@@ -81,10 +81,11 @@ export async function terminate(pid: number, graceMs: number, expectedCommand?: 
     }
   }
   signalGroup('SIGKILL');
+  // A killed process is gone within milliseconds: look again soon, then less often.
   const killDeadline = Date.now() + 5000;
-  while (Date.now() < killDeadline) {
+  for (let wait = 5; Date.now() < killDeadline; wait = Math.min(wait * 2, 50)) {
     if (!(await isProcessAlive(pid))) return;
-    await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, wait));
   }
 }
 
@@ -101,30 +102,52 @@ export async function processStartTime(pid: number): Promise<string | undefined>
 
 /**
  * Every live process (of this user) whose environment has name=value. Linux only (/proc);
- * elsewhere the pid files are all there is.
+ * elsewhere the pid files are all there is. Reading every process's environment is the costly
+ * part, so callers asking at the same time (a delete stopping every component at once) share
+ * one pass over /proc.
  */
 export async function findProcessesByEnv(name: string, value: string): Promise<number[]> {
+  const found = (await environScan(name)).get(value) ?? [];
+  const live = await Promise.all(found.map(async (pid) => ((await isProcessAlive(pid)) ? pid : undefined)));
+  return live.filter((p): p is number => p !== undefined).sort((a, b) => a - b);
+}
+
+const scans = new Map<string, Promise<Map<string, number[]>>>();
+
+/** Pids by the value of the variable `name`, from one pass over /proc, shared while it runs. */
+function environScan(name: string): Promise<Map<string, number[]>> {
+  let scan = scans.get(name);
+  if (!scan) {
+    scan = scanEnviron(name).finally(() => scans.delete(name));
+    scans.set(name, scan);
+  }
+  return scan;
+}
+
+async function scanEnviron(name: string): Promise<Map<string, number[]>> {
+  const byValue = new Map<string, number[]>();
   let entries: string[];
   try {
     entries = await readdir('/proc');
   } catch {
-    return [];
+    return byValue;
   }
-  const wanted = `${name}=${value}`;
-  const found: number[] = [];
+  const prefix = `${name}=`;
   await Promise.all(
     entries
       .filter((e) => /^\d+$/.test(e) && Number(e) !== process.pid)
       .map(async (e) => {
         try {
-          const environ = (await readFile(`/proc/${e}/environ`, 'utf8')).split('\0');
-          if (environ.includes(wanted) && (await isProcessAlive(Number(e)))) found.push(Number(e));
+          const entry = (await readFile(`/proc/${e}/environ`, 'utf8')).split('\0').find((v) => v.startsWith(prefix));
+          if (entry === undefined) return;
+          const value = entry.slice(prefix.length);
+          byValue.set(value, [...(byValue.get(value) ?? []), Number(e)]);
         } catch {
           /* gone, or another user's */
         }
       }),
   );
-  return found.sort((a, b) => a - b);
+  return byValue;
 }
 
 /**

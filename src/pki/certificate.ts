@@ -1,10 +1,10 @@
 /**
  * Issues one X.509 certificate. Both the self-signed CA and the leaves go through here so the
- * identifier extensions and validity rules are the same for every certificate.
+ * identifier extensions and validity rules are the same for every certificate. Encoded with the
+ * DER helpers in der.ts and signed with node:crypto.
  */
-import type { webcrypto } from 'node:crypto';
-import { signatureParams } from './keys.js';
-import { nodeCrypto, x509 } from './x509.js';
+import { createHash, KeyObject, randomBytes, sign, type webcrypto } from 'node:crypto';
+import { bitString, boolean, children, directoryString, explicit, generalName, namedBits, nullValue, octetString, oid, readElement, readOid, sequence, set, time, tlv, toPem, unsignedInteger } from './der.js';
 
 /** kwokctl's `CertificateValidity`: 100 × 365 days, counted from now (not from notBefore). */
 export const CERTIFICATE_VALIDITY_MS = 100 * 365 * 24 * 60 * 60 * 1000;
@@ -17,7 +17,7 @@ export interface Validity {
 }
 
 /**
- * X.509 times have one-second precision. The library encodes years up to 2049 as UTCTime and
+ * X.509 times have one-second precision. der.ts encodes years up to 2049 as UTCTime and
  * later ones as GeneralizedTime (RFC 5280 §4.1.2.5), so a 100-year notAfter is valid DER.
  */
 export function validityFrom(now: Date): Validity {
@@ -33,19 +33,40 @@ export interface Subject {
   organizations?: readonly string[];
 }
 
+const OID = {
+  commonName: '2.5.4.3',
+  organization: '2.5.4.10',
+  subjectKeyIdentifier: '2.5.29.14',
+  keyUsage: '2.5.29.15',
+  subjectAltName: '2.5.29.17',
+  basicConstraints: '2.5.29.19',
+  authorityKeyIdentifier: '2.5.29.35',
+  extKeyUsage: '2.5.29.37',
+  serverAuth: '1.3.6.1.5.5.7.3.1',
+  clientAuth: '1.3.6.1.5.5.7.3.2',
+} as const;
+
 /**
- * One RDN per attribute, O before CN, the order Go's pkix.Name produces; the apiserver reads
- * every O as a group whatever the order.
+ * The DER Name: one RDN per attribute, O before CN, the order Go's pkix.Name produces; the
+ * apiserver reads every O as a group whatever the order.
  */
-export function subjectName(subject: Subject): x509.JsonName {
-  return [...(subject.organizations ?? []).map((o) => ({ O: [o] })), { CN: [subject.commonName] }];
+export function subjectName(subject: Subject): Buffer {
+  const rdn = (type: string, value: string): Buffer => set(sequence(oid(type), directoryString(value)));
+  return sequence(...(subject.organizations ?? []).map((o) => rdn(OID.organization, o)), rdn(OID.commonName, subject.commonName));
+}
+
+/** One certificate extension: its OID, criticality and the DER of its value. */
+export interface Extension {
+  oid: string;
+  critical: boolean;
+  value: Buffer;
 }
 
 export interface Issuer {
-  /** The CA's subject, reused byte-for-byte as the issuer so chain building matches it. */
-  name: x509.Name | x509.JsonName;
+  /** The CA's subject (DER), reused byte-for-byte as the issuer so chain building matches it. */
+  name: Buffer;
   key: webcrypto.CryptoKey;
-  /** Key identifier of the CA (its SubjectKeyIdentifier), written as AuthorityKeyIdentifier. */
+  /** Key identifier of the CA (its SubjectKeyIdentifier, hex), written as AuthorityKeyIdentifier. */
   keyId: string;
 }
 
@@ -53,70 +74,136 @@ export interface IssueRequest {
   subject: Subject;
   publicKey: webcrypto.CryptoKey;
   validity: Validity;
-  extensions: x509.Extension[];
+  extensions: Extension[];
   /** Omitted for a self-signed certificate. */
   issuer?: Issuer;
   /** Private key of a self-signed certificate. */
   selfSigningKey?: webcrypto.CryptoKey;
 }
 
-export async function issueCertificate(request: IssueRequest): Promise<x509.X509Certificate> {
-  const subjectKeyId = await x509.SubjectKeyIdentifierExtension.create(request.publicKey, false, nodeCrypto);
+/** An issued certificate: its DER, and what a certificate it issues needs from it. */
+export class Certificate {
+  constructor(
+    readonly der: Buffer,
+    /** The subject Name (DER), the issuer of what this certificate signs. */
+    readonly subjectName: Buffer,
+    /** Its SubjectKeyIdentifier, hex. */
+    readonly keyId: string,
+  ) {}
+
+  /** PEM without a final newline. */
+  toString(_format: 'pem' = 'pem'): string {
+    return toPem('CERTIFICATE', this.der);
+  }
+}
+
+export async function issueCertificate(request: IssueRequest): Promise<Certificate> {
   const signingKey = request.issuer?.key ?? request.selfSigningKey;
   if (signingKey === undefined) throw new TypeError('issueCertificate needs an issuer or a self-signing key');
-  // The AKI lets OpenSSL (with -x509_strict) and Go pick the right CA when several share a name.
-  const authorityKeyId = new x509.AuthorityKeyIdentifierExtension(request.issuer?.keyId ?? subjectKeyId.keyId);
+  const spki = KeyObject.from(request.publicKey).export({ type: 'spki', format: 'der' });
+  const subjectKeyId = keyIdentifierOfSpki(spki);
   const name = subjectName(request.subject);
-  return x509.X509CertificateGenerator.create(
-    {
-      subject: name,
-      issuer: request.issuer?.name ?? name,
-      notBefore: request.validity.notBefore,
-      notAfter: request.validity.notAfter,
-      publicKey: request.publicKey,
-      signingKey,
-      signingAlgorithm: signatureParams(signingKey),
-      extensions: [...request.extensions, subjectKeyId, authorityKeyId],
-    },
-    nodeCrypto,
+  const algorithm = signatureAlgorithm(signingKey);
+  // The AKI lets OpenSSL (with -x509_strict) and Go pick the right CA when several share a name.
+  const extensions = [
+    ...request.extensions,
+    { oid: OID.subjectKeyIdentifier, critical: false, value: octetString(Buffer.from(subjectKeyId, 'hex')) },
+    { oid: OID.authorityKeyIdentifier, critical: false, value: sequence(tlv(0x80, Buffer.from(request.issuer?.keyId ?? subjectKeyId, 'hex'))) },
+  ];
+  // 16 random bytes, positive (RFC 5280 allows up to 20 octets).
+  const serial = randomBytes(16);
+  serial[0] = (serial[0]! & 0x7f) | 0x01;
+  const tbs = sequence(
+    explicit(0, unsignedInteger(Buffer.from([2]))),
+    unsignedInteger(serial),
+    algorithm.id,
+    request.issuer?.name ?? name,
+    sequence(time(request.validity.notBefore), time(request.validity.notAfter)),
+    name,
+    spki,
+    explicit(3, sequence(...extensions.map((e) => sequence(oid(e.oid), ...(e.critical ? [boolean(true)] : []), octetString(e.value))))),
   );
+  // ECDSA signatures come out DER-encoded (ECDSA-Sig-Value), as X.509 wants them.
+  const signature = sign(algorithm.hash, tbs, KeyObject.from(signingKey));
+  return new Certificate(sequence(tbs, algorithm.id, bitString(signature)), name, subjectKeyId);
+}
+
+function signatureAlgorithm(key: webcrypto.CryptoKey): { id: Buffer; hash: string } {
+  if (key.algorithm.name === 'ECDSA') {
+    const p384 = (key.algorithm as webcrypto.EcKeyAlgorithm).namedCurve === 'P-384';
+    return { id: sequence(oid(p384 ? '1.2.840.10045.4.3.3' : '1.2.840.10045.4.3.2')), hash: p384 ? 'sha384' : 'sha256' };
+  }
+  // sha256WithRSAEncryption, with its NULL parameters.
+  return { id: sequence(oid('1.2.840.113549.1.1.11'), nullValue()), hash: 'sha256' };
+}
+
+/** RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey bits. */
+function keyIdentifierOfSpki(spki: Buffer): string {
+  const [, key] = children(readElement(spki));
+  if (!key) throw new Error('not a SubjectPublicKeyInfo');
+  return createHash('sha1').update(key.content.subarray(1)).digest('hex');
 }
 
 /** Extensions of the leaf every component shares: it both serves and authenticates. */
-export function leafExtensions(usages: { server: boolean; client: boolean }, sans?: { dns: string[]; ips: string[] }): x509.Extension[] {
+export function leafExtensions(usages: { server: boolean; client: boolean }, sans?: { dns: string[]; ips: string[] }): Extension[] {
   const eku: string[] = [];
-  if (usages.server) eku.push(x509.ExtendedKeyUsage.serverAuth);
-  if (usages.client) eku.push(x509.ExtendedKeyUsage.clientAuth);
-  const extensions: x509.Extension[] = [
-    new x509.BasicConstraintsExtension(false, undefined, true),
-    // keyEncipherment is meaningless for ECDSA but harmless, and kwokctl sets it for RSA key transport.
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment, true),
-    new x509.ExtendedKeyUsageExtension(eku, false),
+  if (usages.server) eku.push(OID.serverAuth);
+  if (usages.client) eku.push(OID.clientAuth);
+  const extensions: Extension[] = [
+    { oid: OID.basicConstraints, critical: true, value: sequence() },
+    // keyEncipherment (bit 2) is meaningless for ECDSA but harmless, and kwokctl sets it for RSA key transport.
+    { oid: OID.keyUsage, critical: true, value: namedBits([KEY_USAGE.digitalSignature, KEY_USAGE.keyEncipherment]) },
+    { oid: OID.extKeyUsage, critical: false, value: sequence(...eku.map((u) => oid(u))) },
   ];
   if (sans !== undefined && sans.dns.length + sans.ips.length > 0) {
-    extensions.push(
-      new x509.SubjectAlternativeNameExtension([
-        ...sans.dns.map((value) => ({ type: 'dns' as const, value })),
-        ...sans.ips.map((value) => ({ type: 'ip' as const, value })),
-      ]),
-    );
+    extensions.push({ oid: OID.subjectAltName, critical: false, value: sequence(...sans.dns.map((d) => generalName('dns', d)), ...sans.ips.map((ip) => generalName('ip', ip))) });
   }
   return extensions;
 }
 
-export function caExtensions(): x509.Extension[] {
+const KEY_USAGE = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5, cRLSign: 6 } as const;
+
+export function caExtensions(): Extension[] {
   return [
-    new x509.BasicConstraintsExtension(true, undefined, true),
-    new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+    { oid: OID.basicConstraints, critical: true, value: sequence(boolean(true)) },
+    { oid: OID.keyUsage, critical: true, value: namedBits([KEY_USAGE.keyCertSign, KEY_USAGE.cRLSign]) },
   ];
 }
 
+/** What issuing with an existing CA certificate (ours or kwokctl's) needs from it. */
+export interface ParsedCa {
+  subjectName: Buffer;
+  keyId: string;
+  isCa: boolean;
+  spki: Buffer;
+}
+
 /**
- * The CA's own key identifier. A CA made by kwokctl (Go) carries one; computing it from the
- * key is the fallback for CAs without the extension.
+ * Reads a CA certificate's subject, key identifier and CA flag. A CA made by kwokctl (Go)
+ * carries a SubjectKeyIdentifier; computing it from the key is the fallback for CAs without it.
  */
-export async function keyIdentifierOf(cert: x509.X509Certificate): Promise<string> {
-  const ski = cert.getExtension(x509.SubjectKeyIdentifierExtension);
-  if (ski !== null) return ski.keyId;
-  return (await x509.SubjectKeyIdentifierExtension.create(cert.publicKey, false, nodeCrypto)).keyId;
+export function parseCaCertificate(der: Buffer): ParsedCa {
+  const [tbs] = children(readElement(der));
+  if (!tbs) throw new Error('not a certificate');
+  const fields = children(tbs);
+  // An explicit [0] version comes first in v2 and v3 certificates.
+  const at = fields[0]?.tag === 0xa0 ? 1 : 0;
+  const subject = fields[at + 4];
+  const spki = fields[at + 5];
+  if (!subject || !spki) throw new Error('not a certificate');
+  let keyId: string | undefined;
+  let isCa = false;
+  const extensionsField = fields.find((f) => f.tag === 0xa3);
+  const list = extensionsField ? children(extensionsField)[0] : undefined;
+  for (const extension of list ? children(list) : []) {
+    const parts = children(extension);
+    const id = readOid(parts[0]!.content);
+    const value = parts.at(-1)!.content;
+    if (id === OID.subjectKeyIdentifier) keyId = readElement(value).content.toString('hex');
+    if (id === OID.basicConstraints) {
+      const first = children(readElement(value))[0];
+      isCa = first?.tag === 0x01 && first.content[0] !== 0;
+    }
+  }
+  return { subjectName: subject.raw, keyId: keyId ?? keyIdentifierOfSpki(spki.raw), isCa, spki: spki.raw };
 }

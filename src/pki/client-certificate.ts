@@ -1,8 +1,8 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { createPrivateKey, createPublicKey, X509Certificate } from 'node:crypto';
 import { OperationError, UsageError } from '../util/errors.js';
-import { issueCertificate, keyIdentifierOf, leafExtensions, validityFrom } from './certificate.js';
+import { issueCertificate, leafExtensions, parseCaCertificate as readCa, validityFrom, type ParsedCa } from './certificate.js';
+import { fromPem } from './der.js';
 import { DEFAULT_KEY_ALGORITHM, exportPrivateKeyPem, generateKeyPair, importSigningKey, type KeyAlgorithm } from './keys.js';
-import { x509 } from './x509.js';
 
 /** A CA as read from a cluster's `pki/ca.crt` and `pki/ca.key` (ours or kwokctl's RSA one). */
 export interface CertificateAuthorityPem {
@@ -47,7 +47,7 @@ export async function signClientCertificate(
   const cert = await issueCertificate({
     subject: { commonName: identity.user, organizations: identity.groups },
     publicKey: keys.publicKey,
-    issuer: { name: caCert.subjectName, key: caKey, keyId: await keyIdentifierOf(caCert) },
+    issuer: { name: caCert.subjectName, key: caKey, keyId: caCert.keyId },
     validity: validityFrom(options.now ?? new Date()),
     extensions: leafExtensions({ server: false, client: true }),
   });
@@ -58,22 +58,24 @@ export async function signClientCertificate(
  * Rejects a certificate that is no CA or does not belong to the key: signing anyway would
  * produce a client certificate the apiserver silently refuses.
  */
-function parseCaCertificate(ca: CertificateAuthorityPem): x509.X509Certificate {
+function parseCaCertificate(ca: CertificateAuthorityPem): ParsedCa {
   const hint = 'check pki/ca.crt and pki/ca.key in the cluster workdir, or delete and recreate the cluster';
-  let cert: x509.X509Certificate;
+  let cert: ParsedCa;
+  let subject: string;
   try {
-    cert = new x509.X509Certificate(ca.cert);
+    // node:crypto checks it is a certificate at all; the DER reader takes what issuing needs.
+    subject = new X509Certificate(ca.cert).subject.replaceAll('\n', ', ');
+    cert = readCa(fromPem('CERTIFICATE', ca.cert));
   } catch (cause) {
     throw new OperationError('the cluster CA certificate is not a readable PEM certificate', { cause, hint });
   }
-  const constraints = cert.getExtension(x509.BasicConstraintsExtension);
-  if (constraints === null || !constraints.ca) {
-    throw new OperationError(`the certificate ${cert.subject} is not a CA`, { hint });
+  if (!cert.isCa) {
+    throw new OperationError(`the certificate ${subject} is not a CA`, { hint });
   }
   let keyMatches: boolean;
   try {
     const fromKey = createPublicKey(createPrivateKey(ca.key)).export({ type: 'spki', format: 'der' });
-    keyMatches = Buffer.from(cert.publicKey.rawData).equals(fromKey);
+    keyMatches = cert.spki.equals(fromKey);
   } catch (cause) {
     throw new OperationError('the cluster CA key is not a readable PEM private key', { cause, hint });
   }

@@ -1,5 +1,5 @@
 import type { webcrypto } from 'node:crypto';
-import { caExtensions, issueCertificate, keyIdentifierOf, leafExtensions, validityFrom, type Validity } from './certificate.js';
+import { caExtensions, issueCertificate, leafExtensions, validityFrom, type Validity } from './certificate.js';
 import { DEFAULT_KEY_ALGORITHM, exportPrivateKeyPem, exportPublicKeyPem, generateKeyPair, type KeyAlgorithm } from './keys.js';
 import { mergeSans, type SubjectAltNames } from './sans.js';
 import { ADMIN_GROUPS, ADMIN_USER, CA_COMMON_NAME, FRONT_PROXY_CA_COMMON_NAME, FRONT_PROXY_CLIENT, MONITORING_GROUP, PROMETHEUS_USER } from '../naming/pki-names.js';
@@ -81,14 +81,14 @@ export async function generateClusterPki(options: ClusterPkiOptions = {}): Promi
   const admin = await issueCertificate({
     subject: { commonName: ADMIN_USER, organizations: ADMIN_GROUPS },
     publicKey: adminKeys.publicKey,
-    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: await keyIdentifierOf(ca) },
+    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: ca.keyId },
     validity,
     extensions: leafExtensions({ server: true, client: true }, sans),
   });
   const prometheus = await issueCertificate({
     subject: { commonName: PROMETHEUS_USER, organizations: options.withoutRbac ? [MONITORING_GROUP, ...ADMIN_GROUPS] : [MONITORING_GROUP] },
     publicKey: prometheusKeys.publicKey,
-    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: await keyIdentifierOf(ca) },
+    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: ca.keyId },
     validity,
     extensions: leafExtensions({ server: false, client: true }),
   });
@@ -120,7 +120,7 @@ async function generateFrontProxyPki(options: Pick<ClusterPkiOptions, 'now' | 'k
   const client = await issueCertificate({
     subject: { commonName: FRONT_PROXY_CLIENT },
     publicKey: clientKeys.publicKey,
-    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: await keyIdentifierOf(ca) },
+    issuer: { name: ca.subjectName, key: caKeys.privateKey, keyId: ca.keyId },
     validity,
     extensions: leafExtensions({ server: false, client: true }),
   });

@@ -5,10 +5,9 @@
  * is not kept: nothing re-signs with it, and a cluster's etcd clients are fixed at create.
  */
 import type { webcrypto } from 'node:crypto';
-import { caExtensions, issueCertificate, keyIdentifierOf, leafExtensions, type Validity } from './certificate.js';
+import { caExtensions, issueCertificate, type Certificate, leafExtensions, type Validity } from './certificate.js';
 import { exportPrivateKeyPem, generateKeyPair, type KeyAlgorithm } from './keys.js';
 import { APISERVER_ETCD_CLIENT, ETCD_CA_COMMON_NAME, ETCD_HEALTHCHECK_CLIENT, ETCD_PEER, ETCD_SERVER } from '../naming/pki-names.js';
-import type { x509 } from './x509.js';
 
 export interface EtcdPki {
   caCert: string;
@@ -40,9 +39,9 @@ export async function generateEtcdPki(algorithm: KeyAlgorithm, validity: Validit
     validity,
     extensions: caExtensions(),
   });
-  const issuer = { name: ca.subjectName, key: caKeys!.privateKey, keyId: await keyIdentifierOf(ca) };
+  const issuer = { name: ca.subjectName, key: caKeys!.privateKey, keyId: ca.keyId };
   const sans = etcdSans(extraDns);
-  const leaf = async (commonName: string, keys: webcrypto.CryptoKeyPair, serving: boolean): Promise<x509.X509Certificate> =>
+  const leaf = async (commonName: string, keys: webcrypto.CryptoKeyPair, serving: boolean): Promise<Certificate> =>
     issueCertificate({
       subject: { commonName },
       publicKey: keys.publicKey,
@@ -56,7 +55,7 @@ export async function generateEtcdPki(algorithm: KeyAlgorithm, validity: Validit
     leaf(ETCD_HEALTHCHECK_CLIENT, healthcheck!, false),
     leaf(APISERVER_ETCD_CLIENT, apiserver!, false),
   ]);
-  const pem = (cert: x509.X509Certificate): string => cert.toString('pem') + '\n';
+  const pem = (cert: Certificate): string => cert.toString('pem') + '\n';
   return {
     caCert: pem(ca),
     serverCert: pem(serverCert),

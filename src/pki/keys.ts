@@ -6,9 +6,14 @@
  * as SEC1, so a PKCS#8 EC key there fails with "data does not contain any valid RSA or ECDSA
  * public keys".
  */
-import { createPrivateKey, KeyObject, type webcrypto } from 'node:crypto';
+import { createPrivateKey, KeyObject, webcrypto } from 'node:crypto';
 import { OperationError } from '../util/errors.js';
-import { nodeCrypto } from './x509.js';
+
+/**
+ * Node's WebCrypto, named here so the result does not depend on a process-wide provider that
+ * other code could replace.
+ */
+const nodeCrypto: webcrypto.Crypto = webcrypto;
 
 type CryptoKey = webcrypto.CryptoKey;
 type CryptoKeyPair = webcrypto.CryptoKeyPair;

@@ -21,6 +21,8 @@ import { resolveTool } from '../cluster/programs.js';
 import { etcdClientArgs } from '../cluster/etcd-client.js';
 import { loadCluster, type LoadedCluster } from '../cluster/record.js';
 import { startComponents } from '../cluster/start-components.js';
+import { waitForPortsFree } from '../cluster/ports.js';
+import { mark, span } from '../util/timeline.js';
 import { summarizeCluster } from '../cluster/summary.js';
 import { clientForKubeconfig } from '../scale/scale.js';
 import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
@@ -142,6 +144,7 @@ export interface RestoreResult {
 }
 
 export async function restoreSnapshot(options: SnapshotOptions): Promise<RestoreResult> {
+  mark('restore: command parsed');
   checkRestorePath(options.path);
   // A file that is not a k8s snapshot is bad input: said before the cluster is even looked at.
   // Recorded timestamps are relative to the start of recording; they become relative to now.
@@ -171,8 +174,10 @@ async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Pr
   await options.executor.remove(restored);
   // Into a new directory first: if the snapshot is bad, the cluster's data is untouched.
   try {
-    await explained(`cannot restore ${options.path}`, 'give the --path of an etcd snapshot made by `kwokts snapshot save` (or use --format k8s for a YAML one)', () =>
-      options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${restored}`, ...memberArgs(etcd)] }),
+    await span('restore: etcdutl snapshot restore', () =>
+      explained(`cannot restore ${options.path}`, 'give the --path of an etcd snapshot made by `kwokts snapshot save` (or use --format k8s for a YAML one)', () =>
+        options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${restored}`, ...memberArgs(etcd)] }),
+      ),
     );
   } catch (error) {
     // Nothing of a failed restore stays behind.
@@ -181,17 +186,22 @@ async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Pr
   }
   const runtime = createRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);
-  await runtime.stop(record.components, ctx, { graceMs: 10_000 });
+  // Killed, not shut down: etcd's data is replaced and every component starts afresh, so nothing
+  // is kept that a graceful shutdown would save (the old data, kept for a rollback, recovers from
+  // etcd's log as after any crash). A graceful apiserver shutdown alone takes seconds.
+  await span('restore: stop components', () => runtime.stop(record.components, ctx, { graceMs: 0 }));
+  if (runtime.info().mode === 'native' && !options.executor.dryRun) await span('restore: wait for ports', () => waitForPortsFree(record.components, record.options.bindAddress || '127.0.0.1'));
   if (!options.executor.dryRun) {
     await rm(previous, { recursive: true, force: true });
     await rename(paths.etcdData, previous);
     await rename(restored, paths.etcdData);
   }
   try {
-    await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
+    await span('restore: start components', () => startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal }));
   } catch (error) {
     options.logger.warn(`the restored cluster did not become ready (${(error as Error).message}); putting the previous data back`);
     await runtime.stop(record.components, ctx, { graceMs: 0 });
+    if (runtime.info().mode === 'native' && !options.executor.dryRun) await waitForPortsFree(record.components, record.options.bindAddress || '127.0.0.1');
     if (!options.executor.dryRun) {
       await rm(paths.etcdData, { recursive: true, force: true });
       await rename(previous, paths.etcdData);

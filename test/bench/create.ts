@@ -1,7 +1,7 @@
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { homedir, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { startEngine } from '../engines/start-engine.js';
 import { newResults, timing, writeResults } from './results.js';
 
@@ -20,27 +20,55 @@ async function timed(cmd: string, args: string[], env: Record<string, string>): 
   return Number(process.hrtime.bigint() - started) / 1e6;
 }
 
-function stats(values: number[]): string {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)]!;
-  return `median ${(median / 1000).toFixed(2)}s  min ${(sorted[0]! / 1000).toFixed(2)}s  max ${(sorted.at(-1)! / 1000).toFixed(2)}s`;
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
-async function run(label: string, create: (env: Record<string, string>) => Promise<number>, del: (env: Record<string, string>) => Promise<number>, rounds: number, extraEnv: Record<string, string> = {}): Promise<Sample[]> {
-  const samples: Sample[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
-    // KWOK_KUBECTL_BINARY: kwokctl's readiness check runs kubectl; give it the same one we use.
-    const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl'), KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary', ...extraEnv };
-    try {
-      const createMs = await create(env);
-      const deleteMs = await del(env);
-      samples.push({ createMs, deleteMs });
-      process.stderr.write(`${label} round ${i + 1}: create ${(createMs / 1000).toFixed(2)}s, delete ${(deleteMs / 1000).toFixed(2)}s\n`);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+function stats(values: number[]): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  return `median ${(median(values) / 1000).toFixed(2)}s  min ${(sorted[0]! / 1000).toFixed(2)}s  max ${(sorted.at(-1)! / 1000).toFixed(2)}s`;
+}
+
+/** The ratio ours/theirs round by round (each pair ran back to back), as median, min and max. */
+function ratios(ours: readonly number[], theirs: readonly number[]): string {
+  const r = ours.map((o, i) => o / theirs[i]!).sort((a, b) => a - b);
+  return `ratio median ${median(r).toFixed(2)}x (min ${r[0]!.toFixed(2)}x, max ${r.at(-1)!.toFixed(2)}x)`;
+}
+
+function loadAverage(): string {
+  return loadavg().map((l) => l.toFixed(2)).join(' ');
+}
+
+/** One isolated workdir and kubeconfig, the same cached binaries and kubectl for both tools. */
+function isolatedEnv(dir: string, extraEnv: Record<string, string> = {}): Record<string, string> {
+  // KWOK_KUBECTL_BINARY: kwokctl's readiness check runs kubectl; give it the same one we use.
+  return { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl'), KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary', ...extraEnv };
+}
+
+interface Tool {
+  label: string;
+  create: (env: Record<string, string>) => Promise<number>;
+  del: (env: Record<string, string>) => Promise<number>;
+}
+
+async function round(tool: Tool, i: number, extraEnv: Record<string, string> = {}): Promise<Sample> {
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
+  const env = isolatedEnv(dir, extraEnv);
+  try {
+    const createMs = await tool.create(env);
+    const deleteMs = await tool.del(env);
+    process.stderr.write(`${tool.label} round ${i + 1}: create ${(createMs / 1000).toFixed(2)}s, delete ${(deleteMs / 1000).toFixed(2)}s (load ${loadAverage()})\n`);
+    return { createMs, deleteMs };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Rounds of each tool in turn (A B A B ...), so a change in the machine's load hits both alike. */
+async function interleaved(tools: readonly Tool[], rounds: number, extraEnv: Record<string, string> = {}): Promise<Sample[][]> {
+  const samples: Sample[][] = tools.map(() => []);
+  for (let i = 0; i < rounds; i++) for (const [t, tool] of tools.entries()) samples[t]!.push(await round(tool, i, extraEnv));
   return samples;
 }
 
@@ -56,6 +84,27 @@ export function cachedBinaries(): Record<string, string> {
   };
 }
 
+/** Go kwokctl and kwok (KWOKCTL, KWOK, or ~/go/bin), to run on our cached binaries; undefined when absent. */
+export function kwokctlPeer(): { kwokctl: string; flags: string[] } | undefined {
+  const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
+  const kwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
+  if (!existsSync(kwokctl) || !existsSync(kwok)) return undefined;
+  const b = cachedBinaries();
+  return {
+    kwokctl,
+    flags: [
+      '--runtime=binary',
+      `--kube-apiserver-binary=${b['kube-apiserver']}`,
+      `--kube-controller-manager-binary=${b['kube-controller-manager']}`,
+      `--kube-scheduler-binary=${b['kube-scheduler']}`,
+      `--etcd-binary=${b.etcd}`,
+      `--kwok-controller-binary=${kwok}`,
+    ],
+  };
+}
+
+const NO_PEER = 'kwokctl: not found (set KWOKCTL and KWOK, or go install sigs.k8s.io/kwok/cmd/kwokctl@v0.8.0 sigs.k8s.io/kwok/cmd/kwok@v0.8.0, to compare)';
+
 export async function benchCreate(args: string[]): Promise<void> {
   const runtimeAt = args.indexOf('--runtime');
   if (runtimeAt >= 0) {
@@ -65,49 +114,124 @@ export async function benchCreate(args: string[]): Promise<void> {
   const rounds = Number(args[0] ?? 5);
   const results = newResults('create', `create cluster → ready, then delete, binaries cached, ${rounds} rounds`, new Date(), { rounds, runtime: 'binary' });
   const bin = join(ROOT, 'bin', 'run.js');
-  // --wait: both tools block until every component answers its health check.
-  const ours = await run(
-    'kwokts',
-    (env) => timed('node', [bin, 'create', 'cluster', '--wait', '2m'], env),
-    (env) => timed('node', [bin, 'delete', 'cluster'], env),
-    rounds,
-  );
-  const lines = [`kwokts  create→ready: ${stats(ours.map((s) => s.createMs))}   delete: ${stats(ours.map((s) => s.deleteMs))}`];
-  const record = (tool: string, samples: Sample[]): void => {
-    results.timings.push(timing('create → ready', tool, 's', samples.map((s) => s.createMs / 1000)));
-    results.timings.push(timing('delete', tool, 's', samples.map((s) => s.deleteMs / 1000)));
-  };
-  record('kwokts', ours);
-
-  const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
-  const kwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
-  if (existsSync(kwokctl) && existsSync(kwok)) {
-    const b = cachedBinaries();
-    const flags = [
-      '--runtime=binary',
-      `--kube-apiserver-binary=${b['kube-apiserver']}`,
-      `--kube-controller-manager-binary=${b['kube-controller-manager']}`,
-      `--kube-scheduler-binary=${b['kube-scheduler']}`,
-      `--etcd-binary=${b.etcd}`,
-      `--kwok-controller-binary=${kwok}`,
-      '--wait=2m',
-    ];
-    const theirs = await run(
-      'kwokctl',
-      (env) => timed(kwokctl, ['create', 'cluster', ...flags], env),
-      (env) => timed(kwokctl, ['delete', 'cluster'], env),
-      rounds,
-    );
-    lines.push(`kwokctl create→ready: ${stats(theirs.map((s) => s.createMs))}   delete: ${stats(theirs.map((s) => s.deleteMs))}`);
-    record('kwokctl', theirs);
-  } else {
-    lines.push(`kwokctl: not found (go install sigs.k8s.io/kwok/cmd/kwokctl@v0.9.0 sigs.k8s.io/kwok/cmd/kwok@v0.9.0 to compare)`);
-    results.notes.push('kwokctl not found (KWOKCTL=/path, KWOK=/path); only kwokts measured');
+  const loadBefore = loadAverage();
+  // --wait: both tools block until the cluster is ready (see README: what "ready" means).
+  const tools: Tool[] = [
+    { label: 'kwokts', create: (env) => timed('node', [bin, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed('node', [bin, 'delete', 'cluster'], env) },
+  ];
+  // KWOKTS_BASELINE=/other/checkout/bin/run.js: that kwokts too, in the same rotation (before/after).
+  const baseline = process.env.KWOKTS_BASELINE;
+  if (baseline) {
+    tools.push({ label: 'baseline', create: (env) => timed('node', [baseline, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed('node', [baseline, 'delete', 'cluster'], env) });
   }
+  const peer = kwokctlPeer();
+  if (peer) {
+    tools.push({
+      label: 'kwokctl',
+      create: (env) => timed(peer.kwokctl, ['create', 'cluster', ...peer.flags, '--wait=2m'], env),
+      del: (env) => timed(peer.kwokctl, ['delete', 'cluster'], env),
+    });
+  }
+  // What starting the CLI costs by itself, to tell it from the command's own work.
+  const versionMs: number[] = [];
+  const samples = await interleaved(tools, rounds);
+  const ours = samples[0];
+  const theirs = peer ? samples.at(-1) : undefined;
+  const before = baseline ? samples[1] : undefined;
+  for (let i = 0; i < rounds; i++) versionMs.push(await timed('node', [bin, '--version'], {}));
+  const lines = [`kwokts  create→ready: ${stats(ours!.map((s) => s.createMs))}   delete: ${stats(ours!.map((s) => s.deleteMs))}`];
+  const record = (tool: string, of: Sample[]): void => {
+    results.timings.push(timing('create → ready', tool, 's', of.map((s) => s.createMs / 1000)));
+    results.timings.push(timing('delete', tool, 's', of.map((s) => s.deleteMs / 1000)));
+  };
+  record('kwokts', ours!);
+  if (theirs) record('kwokctl', theirs);
+  else results.notes.push('kwokctl not found (KWOKCTL=/path, KWOK=/path); only kwokts measured');
   // kwokts-only timings come first in each case, then kwokctl's, as the picture draws them.
   results.timings.sort((a, b) => (a.case === b.case ? 0 : a.case === 'delete' ? 1 : -1));
-  process.stdout.write(`create cluster, binaries cached, ${rounds} rounds:\n${lines.join('\n')}\n`);
+  if (theirs) {
+    lines.push(`kwokctl create→ready: ${stats(theirs.map((s) => s.createMs))}   delete: ${stats(theirs.map((s) => s.deleteMs))}`);
+    lines.push(`kwokts/kwokctl pair by pair: create ${ratios(ours!.map((s) => s.createMs), theirs.map((s) => s.createMs))}; delete ${ratios(ours!.map((s) => s.deleteMs), theirs.map((s) => s.deleteMs))}`);
+  } else {
+    lines.push(NO_PEER);
+  }
+  if (before) {
+    lines.push(`baseline create→ready: ${stats(before.map((s) => s.createMs))}   delete: ${stats(before.map((s) => s.deleteMs))}`);
+    lines.push(`kwokts/baseline pair by pair: create ${ratios(ours!.map((s) => s.createMs), before.map((s) => s.createMs))}; delete ${ratios(ours!.map((s) => s.deleteMs), before.map((s) => s.deleteMs))}`);
+    if (theirs) lines.push(`baseline/kwokctl pair by pair: create ${ratios(before.map((s) => s.createMs), theirs.map((s) => s.createMs))}; delete ${ratios(before.map((s) => s.deleteMs), theirs.map((s) => s.deleteMs))}`);
+  }
+  lines.push(`kwokts --version (CLI start alone): ${stats(versionMs)}`);
+  process.stdout.write(`create cluster, binaries cached, ${rounds} interleaved rounds (load average before ${loadBefore}, after ${loadAverage()}):\n${lines.join('\n')}\n`);
   writeResults(results);
+}
+
+/**
+ * `npm run bench -- restore N`: etcd snapshot restore, each tool on a cluster of its own holding
+ * the same objects (`--objects` config maps, 200 by default), restored N times in turn. kwokctl
+ * returns without waiting for the restarted cluster, so its time until the apiserver answers
+ * /readyz again is printed beside it.
+ */
+export async function benchRestore(args: string[]): Promise<void> {
+  const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
+  const objectsAt = args.indexOf('--objects');
+  const objects = objectsAt >= 0 ? Number(args[objectsAt + 1]) : 200;
+  const bin = join(ROOT, 'bin', 'run.js');
+  const kubectl = join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl');
+  const peer = kwokctlPeer();
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
+  const loadBefore = loadAverage();
+  const setups = [
+    { label: 'kwokts', env: isolatedEnv(join(dir, 'ours')), cli: ['node', bin] as const },
+    ...(peer ? [{ label: 'kwokctl', env: isolatedEnv(join(dir, 'theirs')), cli: [peer.kwokctl] as const }] : []),
+  ];
+  const snapshots: string[] = [];
+  // kwokctl takes etcdctl and etcdutl from its config only (no flag): ours, from the same cache.
+  const etcd = dirname(cachedBinaries().etcd!);
+  const kwokctlConfig = join(dir, 'kwokctl.yaml');
+  writeFileSync(kwokctlConfig, `apiVersion: config.kwok.x-k8s.io/v1alpha1\nkind: KwokctlConfiguration\noptions:\n  etcdctlBinary: ${join(etcd, 'etcdctl')}\n  etcdutlBinary: ${join(etcd, 'etcdutl')}\n`);
+  try {
+    for (const setup of setups) {
+      const [cmd, ...pre] = setup.cli;
+      await timed(cmd, [...pre, 'create', 'cluster', ...(setup.label === 'kwokctl' ? [`--config=${kwokctlConfig}`, ...peer!.flags, '--wait=2m'] : ['--wait', '2m'])], setup.env);
+      const manifest = Array.from({ length: objects }, (_, i) => `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"bench-${i}","namespace":"default"},"data":{"v":"${'x'.repeat(512)}"}}`).join('\n');
+      await execa(kubectl, ['apply', '-f', '-'], { env: { ...process.env, ...setup.env }, input: manifest });
+      const snapshot = join(dir, `${setup.label}.db`);
+      await timed(cmd, [...pre, 'snapshot', 'save', '--path', snapshot], setup.env);
+      snapshots.push(snapshot);
+    }
+    const restoreMs: number[][] = setups.map(() => []);
+    const readyMs: number[] = [];
+    for (let i = 0; i < rounds; i++) {
+      for (const [t, setup] of setups.entries()) {
+        const [cmd, ...pre] = setup.cli;
+        const started = process.hrtime.bigint();
+        restoreMs[t]!.push(await timed(cmd, [...pre, 'snapshot', 'restore', '--path', snapshots[t]!], setup.env));
+        // Ready again: the apiserver answers /readyz with the restored data (kwokctl returns before).
+        for (;;) {
+          const r = await execa(kubectl, ['get', '--raw', '/readyz'], { env: { ...process.env, ...setup.env }, reject: false });
+          if (r.exitCode === 0) break;
+          await new Promise((res) => setTimeout(res, 100));
+        }
+        if (setup.label === 'kwokctl') readyMs.push(Number(process.hrtime.bigint() - started) / 1e6);
+        process.stderr.write(`${setup.label} restore round ${i + 1}: ${(restoreMs[t]!.at(-1)! / 1000).toFixed(2)}s (load ${loadAverage()})\n`);
+      }
+    }
+    const lines = [`kwokts  snapshot restore (returns ready): ${stats(restoreMs[0]!)}`];
+    if (peer) {
+      lines.push(`kwokctl snapshot restore (returns at once): ${stats(restoreMs[1]!)}`);
+      lines.push(`kwokctl snapshot restore until /readyz answers: ${stats(readyMs)}`);
+      lines.push(`kwokts/kwokctl pair by pair: restore ${ratios(restoreMs[0]!, restoreMs[1]!)}; against kwokctl until ready ${ratios(restoreMs[0]!, readyMs)}`);
+    } else {
+      lines.push(NO_PEER);
+    }
+    process.stdout.write(`snapshot restore (etcd, ${objects} config maps), ${rounds} interleaved rounds (load average before ${loadBefore}, after ${loadAverage()}):\n${lines.join('\n')}\n`);
+  } finally {
+    for (const setup of setups) {
+      const [cmd, ...pre] = setup.cli;
+      await execa(cmd, [...pre, 'delete', 'cluster'], { env: { ...process.env, ...setup.env }, reject: false });
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
@@ -122,10 +246,8 @@ async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> 
     const engineEnv = runtime === 'docker' || runtime === 'podman' ? (await startEngine(runtime)).env : {};
     // A name of its own: an engine's container names are shared by everyone who uses it.
     const name = ['--name', `bench-${runtime}-${process.pid}`];
-    const samples = await run(
-      runtime,
-      (env) => timed('node', [bin, ...name, 'create', 'cluster', '--wait', '2m'], env),
-      (env) => timed('node', [bin, ...name, 'delete', 'cluster'], env),
+    const [samples = []] = await interleaved(
+      [{ label: runtime, create: (env) => timed('node', [bin, ...name, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed('node', [bin, ...name, 'delete', 'cluster'], env) }],
       rounds,
       { KWOK_RUNTIME: runtime, ...engineEnv },
     );

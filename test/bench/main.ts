@@ -2,7 +2,11 @@
  * `npm run bench -- <name>`: benchmarks that print numbers (never pass/fail on time).
  *   create   time from `create cluster` to ready (binaries cached), then delete; kwokctl beside
  *            it on the same binaries when a kwokctl binary is found (KWOKCTL=/path or ~/go/bin).
+ *            Rounds interleaved (kwokts, kwokctl, kwokts, ...), pair-by-pair ratios, load average;
+ *            KWOKTS_BASELINE=/other/checkout/bin/run.js adds another kwokts build to the rotation.
  *            `create 3 --runtime binary,docker,podman`: create→ready per runtime instead.
+ *   restore  etcd `snapshot restore`, kwokts and kwokctl interleaved, each on its own cluster
+ *            with the same objects (`restore 5 --objects 200`).
  *   controller  our kwok controller vs Go kwok (KWOK=/path or ~/go/bin/kwok) on a fresh cluster
  *            each: N nodes Ready, M pods Running, M pods deleted, CPU and peak RSS
  *            (`--nodes 1000 --pods 2000 --concurrency 32 --timeout 300`; needs `npm run build`).
@@ -12,11 +16,11 @@
  * Each run writes its figures as JSON and a picture as SVG to bench-results/ (./results.ts).
  */
 import { benchController } from './controller.js';
-import { benchCreate } from './create.js';
+import { benchCreate, benchRestore } from './create.js';
 import { benchScale } from './scale.js';
 import { benchStartup } from './startup.js';
 
-const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate, controller: benchController, scale: benchScale, startup: benchStartup };
+const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate, restore: benchRestore, controller: benchController, scale: benchScale, startup: benchStartup };
 const [name = 'create', ...rest] = process.argv.slice(2);
 const bench = benches[name];
 if (!bench) {

@@ -33,3 +33,19 @@ test('findProcessesByEnv finds a process by its marker, and only it', { skip: pr
     child.kill('SIGKILL');
   }
 });
+
+test('findProcessesByEnv: callers asking at once share a scan and each gets only its own processes', { skip: process.platform !== 'linux' }, async () => {
+  const markers = [1, 2, 3].map((i) => `test-${process.pid}-${Date.now()}-${i}`);
+  const children = markers.map((m) => spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { env: { ...process.env, KWOKTS_OWNER: m }, stdio: 'ignore' }));
+  try {
+    await Promise.all(children.map((c) => new Promise((r) => c.once('spawn', r))));
+    const found = await Promise.all([...markers, `${markers[0]}-other`].map((m) => findProcessesByEnv('KWOKTS_OWNER', m)));
+    assert.deepEqual(found, [...children.map((c) => [c.pid]), []]);
+    // A killed process is not found by a later scan.
+    children[0]!.kill('SIGKILL');
+    await new Promise((r) => children[0]!.once('exit', r));
+    assert.deepEqual(await findProcessesByEnv('KWOKTS_OWNER', markers[0]!), []);
+  } finally {
+    for (const c of children) c.kill('SIGKILL');
+  }
+});
