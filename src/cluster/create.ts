@@ -13,6 +13,7 @@ import { ConflictError, InterruptedError, KwoktsError, OperationError, Preflight
 import type { Logger } from '../util/log.js';
 import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
+import { resolveKindBinary } from '../../runtimes/kind/kind-artifacts.js';
 import { applyManifests, checkCrdKinds, installCrds } from './crds.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from '../naming/naming.js';
@@ -23,7 +24,7 @@ import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { ComponentExitedError } from './wait.js';
 import { logTail } from './log-tail.js';
 import { startComponents, type WaitFor } from './start-components.js';
-import { resolvePrograms } from './programs.js';
+import { cacheDirOf, resolvePrograms } from './programs.js';
 import { packageRoot } from '../util/package-root.js';
 import { defaultStageDocuments, withDefaultMetrics } from './default-stages.js';
 import { isClusterReady } from './status.js';
@@ -174,10 +175,11 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
   // kwokctl with metrics-server: the kubelet's /metrics/resource and usage from annotations, unless given.
   const withMetricsDefaults = (docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> => (enabled.has('metrics-server') ? withDefaultMetrics(docs, servedAsCrs) : docs);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
-  // kind is taken as installed (its releases are GitHub downloads); the runtime checks that it answers.
-  const hostPrograms: Array<[string, string]> = mode === 'cluster' ? [['kind', values.kindBinary || 'kind']] : [];
+  // kind: the one given, else on PATH, else built from its Go module (its releases are GitHub downloads).
+  const cacheDir = cacheDirOf(values, options.workdir);
+  const hostPrograms: Array<[string, string]> = mode === 'cluster' ? [['kind', await resolveKindBinary(values, { cacheDir, dryRun: executor.dryRun, logger, signal })]] : [];
   let programs: Map<string, string> = new Map(hostPrograms);
-  const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal, quietPull: values.quietPull, clusterComponents: components });
+  const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal, quietPull: values.quietPull, clusterComponents: components, cacheDir });
   // Undos run after an interrupt too: they get a signal of their own, never the aborted one.
   const undoCtx = (): RuntimeContext => ({ ...ctx(), signal: new AbortController().signal });
   // The engine must answer (and the cluster's names be free) before anything is made.
