@@ -57,6 +57,8 @@ export async function resolveNodeImage(image: string, options: KindResolveOption
   if (options.dryRun || (await present(options.docker, image))) return image;
   const version = upstreamNodeImageVersion(image);
   const execa = await loadExeca();
+  // No engine answering: nothing to build into; kind reports that itself.
+  if ((await execa(options.docker, ['version', '--format', '{{.Server.Version}}'], { reject: false, timeout: 30_000 })).exitCode !== 0) return image;
   const pull = await execa(options.docker, ['pull', '--quiet', image], { reject: false, all: true, timeout: 300_000, ...(options.signal ? { cancelSignal: options.signal } : {}) });
   if (pull.exitCode === 0 || version === undefined) return image; // kind reports a failed pull of an image it was given.
   const reason = String(pull.all ?? '').trim().split('\n').pop() ?? `exit ${pull.exitCode}`;

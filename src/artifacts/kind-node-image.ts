@@ -34,12 +34,12 @@ import { findOnPath, goBuildPath } from './sources.js';
 /** Where the locally made node images are tagged (never under kindest/, which is upstream's). */
 export const LOCAL_KIND_NODE_REPOSITORY = 'kwokts.local/kind-node';
 /** Bumped when the recipe changes, so cached images are rebuilt. */
-export const KIND_NODE_RECIPE = '1';
+export const KIND_NODE_RECIPE = '2';
 export const NODE_SUITE = 'bookworm';
 /** kind's base image packages that exist in Debian, plus containerd, runc and the CNI plugins kind builds itself. */
 export const NODE_PACKAGES = [
   'systemd', 'systemd-sysv', 'dbus', 'conntrack', 'iptables', 'nftables', 'iproute2', 'ethtool', 'util-linux', 'mount', 'kmod',
-  'libseccomp2', 'pigz', 'ca-certificates', 'procps', 'socat', 'containerd', 'runc', 'containernetworking-plugins',
+  'libseccomp2', 'pigz', 'ca-certificates', 'procps', 'socat', 'bash', 'curl', 'jq', 'containerd', 'runc', 'containernetworking-plugins',
 ] as const;
 const DEBIAN_MIRROR = process.env['KWOKTS_DEBIAN_MIRROR'] || 'http://deb.debian.org/debian';
 const INPUTS_LABEL = 'io.kwokts.kind-node.inputs';
@@ -105,6 +105,18 @@ metadata:
   namespace: kube-system
 data:
   cni: /etc/cni/net.d/10-kwokts.conflist (ptp, host-local 10.244.0.0/16)
+`;
+
+/**
+ * Run before containerd in the node: where even a privileged container lacks CAP_SYS_RESOURCE
+ * (some sandboxes withhold it), runc cannot lower a pod's oom_score_adj and every pod fails to
+ * start; containerd is then told to keep scores at or above its own (as kind does for rootless).
+ */
+export const CONTAINERD_CAPS_SCRIPT = `#!/bin/sh
+bnd=$(awk '/^CapBnd/ {print $2}' /proc/self/status)
+if [ $(( (0x$bnd >> 24) & 1 )) -eq 0 ]; then
+  sed -i 's/restrict_oom_score_adj = false/restrict_oom_score_adj = true/' /etc/containerd/config.toml
+fi
 `;
 
 /** kind's base image's containerd runtime spec: `ctr oci spec` plus kind's product-files hook and no rlimits. */
@@ -398,6 +410,9 @@ mkdir -p etc/kubernetes/manifests`,
   await writeFile(at('etc/containerd/cri-base.json'), kindBaseRuntimeSpec(await run('chroot', [root, 'ctr', 'oci', 'spec'])));
   for (const b of ['kubeadm', 'kubelet', 'kubectl']) await place(root, `usr/bin/${b}`, parts[b]!);
   await writeFile(at('kind/version'), kubeVersion);
+  await writeFile(at('usr/local/bin/kwokts-containerd-caps'), CONTAINERD_CAPS_SCRIPT, { mode: 0o755 });
+  await mkdir(at('etc/systemd/system/containerd.service.d'), { recursive: true });
+  await writeFile(at('etc/systemd/system/containerd.service.d/10-kwokts-caps.conf'), '[Service]\nExecStartPre=/usr/local/bin/kwokts-containerd-caps\n', { mode: 0o644 });
   await mkdir(at('etc/cni/net.d'), { recursive: true });
   await writeFile(at('etc/cni/net.d/10-kwokts.conflist'), STATIC_CNI_CONFLIST + '\n');
   await mkdir(at('kind/manifests'), { recursive: true });

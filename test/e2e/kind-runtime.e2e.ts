@@ -17,9 +17,23 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
-import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
 import { DEPLOYMENT, NODE } from './seed-000.js';
-import { startEngine, type EngineUnderTest } from '../engines/start-engine.js';
+import { ensureTestImages } from '../engines/images.js';
+
+interface EngineUnderTest {
+  env: Record<string, string>;
+}
+
+/** The tests' dockerd for kind (test/engines/docker-kind.sh) with the controller image made in it. */
+async function startKindEngine(): Promise<EngineUnderTest> {
+  const result = await execa('bash', [join(ROOT, 'test', 'engines', 'docker-kind.sh')], { reject: false, all: true });
+  if (result.exitCode !== 0) throw new Error(`could not start the kind tests' dockerd:\n${String(result.all)}`);
+  const env = { DOCKER_HOST: String(result.stdout).trim().split('\n').pop()! };
+  Object.assign(process.env, env);
+  await ensureTestImages('docker');
+  return { env };
+}
 
 const NAME = 'kind-e2e';
 const NODE_CONTAINER = `kwok-${NAME}-control-plane`;
@@ -42,7 +56,7 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
 
   before(async () => {
     requireBinaries();
-    under = await startEngine('docker');
+    under = await startKindEngine();
     box = sandbox();
     Object.assign(box.env, under.env, { KWOK_RUNTIME: 'kind' });
     let started = Date.now();
