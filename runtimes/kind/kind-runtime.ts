@@ -18,8 +18,7 @@ import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { defaultCacheDir } from '../../src/artifacts/sources.js';
-import { KIND_VERSION } from '../../src/config/versions.js';
-import { resolveNodeImage } from './kind-artifacts.js';
+import { resolveNodeImage } from '../../src/artifacts/kind.js';
 
 /** kind's provider CLI; kwokctl's kind-podman/kind-nerdctl variants are not supported. */
 const PROVIDER_CLI = 'docker';
@@ -61,15 +60,17 @@ export class KindRuntime implements Runtime {
     const config = join(ctx.paths.root, 'kind.yaml');
     const kindKubeconfig = join(ctx.paths.root, 'kind-kubeconfig.yaml');
     await ctx.executor.writeFile(config, renderKindConfig(ctx.clusterComponents ?? [apiserver], { cgroupV1: !existsSync('/sys/fs/cgroup/cgroup.controllers') }));
-    const image = await resolveNodeImage(apiserver.image ?? '', {
-      cacheDir: ctx.cacheDir ?? defaultCacheDir(process.env, homedir()),
-      dryRun: ctx.executor.dryRun,
-      logger: ctx.logger,
-      ...(ctx.signal ? { signal: ctx.signal } : {}),
-      docker: PROVIDER_CLI,
-      kindVersion: KIND_VERSION,
-      onStep: (line) => ctx.logger.info(`  ${line}`),
-    });
+    // kindest/node missing and not pullable: the node image made locally (said in one line).
+    const configured = apiserver.image ?? '';
+    const image = ctx.executor.dryRun
+      ? configured
+      : await resolveNodeImage(configured, {
+          cacheDir: ctx.cacheDir ?? defaultCacheDir(process.env, homedir()),
+          logger: ctx.logger,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+          docker: PROVIDER_CLI,
+          onStep: (line) => ctx.logger.info(`  ${line}`),
+        });
     await ctx.executor.run({
       command: kindOf(ctx),
       args: ['create', 'cluster', `--name=${runtimeObjectName(ctx.cluster)}`, `--config=${config}`, `--image=${image}`, `--kubeconfig=${kindKubeconfig}`],

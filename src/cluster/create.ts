@@ -13,7 +13,7 @@ import { ConflictError, InterruptedError, KwoktsError, OperationError, Preflight
 import type { Logger } from '../util/log.js';
 import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
-import { resolveKindBinary } from '../../runtimes/kind/kind-artifacts.js';
+import { resolveKindBinary } from '../artifacts/kind.js';
 import { applyManifests, checkCrdKinds, installCrds } from './crds.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from '../naming/naming.js';
@@ -177,7 +177,7 @@ async function createLocked(options: CreateClusterOptions, plan: Plan): Promise<
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
   // kind: the one given, else on PATH, else built from its Go module (its releases are GitHub downloads).
   const cacheDir = cacheDirOf(values, options.workdir);
-  const hostPrograms: Array<[string, string]> = mode === 'cluster' ? [['kind', await resolveKindBinary(values, { cacheDir, dryRun: executor.dryRun, logger, signal })]] : [];
+  const hostPrograms: Array<[string, string]> = mode === 'cluster' ? [['kind', executor.dryRun ? values.kindBinary || 'kind' : await resolveKindBinary(values, { cacheDir, logger, signal })]] : [];
   let programs: Map<string, string> = new Map(hostPrograms);
   const ctx = (): RuntimeContext => ({ cluster: name, paths, executor, logger, programs, signal, quietPull: values.quietPull, clusterComponents: components, cacheDir });
   // Undos run after an interrupt too: they get a signal of their own, never the aborted one.

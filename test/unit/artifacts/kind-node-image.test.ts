@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { planGoBuild } from '../../../src/artifacts/gobuild.js';
 import { DEFAULT_CNI_MANIFEST, dockerArchiveMeta, kindBaseRuntimeSpec, localKindNodeImage, parseKubeadmImages, sandboxImageOf, STATIC_CNI_CONFLIST } from '../../../src/artifacts/kind-node-image.js';
 import { controllerBuildArgs, localNodeBase } from '../../../src/artifacts/controller-image.js';
-import { upstreamNodeImageVersion } from '../../../runtimes/kind/kind-artifacts.js';
+import { upstreamNodeImageVersion } from '../../../src/artifacts/kind.js';
 import { parse } from 'yaml';
 
 const KUBEADM_LIST = `registry.k8s.io/kube-apiserver:v1.36.1

@@ -3,18 +3,17 @@
  * GitHub downloads: the kind binary (built from sigs.k8s.io/kind on the Go module proxy) and a
  * node image (kindest/node, else the one `kwokts artifacts build kind-node-image` makes).
  */
-import { buildFromGoModules, detectGo } from '../../src/artifacts/gobuild.js';
-import { buildKindNodeImage, localKindNodeImage } from '../../src/artifacts/kind-node-image.js';
-import { findOnPath, goBuildPath } from '../../src/artifacts/sources.js';
-import type { ClusterOptionValues } from '../../src/config/options.js';
-import { KIND_VERSION, normalizeVersion } from '../../src/config/versions.js';
-import { loadExeca } from '../../src/exec/load-execa.js';
-import type { Logger } from '../../src/util/log.js';
+import { buildFromGoModules, detectGo } from './gobuild.js';
+import { buildKindNodeImage, localKindNodeImage } from './kind-node-image.js';
+import { findOnPath, goBuildPath } from './sources.js';
+import type { ClusterOptionValues } from '../config/options.js';
+import { KIND_VERSION, normalizeVersion } from '../config/versions.js';
+import { loadExeca } from '../exec/load-execa.js';
+import type { Logger } from '../util/log.js';
 import { existsSync } from 'node:fs';
 
 export interface KindResolveOptions {
   cacheDir: string;
-  dryRun: boolean;
   logger: Logger;
   signal?: AbortSignal;
 }
@@ -25,7 +24,7 @@ export function kindVersionOf(values: Pick<ClusterOptionValues, 'kindVersion'>):
 
 /**
  * The kind to run: --kind-binary, else `kind` on PATH, else the Go-built one in the cache (built
- * now when Go is there). Under --dry-run nothing is built: the plan names `kind`.
+ * now when Go is there; without Go, `kind`, which the runtime's check then reports missing).
  */
 export async function resolveKindBinary(values: Pick<ClusterOptionValues, 'kindBinary' | 'kindVersion'>, options: KindResolveOptions): Promise<string> {
   if (values.kindBinary) return values.kindBinary;
@@ -33,7 +32,7 @@ export async function resolveKindBinary(values: Pick<ClusterOptionValues, 'kindB
   const version = kindVersionOf(values);
   const built = goBuildPath(options.cacheDir, 'kind', version, 'kind');
   if (existsSync(built)) return built;
-  if (options.dryRun || !(await detectGo('go', options.signal))) return 'kind';
+  if (!(await detectGo('go', options.signal))) return 'kind';
   options.logger.info(`kind is not installed: building sigs.k8s.io/kind@${version} from the Go module proxy`);
   const result = await buildFromGoModules('kind', version, { cacheDir: options.cacheDir, logger: options.logger, ...(options.signal ? { signal: options.signal } : {}) });
   return result.binaries.kind!;
@@ -53,8 +52,8 @@ async function present(docker: string, image: string): Promise<boolean> {
  * The node image to give kind: the configured one when it is here or can be pulled; else, for
  * upstream's kindest/node, the locally made image (built now if needed), said in one line.
  */
-export async function resolveNodeImage(image: string, options: KindResolveOptions & { docker: string; kindVersion: string; onStep?: (line: string) => void }): Promise<string> {
-  if (options.dryRun || (await present(options.docker, image))) return image;
+export async function resolveNodeImage(image: string, options: KindResolveOptions & { docker: string; kindVersion?: string; onStep?: (line: string) => void }): Promise<string> {
+  if (await present(options.docker, image)) return image;
   const version = upstreamNodeImageVersion(image);
   const execa = await loadExeca();
   // No engine answering: nothing to build into; kind reports that itself.
@@ -67,7 +66,7 @@ export async function resolveNodeImage(image: string, options: KindResolveOption
   const result = await buildKindNodeImage({
     cacheDir: options.cacheDir,
     kubeVersion: version,
-    kindVersion: options.kindVersion,
+    kindVersion: options.kindVersion ?? KIND_VERSION,
     docker: options.docker,
     logger: options.logger,
     ...(options.signal ? { signal: options.signal } : {}),
