@@ -183,6 +183,8 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
       }, 300_000, 1000);
     } finally {
       await kindRun(['delete', 'cluster', `--name=${cluster}`, `--kubeconfig=${kubeconfig}`]);
+      // Plain kind keeps its `kind` network; the tests' engine is left as it was found.
+      await docker(['network', 'rm', 'kind']);
     }
     assert.equal(String((await docker(['ps', '--all', '--filter', `name=${cluster}-control-plane`, '--format', '{{.Names}}'])).stdout).trim(), '');
   });
