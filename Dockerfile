@@ -2,7 +2,10 @@
 # runtimes (docker, podman, nerdctl) run as the kwok-controller component and the kind runtime
 # deploys into its cluster. Build it from a built checkout (`npm install && npm run build`):
 #   docker build -t ghcr.io/kwokts/kwok:v0.1.0 .
-FROM node:20-slim
+# Where node:20-slim cannot be pulled, `kwokts artifacts build controller-image` builds this file
+# on a base made from the machine's own node (BASE_IMAGE; it must have node, npm and /bin/sh).
+ARG BASE_IMAGE=node:20-slim
+FROM ${BASE_IMAGE}
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; no lifecycle scripts (the build already happened outside).

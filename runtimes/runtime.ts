@@ -48,6 +48,8 @@ export interface RuntimeContext {
   quietPull?: boolean;
   /** Every component of the cluster, for a runtime that makes one object for several (kind's node). */
   clusterComponents?: readonly Component[];
+  /** The artifact cache, for a runtime that builds what it cannot pull (kind's node image). */
+  cacheDir?: string;
 }
 
 /**

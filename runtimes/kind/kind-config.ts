@@ -6,13 +6,15 @@ import { CONTAINER_PORTS, type Component } from '../../src/components/index.js';
  * controller's port (it runs on the node's network) published the same way, so the host-side
  * readiness probes and kubectl work as for every other runtime.
  */
-export function renderKindConfig(components: readonly Component[]): string {
+export function renderKindConfig(components: readonly Component[], host: { cgroupV1?: boolean } = {}): string {
   const apiserver = components.find((c) => c.name === 'kube-apiserver');
   const controller = components.find((c) => c.name === 'kwok-controller');
   const config = {
     kind: 'Cluster',
     apiVersion: 'kind.x-k8s.io/v1alpha4',
     networking: { apiServerAddress: '127.0.0.1', ...(apiserver ? { apiServerPort: apiserver.ports[0]?.port } : {}) },
+    // Since Kubernetes 1.35 the kubelet refuses cgroup v1 hosts unless told otherwise.
+    ...(host.cgroupV1 ? { kubeadmConfigPatches: ['kind: KubeletConfiguration\nfailCgroupV1: false\n'] } : {}),
     nodes: [
       {
         role: 'control-plane',

@@ -15,6 +15,10 @@ import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
 import { renderControllerManifests, renderKindConfig } from './kind-config.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { defaultCacheDir } from '../../src/artifacts/sources.js';
+import { resolveNodeImage } from '../../src/artifacts/kind.js';
 
 /** kind's provider CLI; kwokctl's kind-podman/kind-nerdctl variants are not supported. */
 const PROVIDER_CLI = 'docker';
@@ -34,7 +38,7 @@ export class KindRuntime implements Runtime {
     if (result.exitCode === 0 || ctx.executor.dryRun) return;
     const missing = (result as { code?: string }).code === 'ENOENT';
     throw new PreflightError(missing ? `kind is not installed (looked for ${kind})` : `${kind} version failed: ${String(result.stderr).trim().split('\n').pop() ?? ''}`, {
-      hint: 'install kind v0.32.0 (`go install sigs.k8s.io/kind@v0.32.0`) or pass --kind-binary; kind also needs docker',
+      hint: 'install Go (kwokts then builds kind itself) or kind v0.32.0 (`go install sigs.k8s.io/kind@v0.32.0`), or pass --kind-binary; kind also needs docker',
     });
   }
 
@@ -55,10 +59,21 @@ export class KindRuntime implements Runtime {
     }
     const config = join(ctx.paths.root, 'kind.yaml');
     const kindKubeconfig = join(ctx.paths.root, 'kind-kubeconfig.yaml');
-    await ctx.executor.writeFile(config, renderKindConfig(ctx.clusterComponents ?? [apiserver]));
+    await ctx.executor.writeFile(config, renderKindConfig(ctx.clusterComponents ?? [apiserver], { cgroupV1: !existsSync('/sys/fs/cgroup/cgroup.controllers') }));
+    // kindest/node missing and not pullable: the node image made locally (said in one line).
+    const configured = apiserver.image ?? '';
+    const image = ctx.executor.dryRun
+      ? configured
+      : await resolveNodeImage(configured, {
+          cacheDir: ctx.cacheDir ?? defaultCacheDir(process.env, homedir()),
+          logger: ctx.logger,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+          docker: PROVIDER_CLI,
+          onStep: (line) => ctx.logger.info(`  ${line}`),
+        });
     await ctx.executor.run({
       command: kindOf(ctx),
-      args: ['create', 'cluster', `--name=${runtimeObjectName(ctx.cluster)}`, `--config=${config}`, `--image=${apiserver.image ?? ''}`, `--kubeconfig=${kindKubeconfig}`],
+      args: ['create', 'cluster', `--name=${runtimeObjectName(ctx.cluster)}`, `--config=${config}`, `--image=${image}`, `--kubeconfig=${kindKubeconfig}`],
     });
     this.created = true;
     await adoptCredentials(kindKubeconfig, ctx);
@@ -114,6 +129,7 @@ export class KindRuntime implements Runtime {
   async remove(ctx: RuntimeContext): Promise<void> {
     // Idempotent: kind deletes nothing (and succeeds) when the cluster is not there.
     await ctx.executor.run({ command: kindOf(ctx), args: ['delete', 'cluster', `--name=${runtimeObjectName(ctx.cluster)}`] });
+    await removeIdleKindNetwork(ctx);
   }
 }
 
@@ -131,6 +147,20 @@ async function nodeState(node: string): Promise<string | undefined> {
   const result = await execa(PROVIDER_CLI, ['inspect', '--format', '{{.State.Status}}', node], { reject: false, timeout: 10_000 });
   return result.exitCode === 0 ? String(result.stdout).trim() : undefined;
 }
+
+/**
+ * kind makes one docker network, `kind`, for all its clusters and never removes it. When the last
+ * container has left it, it goes too, so a deleted cluster leaves nothing behind (docker refuses
+ * to remove a network that still has containers, so another kind cluster's network stays).
+ */
+async function removeIdleKindNetwork(ctx: RuntimeContext): Promise<void> {
+  if (ctx.executor.dryRun) return;
+  const execa = await loadExeca();
+  const inspect = await execa(PROVIDER_CLI, ['network', 'inspect', '--format', '{{len .Containers}}', KIND_NETWORK], { reject: false, timeout: 10_000 });
+  if (inspect.exitCode !== 0 || String(inspect.stdout).trim() !== '0') return;
+  await execa(PROVIDER_CLI, ['network', 'rm', KIND_NETWORK], { reject: false, timeout: 30_000 });
+}
+const KIND_NETWORK = 'kind';
 
 interface KindKubeconfig {
   clusters?: Array<{ cluster?: { 'certificate-authority-data'?: string } }>;

@@ -180,12 +180,22 @@ const ADDON_BUILDS: Record<'metrics-server' | 'jaeger', { module: string; pkg: s
   'metrics-server': { module: METRICS_SERVER_MODULE, pkg: `${METRICS_SERVER_MODULE}/cmd/metrics-server`, helpText: 'v' },
   jaeger: { module: JAEGER_MODULE, pkg: `${JAEGER_MODULE}/cmd/all-in-one`, helpText: '--collector.otlp' },
 };
+export const COREDNS_MODULE = 'github.com/coredns/coredns';
+export const KIND_MODULE = 'sigs.k8s.io/kind';
+/** Single-binary modules whose main package is the module root: the version flag and what it prints. */
+const ROOT_BUILDS: Record<'coredns' | 'kind', { module: string; versionArgs: string[]; versionText: (bare: string) => string }> = {
+  coredns: { module: COREDNS_MODULE, versionArgs: ['-version'], versionText: (bare) => `CoreDNS-${bare}` },
+  kind: { module: KIND_MODULE, versionArgs: ['version'], versionText: (bare) => `kind v${bare}` },
+};
 const WRAPPER_MODULE: Record<GoBuildKind, string> = {
   kubernetes: 'kwokts.local/kubebuild',
   etcd: 'kwokts.local/etcdbuild',
   'cluster-autoscaler': 'kwokts.local/cabuild',
   'metrics-server': 'kwokts.local/msbuild',
   jaeger: 'kwokts.local/jaegerbuild',
+  'kubernetes-node': 'kwokts.local/kubebuild',
+  coredns: 'kwokts.local/corednsbuild',
+  kind: 'kwokts.local/kindbuild',
 };
 
 /** The wrapper go.mod for a Kubernetes release, from upstream's go.mod text. */
@@ -319,8 +329,10 @@ export function planGoBuild(kind: GoBuildKind, version: string, cacheDir: string
   const srcDir = path.join(cacheDir, 'gobuild', 'src', `${kind}-${v}`);
   const outDir = goBuildDir(cacheDir, kind, v);
   const env = { CGO_ENABLED: '0', GOWORK: 'off' };
-  if (kind === 'kubernetes') {
-    const names = binariesOfKind('kubernetes');
+  if (kind === 'kubernetes' || kind === 'kubernetes-node') {
+    // kubernetes-node (kubelet, kubeadm, kube-proxy: what a kind node image needs) is a family of its
+    // own so the control-plane cache, which every cluster needs, is not invalidated by it.
+    const names = binariesOfKind(kind);
     const pkgs = names.map((n) => `${KUBERNETES_MODULE}/cmd/${n}`);
     const ldflags = kubernetesLdflags(v);
     return {
@@ -337,8 +349,8 @@ export function planGoBuild(kind: GoBuildKind, version: string, cacheDir: string
         name,
         pkg: pkgs[i]!,
         builtName: goBinaryName(pkgs[i]!),
-        versionArgs: name === 'kubectl' ? ['version', '--client'] : ['--version'],
-        versionText: name === 'kubectl' ? `Client Version: ${v}` : `Kubernetes ${v}`,
+        versionArgs: name === 'kubectl' ? ['version', '--client'] : name === 'kubeadm' ? ['version', '-o', 'short'] : ['--version'],
+        versionText: name === 'kubectl' ? `Client Version: ${v}` : name === 'kubeadm' ? v : `Kubernetes ${v}`,
       })),
     };
   }
@@ -357,6 +369,22 @@ export function planGoBuild(kind: GoBuildKind, version: string, cacheDir: string
       env,
       // It has no --version flag; its usage naming --cloud-provider proves a working binary.
       outputs: [{ name: 'cluster-autoscaler', pkg, builtName: goBinaryName(pkg), versionArgs: ['--help'], versionText: '--cloud-provider' }],
+    };
+  }
+  if (kind === 'coredns' || kind === 'kind') {
+    const root = ROOT_BUILDS[kind];
+    const ldflags = '-s -w';
+    return {
+      kind,
+      version: v,
+      modules: [root.module],
+      srcDir,
+      outDir,
+      getArgs: ['get', `${root.module}@${v}`],
+      ldflags,
+      buildArgs: (tmp) => ['build', '-trimpath', '-ldflags', ldflags, '-o', tmp + path.sep, root.module],
+      env,
+      outputs: [{ name: kind, pkg: root.module, builtName: goBinaryName(root.module), versionArgs: root.versionArgs, versionText: root.versionText(v.replace(/^v/, '')) }],
     };
   }
   if (kind === 'metrics-server' || kind === 'jaeger') {
@@ -415,7 +443,8 @@ export function mergeGoSums(texts: readonly string[]): string {
 export function buildWrapperGoMod(plan: GoBuildPlan, upstreamGoMods: readonly string[]): string {
   if (plan.kind === 'cluster-autoscaler') return buildClusterAutoscalerGoMod(upstreamGoMods[0] ?? '', plan.version);
   if (plan.kind === 'metrics-server' || plan.kind === 'jaeger') return buildPinnedGoMod(WRAPPER_MODULE[plan.kind], ADDON_BUILDS[plan.kind].module, upstreamGoMods[0] ?? '', plan.version);
-  return plan.kind === 'kubernetes' ? buildKubernetesGoMod(upstreamGoMods[0] ?? '', plan.version) : buildEtcdGoMod(upstreamGoMods, plan.version);
+  if (plan.kind === 'coredns' || plan.kind === 'kind') return buildPinnedGoMod(WRAPPER_MODULE[plan.kind], ROOT_BUILDS[plan.kind].module, upstreamGoMods[0] ?? '', plan.version);
+  return plan.kind === 'kubernetes' || plan.kind === 'kubernetes-node' ? buildKubernetesGoMod(upstreamGoMods[0] ?? '', plan.version) : buildEtcdGoMod(upstreamGoMods, plan.version);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -31,11 +31,14 @@ export type AddonBinaryName = (typeof ADDON_BINARIES)[number];
 /** Tools kwokts builds for users but no cluster component runs (e.g. cluster-autoscaler's kwok build). */
 export const TOOL_BINARIES = ['cluster-autoscaler'] as const;
 export type ToolBinaryName = (typeof TOOL_BINARIES)[number];
+/** What a kind node image needs besides the control plane: the node's Kubernetes binaries, CoreDNS, and kind itself. */
+export const KUBE_NODE_BINARIES = ['kubelet', 'kubeadm', 'kube-proxy'] as const;
+export type KindNodeBinaryName = (typeof KUBE_NODE_BINARIES)[number] | 'coredns' | 'kind';
 /** Anything a Go build can produce. */
-export type BuildableName = BinaryName | ToolBinaryName;
+export type BuildableName = BinaryName | ToolBinaryName | KindNodeBinaryName;
 
 /** The Go module families we can build from source. */
-export type GoBuildKind = 'kubernetes' | 'etcd' | 'cluster-autoscaler' | AddonBinaryName;
+export type GoBuildKind = 'kubernetes' | 'etcd' | 'cluster-autoscaler' | AddonBinaryName | 'kubernetes-node' | 'coredns' | 'kind';
 /** `auto`: build only when every download failed; `always`: build instead of downloading; `never`: don't. */
 export type OfflineBuildMode = 'auto' | 'never' | 'always';
 
@@ -198,7 +201,8 @@ export function goBuildKindOf(name: BinaryName): GoBuildKind | undefined {
 /** The binaries one Go build of a family produces. */
 export function binariesOfKind(kind: GoBuildKind): readonly BuildableName[] {
   if (kind === 'cluster-autoscaler') return TOOL_BINARIES;
-  if (kind === 'metrics-server' || kind === 'jaeger') return [kind];
+  if (kind === 'kubernetes-node') return KUBE_NODE_BINARIES;
+  if (kind === 'metrics-server' || kind === 'jaeger' || kind === 'coredns' || kind === 'kind') return [kind];
   return kind === 'kubernetes' ? KUBE_BINARIES : ETCD_BINARIES;
 }
 
@@ -497,7 +501,9 @@ export function findOnPath(name: string, path: string = process.env.PATH ?? ''):
 
 /** A human-readable origin for a Go-built binary: the package and version it was built from. */
 export function goBuildOrigin(kind: GoBuildKind, version: string, name: string): string {
-  if (kind === 'kubernetes') return `go build k8s.io/kubernetes/cmd/${name}@${normalizeVersion(version)}`;
+  if (kind === 'kubernetes' || kind === 'kubernetes-node') return `go build k8s.io/kubernetes/cmd/${name}@${normalizeVersion(version)}`;
+  if (kind === 'coredns') return `go build github.com/coredns/coredns@${normalizeVersion(version)}`;
+  if (kind === 'kind') return `go build sigs.k8s.io/kind@${normalizeVersion(version)}`;
   if (kind === 'cluster-autoscaler') return `go build sigs.k8s.io/cluster-autoscaler/kwok@${normalizeVersion(version)}`;
   if (kind === 'metrics-server') return `go build sigs.k8s.io/metrics-server/cmd/metrics-server@${normalizeVersion(version)}`;
   if (kind === 'jaeger') return `go build github.com/jaegertracing/jaeger/cmd/all-in-one@${normalizeVersion(version)}`;

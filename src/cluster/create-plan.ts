@@ -127,7 +127,7 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
   // kwokctl with metrics-server: the kubelet's /metrics/resource and usage from annotations, unless given.
   const withMetricsDefaults = (docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> => (enabled.has('metrics-server') ? withDefaultMetrics(docs, servedAsCrs) : docs);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
-  // kind is taken as installed (its releases are GitHub downloads); the runtime checks that it answers.
+  // kind as given; resolving it (PATH, else a Go build into the cache) is the resolve-programs step's.
   const hostPrograms = new Map<string, string>(mode === 'cluster' ? [['kind', values.kindBinary || 'kind']] : []);
 
   const admin = { caFile: paths.caCert, certFile: paths.adminCert, keyFile: paths.adminKey };

@@ -12,7 +12,7 @@ import type { RuntimeContext } from '../../runtimes/runtime.js';
 import { applyManifests, installCrds, type ServedCrdKind } from './crds.js';
 import type { CreatePlan } from './create-plan.js';
 import { contextName, type ClusterPaths } from '../naming/naming.js';
-import { checkPrograms, resolvePrograms } from './programs.js';
+import { cacheDirOf, checkPrograms, resolvePrograms } from './programs.js';
 import { renderRecord } from './record.js';
 import { startComponents, type WaitFor } from './start-components.js';
 import { writePki } from './write-pki.js';
@@ -70,8 +70,11 @@ export interface PlanStep {
 }
 
 /** The runtime's view of the cluster while the plan is applied (programs as resolved so far). */
-export function runtimeContext(plan: Pick<CreatePlan, 'name' | 'paths' | 'values' | 'components'>, env: Pick<ApplyEnv, 'executor' | 'logger' | 'signal' | 'state'>, signal: AbortSignal = env.signal): RuntimeContext {
-  return { cluster: plan.name, paths: plan.paths, executor: env.executor, logger: env.logger, programs: env.state.programs, signal, quietPull: plan.values.quietPull, clusterComponents: plan.components };
+export function runtimeContext(plan: Pick<CreatePlan, 'name' | 'paths' | 'values' | 'components' | 'workdir'>, env: Pick<ApplyEnv, 'executor' | 'logger' | 'signal' | 'state'>, signal: AbortSignal = env.signal): RuntimeContext {
+  return {
+    cluster: plan.name, paths: plan.paths, executor: env.executor, logger: env.logger, programs: env.state.programs, signal,
+    quietPull: plan.values.quietPull, clusterComponents: plan.components, cacheDir: cacheDirOf(plan.values, plan.workdir),
+  };
 }
 
 export interface StepInputs {
@@ -100,7 +103,7 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
         // Container images bring their own binaries; the host still needs kubectl and etcdctl.
         const resolved = await env.effects.resolvePrograms(native ? components : [], {
           values: plan.values, kubeVersion: plan.spec.kubeVersion, etcdVersion: plan.spec.etcdVersion, workdir: plan.workdir,
-          executor: env.executor, logger: env.logger, signal: env.signal, onProgress: update,
+          executor: env.executor, logger: env.logger, signal: env.signal, onProgress: update, withKind: plan.mode === 'cluster',
         });
         env.state.programs = new Map([...plan.hostPrograms, ...resolved]);
         await env.effects.checkPrograms(native ? components : [], env.state.programs, env.executor);

@@ -1,6 +1,7 @@
 import { clusterVersions } from '../config/versions.js';
 import { isAbsolute, join } from 'node:path';
 import { planArtifacts, resolveArtifacts, type ArtifactProgressEvent, type ArtifactRequest, type BinaryName, type OfflineBuildMode } from '../artifacts/index.js';
+import { resolveKindBinary } from '../artifacts/kind.js';
 import type { Component } from '../components/index.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import type { Executor } from '../exec/executor.js';
@@ -58,6 +59,8 @@ export interface ResolveProgramsOptions {
   logger: Logger;
   signal: AbortSignal;
   onProgress: (detail: string) => void;
+  /** The kind runtime's `kind`: the one given, else on PATH, else built from its Go module (its releases are GitHub downloads). */
+  withKind?: boolean;
 }
 
 /** Paths of the binaries the components run (plus etcdctl/kubectl for passthrough later). */
@@ -71,8 +74,9 @@ export async function resolvePrograms(components: readonly Component[], options:
   if (options.executor.dryRun) {
     const planned = planArtifacts(requests, { cacheDir, offlineBuild });
     for (const p of planned) await options.executor.note(`Use ${p.name} from ${p.origin} (${p.source})`);
-    return new Map(planned.map((p) => [p.name, p.path]));
+    return new Map([...planned.map((p): [string, string] => [p.name, p.path]), ...(options.withKind ? [['kind', options.values.kindBinary || 'kind'] as [string, string]] : [])]);
   }
+  const kind = options.withKind ? await resolveKindBinary(options.values, { cacheDir, logger: options.logger, signal: options.signal }) : undefined;
   const resolved = await resolveArtifacts(requests, {
     cacheDir,
     offlineBuild,
@@ -80,7 +84,7 @@ export async function resolvePrograms(components: readonly Component[], options:
     signal: options.signal,
     onProgress: (event) => options.onProgress(describeProgress(event)),
   });
-  return new Map(resolved.map((r) => [r.name, r.path]));
+  return new Map([...resolved.map((r): [string, string] => [r.name, r.path]), ...(kind ? [['kind', kind] as [string, string]] : [])]);
 }
 
 /** kubectl/etcdctl/etcdutl for passthrough and snapshots: the cluster's own version, resolved (and cached) on first use. */

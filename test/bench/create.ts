@@ -234,8 +234,18 @@ export async function benchRestore(args: string[]): Promise<void> {
   }
 }
 
+/** kind's dockerd (test/engines/docker-kind.sh); the node image is made there beforehand. */
+async function kindEngineEnv(): Promise<Record<string, string>> {
+  const { execa } = await import('execa');
+  const host = String((await execa('bash', [join(ROOT, 'test', 'engines', 'docker-kind.sh')])).stdout).trim().split('\n').pop()!;
+  process.env.DOCKER_HOST = host;
+  const { ensureTestImages } = await import('../engines/images.js');
+  await ensureTestImages('docker');
+  return { DOCKER_HOST: host };
+}
+
 /**
- * `npm run bench -- create 3 --runtime binary,docker,podman`: create→ready per runtime, images
+ * `npm run bench -- create 3 --runtime binary,docker,podman,kind`: create→ready per runtime, images
  * present (made locally by test/engines), each engine the tests' own.
  */
 async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> {
@@ -243,11 +253,16 @@ async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> 
   const bin = join(ROOT, 'bin', 'run.js');
   const lines: string[] = [];
   for (const runtime of runtimes) {
-    const engineEnv = runtime === 'docker' || runtime === 'podman' ? (await startEngine(runtime)).env : {};
+    // kind runs on the kind tests' dockerd (its node image: kwokts artifacts build kind-node-image, made beforehand).
+    const engineEnv = runtime === 'kind' ? await kindEngineEnv() : runtime === 'docker' || runtime === 'podman' ? (await startEngine(runtime)).env : {};
     // A name of its own: an engine's container names are shared by everyone who uses it.
     const name = ['--name', `bench-${runtime}-${process.pid}`];
     const [samples = []] = await interleaved(
-      [{ label: runtime, create: (env) => timed('node', [bin, ...name, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed('node', [bin, ...name, 'delete', 'cluster'], env) }],
+      [{
+        label: runtime,
+        create: (env) => timed('node', [bin, ...name, 'create', 'cluster', '--wait', runtime === 'kind' ? '10m' : '2m'], env),
+        del: (env) => timed('node', [bin, ...name, 'delete', 'cluster'], env),
+      }],
       rounds,
       { KWOK_RUNTIME: runtime, ...engineEnv },
     );

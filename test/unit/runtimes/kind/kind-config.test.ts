@@ -28,6 +28,12 @@ test('kind config: apiserver and controller published on loopback at the cluster
   assert.deepEqual(noController.nodes, [{ role: 'control-plane' }]);
 });
 
+test('kind config on a cgroup v1 host: the kubelet is told to run there (it refuses v1 by default since 1.35)', () => {
+  const config = parse(renderKindConfig([component('kube-apiserver', 1)], { cgroupV1: true })) as { kubeadmConfigPatches: string[] };
+  assert.deepEqual(config.kubeadmConfigPatches.map((p) => parse(p) as unknown), [{ kind: 'KubeletConfiguration', failCgroupV1: false }]);
+  assert.equal((parse(renderKindConfig([component('kube-apiserver', 1)], { cgroupV1: false })) as Record<string, unknown>)['kubeadmConfigPatches'], undefined);
+});
+
 test('the controller manifests reference the image given, and manage only fake nodes', () => {
   const text = renderControllerManifests(readFileSync(templatePath('kind', 'kwok-controller.yaml'), 'utf8'), 'ghcr.io/kwokts/kwok:v0.1.0');
   const docs = parseAllDocuments(text).map((d) => d.toJSON() as { kind: string; spec?: { template: { spec: { containers: Array<{ image: string; args: string[] }> } } } });

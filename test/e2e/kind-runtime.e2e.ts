@@ -1,0 +1,209 @@
+/**
+ * The kind runtime on real kind (issue #15): kind built from its Go module, and a node image made
+ * on this machine (`kwokts artifacts build kind-node-image`: Debian packages + Go-built
+ * Kubernetes, etcd, CoreDNS, pause), since kindest/node cannot be pulled here.
+ *   1. create --runtime kind (the fallback to the local node image is said in one line), seed 000
+ *      (a fake node Ready, 10 pods Running with IPs), logs, port-forward to the apiserver pod,
+ *      stop/start (the node container), delete with nothing left.
+ *   2. kwok deployed into a plain kind cluster (`kwokts deploy`, the controller image built from the
+ *      Dockerfile by `kwokts artifacts build controller-image` and loaded with `kind load
+ *      docker-image`), seed 001: a node and pods made before kwok become Ready/Running.
+ * The node image build is cached (~/.kwok/cache/kind-node and the docker image); cold it takes
+ * many minutes, so the first step builds it with its own deadline.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execa } from 'execa';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { join } from 'node:path';
+import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
+import { kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { DEPLOYMENT, NODE } from './seed-000.js';
+
+interface EngineUnderTest {
+  env: Record<string, string>;
+}
+
+/** The tests' dockerd for kind (test/engines/docker-kind.sh). */
+async function startKindEngine(): Promise<EngineUnderTest> {
+  const result = await execa('bash', [join(ROOT, 'test', 'engines', 'docker-kind.sh')], { reject: false, all: true });
+  if (result.exitCode !== 0) throw new Error(`could not start the kind tests' dockerd:\n${String(result.all)}`);
+  const env = { DOCKER_HOST: String(result.stdout).trim().split('\n').pop()! };
+  Object.assign(process.env, env);
+  return { env };
+}
+
+const NAME = 'kind-e2e';
+const NODE_CONTAINER = `kwok-${NAME}-control-plane`;
+const BUILD_MS = 3 * 3_600_000;
+
+/** Why this machine cannot build the node image, if it cannot (a skip, said clearly). */
+function cannotBuild(): string | undefined {
+  if (process.getuid?.() !== 0) return 'building the kind node image needs root (debootstrap)';
+  return undefined;
+}
+
+describe('kind runtime on real kind with a locally built node image', { timeout: BUILD_MS + 3_600_000, skip: cannotBuild() }, () => {
+  let under: EngineUnderTest;
+  let box: Sandbox;
+  let kind = '';
+  let image = '';
+  const run = (args: string[], input?: string) => kwokts(box, ['--name', NAME, ...args], { timeoutMs: 1_800_000, ...(input === undefined ? {} : { input }) });
+  const k = (args: string[], input?: string) => run(['kubectl', ...args], input);
+  const docker = (args: string[]) => execa('docker', args, { env: { ...process.env, ...under.env }, reject: false });
+
+  before(async () => {
+    requireBinaries();
+    under = await startKindEngine();
+    box = sandbox();
+    Object.assign(box.env, under.env, { KWOK_RUNTIME: 'kind' });
+    // The controller image the kind runtime loads and `kwokts deploy` runs: the repository's
+    // Dockerfile, built on a base made from this machine's node (node:20-slim cannot be pulled).
+    const controller = await kwokts(box, ['artifacts', 'build', 'controller-image'], { timeoutMs: BUILD_MS });
+    assert.equal(controller.exitCode, 0, controller.stderr);
+    assert.equal(controller.stdout.trim(), DEFAULT_KWOK_CONTROLLER_IMAGE);
+    let started = Date.now();
+    const built = await kwokts(box, ['artifacts', 'build', 'kind'], { timeoutMs: BUILD_MS });
+    assert.equal(built.exitCode, 0, built.stderr);
+    kind = built.stdout.trim();
+    started = Date.now();
+    const node = await kwokts(box, ['artifacts', 'build', 'kind-node-image'], { timeoutMs: BUILD_MS });
+    assert.equal(node.exitCode, 0, node.stderr);
+    image = node.stdout.trim();
+    console.log(`# kind node image ${image} ready in ${((Date.now() - started) / 1000).toFixed(0)}s (cold: a full build; warm: a fingerprint check)`);
+  });
+  after(async () => {
+    if (!box) return;
+    await run(['delete', 'cluster']);
+    box.cleanup();
+  });
+
+  test('create, seed 000, logs, port-forward, stop/start, delete: nothing left', async () => {
+    const started = Date.now();
+    const created = await run(['create', 'cluster', '--wait', '10m']);
+    assert.equal(created.exitCode, 0, created.stderr);
+    console.log(`# kind: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (node image present)`);
+    // kindest/node cannot be pulled here: the fallback is said in one line.
+    assert.match(created.stderr, new RegExp(`kindest/node:v\\d+\\.\\d+\\.\\d+ cannot be pulled \\(.*\\); using ${image.replace(/[.]/g, '\\.')}, made locally`));
+    assert.equal(created.stderr.split('\n').filter((l) => /cannot be pulled/.test(l)).length, 1);
+
+    const nodes = await k(['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
+    assert.equal(nodes.stdout, NODE_CONTAINER);
+    await waitFor('the kind node Ready', async () => (await k(['get', 'node', NODE_CONTAINER, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 300_000, 1000);
+
+    // Seed 000: the fake node Ready, 10 pods Running with IPs.
+    assert.equal((await k(['apply', '-f', '-'], NODE)).exitCode, 0);
+    assert.equal((await k(['apply', '-f', '-'], DEPLOYMENT)).exitCode, 0);
+    const pods = async (): Promise<Array<{ phase: string; ip: string }>> => {
+      const out = (await k(['get', 'pod', '-l', 'app=fake-pod', '-o', 'jsonpath={range .items[*]}{.status.phase} {.status.podIP}{"\\n"}{end}'])).stdout;
+      return out.split('\n').filter(Boolean).map((l) => ({ phase: l.split(' ')[0] ?? '', ip: l.split(' ')[1] ?? '' }));
+    };
+    const allRunning = async (): Promise<boolean> => {
+      const p = await pods();
+      return p.length === 10 && p.every((x) => x.phase === 'Running' && x.ip !== '');
+    };
+    await waitFor('10 pods Running with IPs', allRunning, 300_000, 1000);
+    assert.equal(new Set((await pods()).map((p) => p.ip)).size, 10, 'each pod its own IP');
+    const ready = await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
+    assert.equal(ready.stdout, 'True');
+
+    // Logs through the cluster (kubectl logs of the component's pod).
+    const controllerLogs = await run(['logs', 'kwok-controller']);
+    assert.equal(controllerLogs.exitCode, 0, controllerLogs.stderr);
+    assert.match(controllerLogs.stdout, /kwok controller .* started/);
+    const apiserverLogs = await run(['logs', 'kube-apiserver']);
+    assert.equal(apiserverLogs.exitCode, 0, apiserverLogs.stderr);
+    assert.ok(apiserverLogs.stdout.length > 0);
+
+    // port-forward to the apiserver's pod: /readyz with the cluster's admin credentials.
+    const fwd = spawnKwokts(box, ['--name', NAME, 'port-forward', 'kube-apiserver', '0:6443']);
+    let out = '';
+    fwd.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    try {
+      await waitFor('port-forward to listen', () => /Forwarding from 127\.0\.0\.1:\d+/.test(out), 120_000);
+      const port = Number(/Forwarding from 127\.0\.0\.1:(\d+)/.exec(out)![1]);
+      const readyz = await adminGet(box, port, '/readyz');
+      assert.equal(readyz.status, 200, readyz.body);
+      assert.equal(readyz.body, 'ok');
+    } finally {
+      fwd.kill('SIGINT');
+      await fwd.catch(() => undefined);
+    }
+
+    // stop: the node container stops, the cluster's objects survive a start.
+    const stopped = await run(['stop', 'cluster']);
+    assert.equal(stopped.exitCode, 0, stopped.stderr);
+    assert.equal(String((await docker(['inspect', '--format', '{{.State.Status}}', NODE_CONTAINER])).stdout).trim(), 'exited');
+    const components = JSON.parse((await run(['get', 'components', '-o', 'json'])).stdout) as Array<{ state: string }>;
+    assert.ok(components.every((c) => c.state === 'stopped'), JSON.stringify(components));
+    const restarted = await run(['start', 'cluster', '--wait', '10m']);
+    assert.equal(restarted.exitCode, 0, restarted.stderr);
+    await waitFor('10 pods Running with IPs after start', allRunning, 600_000, 2000);
+
+    // delete: no container, no network, no kubeconfig context, no cluster directory.
+    const deleted = await run(['delete', 'cluster']);
+    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    const containers = String((await docker(['ps', '--all', '--filter', `name=${NODE_CONTAINER}`, '--format', '{{.Names}}'])).stdout).trim();
+    assert.equal(containers, '');
+    assert.notEqual((await docker(['network', 'inspect', 'kind'])).exitCode, 0, 'kind\'s network is gone with its last cluster');
+    assert.doesNotMatch(readFileSync(box.kubeconfig, 'utf8'), new RegExp(`kwok-${NAME}`));
+    assert.ok(!existsSync(join(box.workdir, 'clusters', NAME)));
+  });
+
+  test('kwok deployed into a plain kind cluster (kwokts deploy), seed 001: node Ready and pods Running', async () => {
+    const cluster = 'kwokts-kind-deploy';
+    const dir = join(box.workdir, '..', 'plain-kind');
+    mkdirSync(dir, { recursive: true });
+    const kubeconfig = join(dir, 'kubeconfig');
+    const config = join(dir, 'kind.yaml');
+    // The kubelet refuses cgroup v1 hosts since 1.35 unless told otherwise.
+    const v1 = !existsSync('/sys/fs/cgroup/cgroup.controllers');
+    writeFileSync(config, `kind: Cluster\napiVersion: kind.x-k8s.io/v1alpha4\n${v1 ? 'kubeadmConfigPatches:\n- |\n  kind: KubeletConfiguration\n  failCgroupV1: false\n' : ''}`);
+    const env = { ...process.env, ...under.env };
+    const kindRun = (args: string[]) => execa(kind, args, { env, reject: false, all: true, timeout: 1_800_000 });
+    // kubectl inside the node, with kubeadm's admin credentials.
+    const kc = (args: string[], input?: string) =>
+      execa('docker', ['exec', '-i', `${cluster}-control-plane`, 'kubectl', '--kubeconfig=/etc/kubernetes/admin.conf', ...args], { env, reject: false, ...(input === undefined ? {} : { input }) });
+    try {
+      const made = await kindRun(['create', 'cluster', `--name=${cluster}`, `--image=${image}`, `--config=${config}`, `--kubeconfig=${kubeconfig}`, '--wait=5m']);
+      assert.equal(made.exitCode, 0, String(made.all));
+      // Seed 001: the node and the workload exist before kwok does.
+      assert.equal((await kc(['apply', '-f', '-'], NODE)).exitCode, 0);
+      assert.equal((await kc(['apply', '-f', '-'], DEPLOYMENT)).exitCode, 0);
+      const loaded = await kindRun(['load', 'docker-image', DEFAULT_KWOK_CONTROLLER_IMAGE, `--name=${cluster}`]);
+      assert.equal(loaded.exitCode, 0, String(loaded.all));
+      const deployed = await kwokts(box, ['deploy', '--kubeconfig', kubeconfig]);
+      assert.equal(deployed.exitCode, 0, deployed.stderr);
+      await waitFor('the kwok controller Deployment available', async () => (await kc(['-n', 'kube-system', 'get', 'deployment', 'kwok-controller', '-o', 'jsonpath={.status.availableReplicas}'])).stdout === '1', 300_000, 2000);
+      await waitFor('kwok-node-0 Ready', async () => (await kc(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 300_000, 1000);
+      await waitFor('10 pods Running', async () => {
+        const phases = (await kc(['get', 'pod', '-l', 'app=fake-pod', '-o', 'jsonpath={.items[*].status.phase}'])).stdout.split(' ').filter(Boolean);
+        return phases.length === 10 && phases.every((p) => p === 'Running');
+      }, 300_000, 1000);
+    } finally {
+      await kindRun(['delete', 'cluster', `--name=${cluster}`, `--kubeconfig=${kubeconfig}`]);
+      // Plain kind keeps its `kind` network; the tests' engine is left as it was found.
+      await docker(['network', 'rm', 'kind']);
+    }
+    assert.equal(String((await docker(['ps', '--all', '--filter', `name=${cluster}-control-plane`, '--format', '{{.Names}}'])).stdout).trim(), '');
+  });
+});
+
+/** GET with the cluster's admin certificate (kind's CA, adopted into the cluster's pki). */
+function adminGet(box: Sandbox, port: number, path: string): Promise<{ status: number; body: string }> {
+  const pki = join(box.workdir, 'clusters', NAME, 'pki');
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      { host: '127.0.0.1', port, path, ca: readFileSync(join(pki, 'ca.crt')), cert: readFileSync(join(pki, 'admin.crt')), key: readFileSync(join(pki, 'admin.key')), servername: 'localhost', timeout: 30_000 },
+      (res) => {
+        let body = '';
+        res.on('data', (c: Buffer) => (body += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timed out')));
+    req.on('error', reject);
+    req.end();
+  });
+}
