@@ -16,6 +16,7 @@ import { engineCatalogFactory } from '../controllers/engine-adapter.js';
 import { KwokController } from '../controllers/kwok-controller.js';
 import { LeaderElector, leaderElectionDefaults, runWhileLeader } from '../controllers/leader-election.js';
 import { buildNodeSelection } from '../controllers/node-selection.js';
+import { ShardMembership, shardLeaseName } from '../shards/shard-membership.js';
 import type { StageCatalog, StageCatalogFactory } from '../controllers/stage-engine.js';
 import { configPathsOf, implementedCrdKinds, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from './options.js';
 import type { KwokControllerOptions } from './options.js';
@@ -268,7 +269,24 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         annotationSelector: options.disregardStatusWithAnnotationSelector,
         labelSelector: options.disregardStatusWithLabelSelector,
       });
+      const shardOptions = options.shard;
+      let onRing = (): void => {};
+      const membership = shardOptions.enabled
+        ? new ShardMembership({
+            client: kubeClient,
+            identity: options.id,
+            namespace: shardOptions.namespace,
+            leaseDurationMs: shardOptions.leaseDurationMs,
+            retryPeriodMs: shardOptions.retryPeriodMs,
+            logger,
+            onChange: () => onRing(),
+          })
+        : undefined;
+      if (membership && options.nodeLeaseDurationSeconds > 0 && shardOptions.leaseDurationMs + shardOptions.retryPeriodMs >= (options.nodeLeaseDurationSeconds * 1000 * 3) / 4) {
+        logger.warn('--shard-lease-duration plus --shard-retry-period is not well below 3/4 of --node-lease-duration-seconds: node leases of a shard that dies may lapse before another shard takes them');
+      }
       const controller = new KwokController({
+        ...(membership ? { shard: { owns: (name: string) => membership.owns(name), isShard: (holder: string) => membership.isShard(holder), handoverGraceMs: shardOptions.leaseDurationMs } } : {}),
         client: kubeClient,
         selection,
         catalogFactory,
@@ -294,9 +312,15 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
       });
       logger.info(
         `kwok controller ${options.id} started: manage ${describeMode(options)}, ${watchStageCrds ? 'stages from Stage CRs' : `${stages?.stageCount ?? 0} stages`}, ` +
-          `leases ${options.nodeLeaseDurationSeconds > 0 ? `${options.nodeLeaseDurationSeconds}s` : 'off'}`,
+          `leases ${options.nodeLeaseDurationSeconds > 0 ? `${options.nodeLeaseDurationSeconds}s` : 'off'}${membership ? `, shard of ${shardOptions.namespace}/${shardLeaseName(options.id)}` : ''}`,
       );
-      await controller.run(controllerSignal);
+      if (!membership) {
+        await controller.run(controllerSignal);
+        return;
+      }
+      // A new member set re-evaluates every node: nodes won are leased, nodes lost are handed over.
+      onRing = () => controller.nodes.controller.resyncAll();
+      await Promise.all([membership.run(controllerSignal), controller.run(controllerSignal)]);
     };
 
     const election = options.leaderElection;
