@@ -56,6 +56,7 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'leader-elect-resource-name', kind: 'string', help: 'name of the leader Lease (default kwok-controller)' },
   { name: 'leader-elect-resource-namespace', kind: 'string', help: "namespace of the leader Lease (default: the pod's namespace in a cluster, else kube-system)" },
   { name: 'shard', kind: 'bool', help: 'share the managed nodes with the other controllers started with --shard: each node is leased by exactly one live shard (kwokts addition; default false)' },
+  { name: 'shards', kind: 'int', help: 'run this many shard processes: this one and N-1 children with --shard, their own --id (<id>-<i>) and port (kwokts addition; default 1)' },
   { name: 'shard-lease-duration', kind: 'duration', help: 'how long a shard counts as live after its last renewal of its Lease kwok-shard-<id> (default 15s)' },
   { name: 'shard-retry-period', kind: 'duration', help: 'interval between renewals of the shard Lease and lists of the others (default 2s)' },
   { name: 'shard-lease-namespace', kind: 'string', help: 'namespace of the shard Leases (default kube-node-lease)' },
@@ -156,6 +157,8 @@ export interface KwokControllerOptions {
 /** --shard*: a kwokts addition (kwok v0.8.0 has no sharding). */
 export interface ShardOptions {
   enabled: boolean;
+  /** --shards: processes to run (1: just this one). */
+  processes: number;
   leaseDurationMs: number;
   retryPeriodMs: number;
   namespace: string;
@@ -238,11 +241,13 @@ function resolveLeaderElection(flags: ParsedFlags): LeaderElectionOptions {
 
 function resolveShard(flags: ParsedFlags): ShardOptions {
   const options: ShardOptions = {
-    enabled: last(flags, 'shard') === 'true',
+    enabled: last(flags, 'shard') === 'true' || (intFlag(flags, 'shards') ?? 1) > 1,
+    processes: intFlag(flags, 'shards') ?? 1,
     leaseDurationMs: durationFlag(flags, 'shard-lease-duration', shardDefaults.leaseDurationMs),
     retryPeriodMs: durationFlag(flags, 'shard-retry-period', shardDefaults.retryPeriodMs),
     namespace: last(flags, 'shard-lease-namespace') || shardDefaults.namespace,
   };
+  if (!(options.processes >= 1)) throw new UsageError(`--shards must be at least 1, got ${options.processes}`);
   if (options.enabled && !(options.retryPeriodMs > 0 && options.leaseDurationMs > 2 * options.retryPeriodMs)) {
     throw new UsageError('--shard-lease-duration must be more than twice --shard-retry-period, which must be positive', { hint: 'e.g. --shard-lease-duration=15s --shard-retry-period=2s' });
   }

@@ -17,6 +17,7 @@ import { KwokController } from '../controllers/kwok-controller.js';
 import { LeaderElector, leaderElectionDefaults, runWhileLeader } from '../controllers/leader-election.js';
 import { buildNodeSelection } from '../controllers/node-selection.js';
 import { ShardMembership, shardLeaseName } from '../shards/shard-membership.js';
+import { runShardChildren, watchShardParent } from '../shards/shard-processes.js';
 import type { StageCatalog, StageCatalogFactory } from '../controllers/stage-engine.js';
 import { configPathsOf, implementedCrdKinds, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from './options.js';
 import type { KwokControllerOptions } from './options.js';
@@ -179,6 +180,9 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     throw error;
   }
   const options = resolveKwokOptions(flags, files.options, configPaths);
+  // --shards N: this process is shard 0 of N (the others are its children, started below).
+  const baseId = options.id;
+  if (options.shard.processes > 1) options.id = `${baseId}-0`;
   const logger = run.logger ? (flags.has('v') ? atLevel(run.logger, options.logLevel) : run.logger) : stderrLogger(options.logLevel);
   if (files.skippedKinds.length > 0) logger.debug(`config: skipped documents of kind ${[...new Set(files.skippedKinds)].join(', ')}`);
   const catalogFactory = run.catalogFactory ?? engineCatalogFactory;
@@ -325,7 +329,23 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
 
     const election = options.leaderElection;
     if (!election.enabled) {
-      await runControllers(signal);
+      const inner = new AbortController();
+      const stopInner = (): void => inner.abort();
+      signal.addEventListener('abort', stopInner, { once: true });
+      watchShardParent(inner.signal, () => {
+        logger.warn('the process that started this shard is gone; stopping');
+        inner.abort();
+      }, run.env);
+      try {
+        await Promise.all([
+          runControllers(inner.signal),
+          ...(options.shard.processes > 1
+            ? [runShardChildren({ flags, id: baseId, count: options.shard.processes, listenHost: listen?.host, logger }, inner.signal)]
+            : []),
+        ]);
+      } finally {
+        signal.removeEventListener('abort', stopInner);
+      }
     } else {
       const elector = new LeaderElector({
         client: kubeClient,
