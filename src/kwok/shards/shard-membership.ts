@@ -2,7 +2,7 @@
  * Shard membership through Leases: each controller process started with --shard holds a Lease
  * `kwok-shard-<id>` (labelled kwok.x-k8s.io/shard) and renews it every retry period; the set of
  * shard Leases renewed within their duration is the membership, from which every shard computes
- * the same ShardRing. A shard whose own renewals fail for a lease duration counts itself out (it
+ * the same ShardRing (the shard Leases are watched, so a round costs one request: the renewal). A shard whose own renewals fail for a lease duration counts itself out (it
  * owns nothing until it renews again), so two shards never both think they own a node for long.
  *
  * Liveness is judged on the local clock: a lease counts as renewed when its renewTime changes
@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../../util/log.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.js';
+import { Reflector } from '../client/reflector.js';
 import { leasesResource } from '../client/resources.js';
 import type { KubeClient, KubeObject } from '../client/types.js';
 import { systemClock } from '../controllers/clock.js';
@@ -73,6 +74,7 @@ export class ShardMembership {
   /** Every shard identity ever listed, live or not: their node leases may be taken over. */
   private readonly known = new Set<string>();
   private current: ShardRing | undefined;
+  private watch: Reflector | undefined;
   private readyResolve!: () => void;
   private readonly readyPromise = new Promise<void>((resolve) => (this.readyResolve = resolve));
 
@@ -105,6 +107,16 @@ export class ShardMembership {
   }
 
   async run(signal: AbortSignal): Promise<void> {
+    // Watched, not listed each round: kube-node-lease holds a Lease per node, and a labelled list
+    // of 50,000 of them every retry period was a measurable share of the apiserver's CPU.
+    this.watch = new Reflector({
+      client: this.options.client,
+      ref: leasesResource,
+      selectors: { namespace: this.options.namespace, labelSelector: shardLabel },
+      logger: this.options.logger,
+      onEvent: () => {},
+    });
+    const watching = this.watch.run(signal);
     while (!signal.aborted) {
       await this.tick(signal);
       if (signal.aborted) break;
@@ -121,6 +133,7 @@ export class ShardMembership {
       });
     }
     await this.leave();
+    await watching;
   }
 
   /** One renewal and one list; public for tests driving a manual clock. */
@@ -133,8 +146,8 @@ export class ShardMembership {
       if (!isConflict(error)) logger.warn(`shard lease ${namespace}/${this.leaseName}: ${(error as Error).message}`);
     }
     try {
-      const list = await client.list(leasesResource, { namespace, labelSelector: shardLabel }, signal);
-      this.update(list.items);
+      if (this.watch?.hasSynced) this.update([...this.watch.store.values()]);
+      else this.update((await client.list(leasesResource, { namespace, labelSelector: shardLabel }, signal)).items);
     } catch (error) {
       if (!signal?.aborted) logger.warn(`listing shard leases: ${(error as Error).message}`);
     }
