@@ -322,8 +322,8 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         await controller.run(controllerSignal);
         return;
       }
-      // A new member set re-evaluates every node: nodes won are leased, nodes lost are handed over.
-      onRing = () => controller.nodes.controller.resyncAll();
+      // A new member set re-evaluates the nodes that changed owner: won ones are leased, lost ones handed over.
+      onRing = () => controller.nodes.reassign();
       await Promise.all([membership.run(controllerSignal), controller.run(controllerSignal)]);
     };
 

@@ -60,6 +60,12 @@ export interface NodeSide {
   controller: StageController;
   registry: NodeRegistry;
   leases: NodeLeases | undefined;
+  /**
+   * The shard ring changed: re-feed only the nodes whose owner changed to or from this shard
+   * (a join or leave moves about 1/N of them; re-matching every node's stages would stall a
+   * shard of 50,000 nodes for seconds, long enough to miss its own lease renewal).
+   */
+  reassign(): void;
   run(signal: AbortSignal): Promise<void>;
 }
 
@@ -137,6 +143,14 @@ export function createNodeSide(options: NodeControllerOptions): NodeSide {
     controller,
     registry,
     leases,
+    reassign() {
+      const shard = options.shard;
+      if (!shard) return;
+      for (const node of [...controller.reflector.store.values()]) {
+        const name = node.metadata.name ?? '';
+        if (shard.owns(name) !== registry.has(name)) controller.handle('MODIFIED', node);
+      }
+    },
     async run(signal) {
       await Promise.all([controller.run(signal), leases?.run(signal)]);
     },

@@ -26,7 +26,7 @@ export const shardLeasePrefix = 'kwok-shard-';
 
 export const shardDefaults = {
   namespace: 'kube-node-lease',
-  leaseDurationMs: 15_000,
+  leaseDurationMs: 20_000,
   retryPeriodMs: 2_000,
 } as const;
 
