@@ -50,7 +50,7 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'node-lease-parallelism', kind: 'int', help: 'concurrent node lease requests (default 16)' },
   { name: 'id', kind: 'string', help: 'identity of this controller in leases and events (default <hostname>_<uuid>)' },
   { name: 'leader-elect', kind: 'bool', help: 'run as one of several replicas: act only while holding the leader Lease (default false)' },
-  { name: 'leader-elect-lease-duration', kind: 'duration', help: 'how long standbys wait after the last renewal before taking over (default 20s)' },
+  { name: 'leader-elect-lease-duration', kind: 'duration', help: 'how long standbys wait after the last renewal before taking over (default 15s)' },
   { name: 'leader-elect-renew-deadline', kind: 'duration', help: 'how long the leader keeps trying to renew before it stops (default 10s)' },
   { name: 'leader-elect-retry-period', kind: 'duration', help: 'interval between attempts to acquire or renew (default 2s)' },
   { name: 'leader-elect-resource-name', kind: 'string', help: 'name of the leader Lease (default kwok-controller)' },
