@@ -196,6 +196,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   const metrics = new KwokMetrics();
   let client = run.client;
   let httpClient: HttpKubeClient | undefined;
+  let membershipClient: HttpKubeClient | undefined;
   let podNamespace: string | undefined;
   if (!client) {
     let loaded;
@@ -218,6 +219,9 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     } catch (error) {
       throw new PreflightError(`kubeconfig ${loaded.origin}: ${(error as Error).message}`, { cause: error });
     }
+    // The shard Lease gets connections of its own: behind thousands of node-lease and stage
+    // requests in the shared pool, its renewal could wait past its own duration on a slow apiserver.
+    if (options.shard.enabled) membershipClient = new HttpKubeClient(connection, { maxSockets: 2, userAgent: 'kwokts-controller-shard' });
     httpClient = new HttpKubeClient(connection, {
       onRequest: (method, ref, status, seconds) => metrics.apiRequest(method, ref, status, seconds),
     });
@@ -277,7 +281,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
       let onRing = (): void => {};
       const membership = shardOptions.enabled
         ? new ShardMembership({
-            client: kubeClient,
+            client: membershipClient ?? kubeClient,
             identity: options.id,
             namespace: shardOptions.namespace,
             leaseDurationMs: shardOptions.leaseDurationMs,
@@ -375,6 +379,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     logsWatch.abort();
     await server?.close();
     httpClient?.close();
+    membershipClient?.close();
     logger.info('kwok controller stopped');
   }
 }
