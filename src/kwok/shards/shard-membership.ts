@@ -12,10 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from '../../util/log.js';
-import { isAlreadyExists, isConflict, isNotFound } from '../client/api-error.js';
-import { Reflector } from '../client/reflector.js';
-import { leasesResource } from '../client/resources.js';
-import type { KubeClient, KubeObject } from '../client/types.js';
+import { isAlreadyExists, isConflict, isNotFound, leasesResource, Reflector, type KubeClient, type KubeObject } from '../../kube/index.js';
 import { systemClock } from '../controllers/clock.js';
 import type { Clock } from '../controllers/clock.js';
 import { formatMicroTime } from '../controllers/node-leases.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { leasesResource } from '../../../../src/kwok/client/resources.js';
+import { leasesResource } from '../../../../src/kube/client/resources.js';
 import { ShardMembership, shardLeaseName } from '../../../../src/kwok/shards/shard-membership.js';
 import type { ShardRing } from '../../../../src/kwok/shards/shard-ring.js';
 import { silentLogger } from '../../../../src/util/log.js';
