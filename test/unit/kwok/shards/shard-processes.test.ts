@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseKwokArgs, resolveKwokOptions } from '../../../../src/kwok/options.js';
+import { parseKwokArgs, resolveKwokOptions } from '../../../../src/kwok/app/options.js';
 import { runShardChildren, shardChildArgs, shardParentEnv, watchShardParent } from '../../../../src/kwok/shards/shard-processes.js';
 import { UsageError } from '../../../../src/util/errors.js';
 import { silentLogger } from '../../../../src/util/log.js';
