@@ -22,7 +22,7 @@ import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { Reflector } from '../../src/kube/client/reflector.js';
 import { leasesResource, nodesResource, podsResource } from '../../src/kube/client/resources.js';
 import type { KubeObject } from '../../src/kube/client/types.js';
-import { shardLabel } from '../../src/kwok/shards/shard-membership.js';
+import { shardLabel } from '../../src/kwok/controllers/shard-membership.js';
 import { parseGoDurationMs } from '../../src/gocompat/go-duration.js';
 import { silentLogger } from '../../src/util/log.js';
 import { freePort } from '../e2e/harness.js';

@@ -17,7 +17,7 @@ import { HttpKubeClient } from '../../src/kube/client/http-client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { leasesResource, nodesResource, podsResource } from '../../src/kube/client/resources.js';
 import type { KubeObject } from '../../src/kube/client/types.js';
-import { shardLabel } from '../../src/kwok/shards/shard-membership.js';
+import { shardLabel } from '../../src/kwok/controllers/shard-membership.js';
 import { silentLogger } from '../../src/util/log.js';
 import { findControlPlaneBinaries, startControlPlane } from './kwok-controller-cluster.js';
 import type { ControlPlane } from './kwok-controller-cluster.js';

@@ -16,7 +16,7 @@ import { parseLabelSelector } from '../../kube/index.js';
 import { checkLeaderElectionTiming, leaderElectionDefaults } from '../controllers/leader-election.js';
 import type { ManageMode } from '../controllers/node-selection.js';
 import { parseCidr } from '../../util/ip-address.js';
-import { shardDefaults } from '../shards/shard-membership.js';
+import { shardDefaults } from '../controllers/shard-membership.js';
 
 type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { leasesResource, nodesResource, podsResource } from '../../../../src/kube/client/resources.js';
-import { ShardRing } from '../../../../src/kwok/shards/shard-ring.js';
+import { ShardRing } from '../../../../src/kwok/controllers/shard-ring.js';
 import { FakeKubeClient } from '../controllers/fake-kube-client.js';
 import { nodeReadyStage, podReadyStage } from '../controllers/fake-stages.js';
 import { eventually, node, phaseOf, pod, podIpOf, startHarness } from '../controllers/harness.js';

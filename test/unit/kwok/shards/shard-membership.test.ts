@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { leasesResource } from '../../../../src/kube/client/resources.js';
-import { ShardMembership, shardLeaseName } from '../../../../src/kwok/shards/shard-membership.js';
-import type { ShardRing } from '../../../../src/kwok/shards/shard-ring.js';
+import { ShardMembership, shardLeaseName } from '../../../../src/kwok/controllers/shard-membership.js';
+import type { ShardRing } from '../../../../src/kwok/controllers/shard-ring.js';
 import { silentLogger } from '../../../../src/util/log.js';
 import { FakeKubeClient } from '../controllers/fake-kube-client.js';
 import { ManualClock } from '../controllers/manual-clock.js';

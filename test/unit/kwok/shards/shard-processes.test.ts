@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseKwokArgs, resolveKwokOptions } from '../../../../src/kwok/app/options.js';
-import { runShardChildren, shardChildArgs, shardParentEnv, watchShardParent } from '../../../../src/kwok/shards/shard-processes.js';
+import { runShardChildren, shardChildArgs, shardParentEnv, watchShardParent } from '../../../../src/kwok/app/shard-processes.js';
 import { UsageError } from '../../../../src/util/errors.js';
 import { silentLogger } from '../../../../src/util/log.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { hash32, ShardRing } from '../../../../src/kwok/shards/shard-ring.js';
+import { hash32, ShardRing } from '../../../../src/kwok/controllers/shard-ring.js';
 
 const nodes = Array.from({ length: 3000 }, (_, i) => `node-${i}`);
 

@@ -13,9 +13,9 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../../util/log.js';
 import { isAlreadyExists, isConflict, isNotFound, leasesResource, Reflector, type KubeClient, type KubeObject } from '../../kube/index.js';
-import { systemClock } from '../controllers/clock.js';
-import type { Clock } from '../controllers/clock.js';
-import { formatMicroTime } from '../controllers/node-leases.js';
+import { systemClock } from './clock.js';
+import type { Clock } from './clock.js';
+import { formatMicroTime } from './node-leases.js';
 import { ShardRing } from './shard-ring.js';
 
 export const shardLabel = 'kwok.x-k8s.io/shard';

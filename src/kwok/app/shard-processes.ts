@@ -9,7 +9,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../../util/log.js';
-import type { ParsedFlags } from '../app/options.js';
+import type { ParsedFlags } from './options.js';
 
 export const shardParentEnv = 'KWOKTS_SHARD_PARENT_PID';
 
