@@ -19,12 +19,13 @@ export default class Deploy extends BaseCommand<typeof Deploy> {
     context: Flags.string({ description: 'kubeconfig context to use (default: its current context)' }),
     output: Flags.string({ char: 'o', description: 'print the manifests instead of applying them', options: ['yaml'] }),
     stages: Flags.boolean({ description: 'also apply the default Stages (stage-fast.yaml)', default: true, allowNo: true }),
+    replicas: Flags.integer({ description: 'controller replicas; above 1 they share the nodes as shards (--shard) instead of electing a leader', default: 1, min: 1 }),
     image: Flags.string({ description: `controller image (default ${DEFAULT_KWOK_CONTROLLER_IMAGE}); for a mirror registry` }),
   };
 
   async run(): Promise<void> {
     const { flags } = this;
-    const render = { stages: flags.stages, ...(flags.image ? { image: flags.image } : {}) };
+    const render = { stages: flags.stages, replicas: flags.replicas, ...(flags.image ? { image: flags.image } : {}) };
     if (flags['dry-run'] || flags.output === 'yaml') {
       process.stdout.write(renderDeployManifests(render));
       return;

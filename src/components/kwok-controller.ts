@@ -1,3 +1,4 @@
+import { UsageError } from '../util/errors.js';
 import { levelName } from '../util/log.js';
 import type { ClusterSpec, Component } from './component.js';
 import { imageOf } from './image.js';
@@ -46,6 +47,11 @@ export function buildKwokController(spec: ClusterSpec): Component {
     // waiting for them to expire.
     ...(external ? [] : [`--id=kwok-${spec.name}-controller`]),
   ];
+  if (external && options.kwokControllerShards > 1) {
+    throw new UsageError('--kwok-controller-shards needs kwokts\'s own controller', { hint: 'drop --kwok-controller-binary, or --kwok-controller-shards' });
+  }
+  // Shards run as children of this one process (src/kwok/app/shard-processes.ts); Go's kwok has no sharding.
+  if (!external && options.kwokControllerShards > 1) args.push(`--shards=${options.kwokControllerShards}`);
   if (spec.enableCrds.length > 0) args.push(`--enable-crds=${spec.enableCrds.join(',')}`);
   if (spec.logLevel !== 0) args.push(`--v=${levelName(spec.logLevel)}`);
   return {

@@ -17,6 +17,25 @@ export interface RenderDeployOptions {
   stages?: boolean;
   /** Another image (a mirror); default: the pinned controller image. */
   image?: string;
+  /**
+   * Replicas of the Deployment (default 1). Above 1 they run as shards (--shard) instead of a
+   * leader and standbys: every replica manages its share of the nodes, and may list and delete
+   * Leases in kube-node-lease (the shard membership).
+   */
+  replicas?: number;
+}
+
+/** The Deployment's replica count and, above 1, shards instead of leader election. */
+function withReplicas(kwok: string, replicas: number): string {
+  const swap = (text: string, from: RegExp, to: string): string => {
+    if (!from.test(text)) throw new Error(`templates/deploy/${DEPLOY_MANIFEST_FILES.kwok} has no ${String(from)}`);
+    return text.replace(from, to);
+  };
+  let out = swap(kwok, /^(\s*)replicas: 1$/m, `$1replicas: ${replicas}`);
+  if (replicas === 1) return out;
+  out = swap(out, /^(\s*)- --leader-elect=true$/m, '$1- --shard=true');
+  out = swap(out, /^(\s*)verbs: \[get, create, update\]$/m, '$1verbs: [get, list, create, update, delete]');
+  return out;
 }
 
 export function readDeployTemplate(file: string): string {
@@ -29,7 +48,9 @@ export function renderDeployManifests(options: RenderDeployOptions = {}): string
   const pattern = new RegExp(`^(\\s*image:\\s*)${KWOK_CONTROLLER_IMAGE_REPOSITORY.replace(/[.]/g, '\\.')}:\\S+\\s*$`, 'gm');
   const kwok = readDeployTemplate(DEPLOY_MANIFEST_FILES.kwok);
   if (!pattern.test(kwok)) throw new Error(`templates/deploy/${DEPLOY_MANIFEST_FILES.kwok} names no ${KWOK_CONTROLLER_IMAGE_REPOSITORY} image`);
-  const pinned = kwok.replace(pattern, (_line, prefix: string) => `${prefix}${image}`);
+  const replicas = options.replicas ?? 1;
+  if (!Number.isInteger(replicas) || replicas < 1) throw new Error(`replicas must be a positive integer, got ${replicas}`);
+  const pinned = withReplicas(kwok.replace(pattern, (_line, prefix: string) => `${prefix}${image}`), replicas);
   if (options.stages === false) return pinned;
   const stages = readDeployTemplate(DEPLOY_MANIFEST_FILES.stages);
   return `${pinned.endsWith('\n') ? pinned : `${pinned}\n`}---\n${stages}`;

@@ -5,7 +5,7 @@
  */
 
 // The API client: a small HTTP client over node:http(s), list/watch reflector, retries.
-export type { KubeClient, KubeObject, ListOptions, ResourceRef } from './client/types.js';
+export type { KubeClient, KubeObject, ListOptions, PatchRequest, ResourceRef } from './client/types.js';
 export { HttpKubeClient } from './client/http-client.js';
 export { buildConnection } from './client/connection.js';
 export { KubeApiError, isAlreadyExists, isConflict, isNotFound } from './client/api-error.js';

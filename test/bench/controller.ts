@@ -69,12 +69,12 @@ function flag(args: string[], name: string, fallback: number): number {
   return value === undefined ? fallback : Number(value);
 }
 
-async function kwokts(args: string[], env: Record<string, string>): Promise<void> {
-  const result = await execa('node', [join(ROOT, 'bin', 'run.js'), '--name', CLUSTER, ...args], { env: { ...process.env, ...env }, reject: false, all: true });
+export async function kwokts(args: string[], env: Record<string, string>, cluster = CLUSTER): Promise<void> {
+  const result = await execa('node', [join(ROOT, 'bin', 'run.js'), '--name', cluster, ...args], { env: { ...process.env, ...env }, reject: false, all: true });
   if (result.exitCode !== 0) throw new Error(`kwokts ${args.join(' ')} failed:\n${String(result.all).slice(-2000)}`);
 }
 
-async function waitHealthy(port: number, child: ChildProcess, seconds: number): Promise<void> {
+export async function waitHealthy(port: number, child: ChildProcess, seconds: number): Promise<void> {
   const deadline = Date.now() + seconds * 1000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`controller exited with ${child.exitCode} before /healthz answered`);
@@ -164,7 +164,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
 }
 
 /** CPU seconds of each component the cluster's pid files name. */
-function componentCpu(clusterDir: string): Record<string, number> {
+export function componentCpu(clusterDir: string): Record<string, number> {
   const pids = join(clusterDir, 'pids');
   const seconds: Record<string, number> = {};
   for (const file of existsSync(pids) ? readdirSync(pids) : []) {
@@ -196,7 +196,7 @@ function phase(p: PhaseResult | undefined, total: number): string {
   return `${p.seconds.toFixed(1)} s`;
 }
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
   return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ').trimEnd()).join('\n');
 }

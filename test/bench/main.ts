@@ -10,6 +10,9 @@
  *   controller  our kwok controller vs Go kwok (KWOK=/path or ~/go/bin/kwok) on a fresh cluster
  *            each: N nodes Ready, M pods Running, M pods deleted, CPU and peak RSS
  *            (`--nodes 1000 --pods 2000 --concurrency 32 --timeout 300`; needs `npm run build`).
+ *   scale-out  K controller shards (--shard) on one cluster: N nodes Ready, M pods Running, then a
+ *            hold with per-minute nodes Ready, stale node leases, pods Running and RSS per process
+ *            (`--nodes 5000 --pods 10000 --shards 2 --hold 2m --lease-duration 200`).
  *   scale    `kwokts scale` of nodes and pods (`--nodes 10 --pods 10000`), kwokctl's beside it when found.
  *   startup  whole-process time of `--version`, `get clusters` and `kubectl version --client`,
  *            kwokts beside kwokctl and kubectl run directly, interleaved rounds (`startup 10`).
@@ -18,9 +21,17 @@
 import { benchController } from './controller.js';
 import { benchCreate, benchRestore } from './create.js';
 import { benchScale } from './scale.js';
+import { benchScaleOut } from './scale-out.js';
 import { benchStartup } from './startup.js';
 
-const benches: Record<string, (args: string[]) => Promise<void>> = { create: benchCreate, restore: benchRestore, controller: benchController, scale: benchScale, startup: benchStartup };
+const benches: Record<string, (args: string[]) => Promise<void>> = {
+  create: benchCreate,
+  restore: benchRestore,
+  controller: benchController,
+  scale: benchScale,
+  'scale-out': benchScaleOut,
+  startup: benchStartup,
+};
 const [name = 'create', ...rest] = process.argv.slice(2);
 const bench = benches[name];
 if (!bench) {

@@ -16,6 +16,7 @@ import { parseLabelSelector } from '../../kube/index.js';
 import { checkLeaderElectionTiming, leaderElectionDefaults } from '../controllers/leader-election.js';
 import type { ManageMode } from '../controllers/node-selection.js';
 import { parseCidr } from '../../util/ip-address.js';
+import { shardDefaults } from '../controllers/shard-membership.js';
 
 type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
 
@@ -54,6 +55,11 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'leader-elect-retry-period', kind: 'duration', help: 'interval between attempts to acquire or renew (default 2s)' },
   { name: 'leader-elect-resource-name', kind: 'string', help: 'name of the leader Lease (default kwok-controller)' },
   { name: 'leader-elect-resource-namespace', kind: 'string', help: "namespace of the leader Lease (default: the pod's namespace in a cluster, else kube-system)" },
+  { name: 'shard', kind: 'bool', help: 'share the managed nodes with the other controllers started with --shard: each node is leased by exactly one live shard (kwokts addition; default false)' },
+  { name: 'shards', kind: 'int', help: 'run this many shard processes: this one and N-1 children with --shard, their own --id (<id>-<i>) and port (kwokts addition; default 1)' },
+  { name: 'shard-lease-duration', kind: 'duration', help: 'how long a shard counts as live after its last renewal of its Lease kwok-shard-<id> (default 20s)' },
+  { name: 'shard-retry-period', kind: 'duration', help: 'interval between renewals of the shard Lease and lists of the others (default 2s)' },
+  { name: 'shard-lease-namespace', kind: 'string', help: 'namespace of the shard Leases (default kube-node-lease)' },
   { name: 'v', short: 'v', kind: 'string', help: 'log level: DEBUG, INFO, WARN, ERROR or -4, 0, 4, 8' },
   { name: 'tracing-endpoint', kind: 'string', help: 'OTLP tracing endpoint (accepted, not implemented)', hidden: true },
   { name: 'tracing-sampling-rate-per-million', kind: 'int', help: 'tracing sampling rate (accepted, not implemented)', hidden: true },
@@ -145,6 +151,17 @@ export interface KwokControllerOptions {
   id: string;
   logLevel: number;
   leaderElection: LeaderElectionOptions;
+  shard: ShardOptions;
+}
+
+/** --shard*: a kwokts addition (kwok v0.8.0 has no sharding). */
+export interface ShardOptions {
+  enabled: boolean;
+  /** --shards: processes to run (1: just this one). */
+  processes: number;
+  leaseDurationMs: number;
+  retryPeriodMs: number;
+  namespace: string;
 }
 
 /** --leader-elect*: the flag names of Kubernetes components (component-base), which kwok has none of. */
@@ -218,6 +235,21 @@ function resolveLeaderElection(flags: ParsedFlags): LeaderElectionOptions {
     if (problem) {
       throw new UsageError(`--leader-elect: ${problem}`, { hint: 'keep --leader-elect-lease-duration > --leader-elect-renew-deadline > 1.2 × --leader-elect-retry-period' });
     }
+  }
+  return options;
+}
+
+function resolveShard(flags: ParsedFlags): ShardOptions {
+  const options: ShardOptions = {
+    enabled: last(flags, 'shard') === 'true' || (intFlag(flags, 'shards') ?? 1) > 1,
+    processes: intFlag(flags, 'shards') ?? 1,
+    leaseDurationMs: durationFlag(flags, 'shard-lease-duration', shardDefaults.leaseDurationMs),
+    retryPeriodMs: durationFlag(flags, 'shard-retry-period', shardDefaults.retryPeriodMs),
+    namespace: last(flags, 'shard-lease-namespace') || shardDefaults.namespace,
+  };
+  if (!(options.processes >= 1)) throw new UsageError(`--shards must be at least 1, got ${options.processes}`);
+  if (options.enabled && !(options.retryPeriodMs > 0 && options.leaseDurationMs > 2 * options.retryPeriodMs)) {
+    throw new UsageError('--shard-lease-duration must be more than twice --shard-retry-period, which must be positive', { hint: 'e.g. --shard-lease-duration=15s --shard-retry-period=2s' });
   }
   return options;
 }
@@ -297,7 +329,11 @@ export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigura
     id: last(flags, 'id') || `${hostname()}_${randomUUID()}`,
     logLevel: LogLevel.INFO,
     leaderElection: resolveLeaderElection(flags),
+    shard: resolveShard(flags),
   };
+  if (options.shard.enabled && options.leaderElection.enabled) {
+    throw new UsageError('--shard and --leader-elect exclude each other', { hint: 'shards already share the nodes; run several with --shard, or one leader with --leader-elect' });
+  }
 
   const level = last(flags, 'v');
   if (level !== undefined) {

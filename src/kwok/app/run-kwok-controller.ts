@@ -16,6 +16,8 @@ import { engineCatalogFactory } from '../controllers/engine-adapter.js';
 import { KwokController } from '../controllers/kwok-controller.js';
 import { LeaderElector, leaderElectionDefaults, runWhileLeader } from '../controllers/leader-election.js';
 import { buildNodeSelection } from '../controllers/node-selection.js';
+import { ShardMembership, shardLeaseName } from '../controllers/shard-membership.js';
+import { runShardChildren, watchShardParent } from './shard-processes.js';
 import type { StageCatalog, StageCatalogFactory } from '../controllers/stage-engine.js';
 import { configPathsOf, implementedCrdKinds, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from './options.js';
 import type { KwokControllerOptions } from './options.js';
@@ -178,6 +180,9 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     throw error;
   }
   const options = resolveKwokOptions(flags, files.options, configPaths);
+  // --shards N: this process is shard 0 of N (the others are its children, started below).
+  const baseId = options.id;
+  if (options.shard.processes > 1) options.id = `${baseId}-0`;
   const logger = run.logger ? (flags.has('v') ? atLevel(run.logger, options.logLevel) : run.logger) : stderrLogger(options.logLevel);
   if (files.skippedKinds.length > 0) logger.debug(`config: skipped documents of kind ${[...new Set(files.skippedKinds)].join(', ')}`);
   const catalogFactory = run.catalogFactory ?? engineCatalogFactory;
@@ -191,6 +196,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   const metrics = new KwokMetrics();
   let client = run.client;
   let httpClient: HttpKubeClient | undefined;
+  let membershipClient: HttpKubeClient | undefined;
   let podNamespace: string | undefined;
   if (!client) {
     let loaded;
@@ -213,6 +219,9 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     } catch (error) {
       throw new PreflightError(`kubeconfig ${loaded.origin}: ${(error as Error).message}`, { cause: error });
     }
+    // The shard Lease gets connections of its own: behind thousands of node-lease and stage
+    // requests in the shared pool, its renewal could wait past its own duration on a slow apiserver.
+    if (options.shard.enabled) membershipClient = new HttpKubeClient(connection, { maxSockets: 2, userAgent: 'kwokts-controller-shard' });
     httpClient = new HttpKubeClient(connection, {
       onRequest: (method, ref, status, seconds) => metrics.apiRequest(method, ref, status, seconds),
     });
@@ -268,7 +277,24 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         annotationSelector: options.disregardStatusWithAnnotationSelector,
         labelSelector: options.disregardStatusWithLabelSelector,
       });
+      const shardOptions = options.shard;
+      let onRing = (): void => {};
+      const membership = shardOptions.enabled
+        ? new ShardMembership({
+            client: membershipClient ?? kubeClient,
+            identity: options.id,
+            namespace: shardOptions.namespace,
+            leaseDurationMs: shardOptions.leaseDurationMs,
+            retryPeriodMs: shardOptions.retryPeriodMs,
+            logger,
+            onChange: () => onRing(),
+          })
+        : undefined;
+      if (membership && options.nodeLeaseDurationSeconds > 0 && shardOptions.leaseDurationMs + shardOptions.retryPeriodMs >= (options.nodeLeaseDurationSeconds * 1000 * 3) / 4) {
+        logger.warn('--shard-lease-duration plus --shard-retry-period is not well below 3/4 of --node-lease-duration-seconds: node leases of a shard that dies may lapse before another shard takes them');
+      }
       const controller = new KwokController({
+        ...(membership ? { shard: { owns: (name: string) => membership.owns(name), isShard: (holder: string) => membership.isShard(holder), handoverGraceMs: shardOptions.leaseDurationMs } } : {}),
         client: kubeClient,
         selection,
         catalogFactory,
@@ -294,14 +320,36 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
       });
       logger.info(
         `kwok controller ${options.id} started: manage ${describeMode(options)}, ${watchStageCrds ? 'stages from Stage CRs' : `${stages?.stageCount ?? 0} stages`}, ` +
-          `leases ${options.nodeLeaseDurationSeconds > 0 ? `${options.nodeLeaseDurationSeconds}s` : 'off'}`,
+          `leases ${options.nodeLeaseDurationSeconds > 0 ? `${options.nodeLeaseDurationSeconds}s` : 'off'}${membership ? `, shard of ${shardOptions.namespace}/${shardLeaseName(options.id)}` : ''}`,
       );
-      await controller.run(controllerSignal);
+      if (!membership) {
+        await controller.run(controllerSignal);
+        return;
+      }
+      // A new member set re-evaluates the nodes that changed owner: won ones are leased, lost ones handed over.
+      onRing = () => controller.nodes.reassign();
+      await Promise.all([membership.run(controllerSignal), controller.run(controllerSignal)]);
     };
 
     const election = options.leaderElection;
     if (!election.enabled) {
-      await runControllers(signal);
+      const inner = new AbortController();
+      const stopInner = (): void => inner.abort();
+      signal.addEventListener('abort', stopInner, { once: true });
+      watchShardParent(inner.signal, () => {
+        logger.warn('the process that started this shard is gone; stopping');
+        inner.abort();
+      }, run.env);
+      try {
+        await Promise.all([
+          runControllers(inner.signal),
+          ...(options.shard.processes > 1
+            ? [runShardChildren({ flags, id: baseId, count: options.shard.processes, listenHost: listen?.host, logger }, inner.signal)]
+            : []),
+        ]);
+      } finally {
+        signal.removeEventListener('abort', stopInner);
+      }
     } else {
       const elector = new LeaderElector({
         client: kubeClient,
@@ -331,6 +379,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     logsWatch.abort();
     await server?.close();
     httpClient?.close();
+    membershipClient?.close();
     logger.info('kwok controller stopped');
   }
 }

@@ -10,7 +10,7 @@ import type { Clock } from './clock.js';
 import type { ControllerMetrics } from './controller-metrics.js';
 import { EventRecorder } from './event-recorder.js';
 import { createNodeSide } from './node-controller.js';
-import type { NodeSide } from './node-controller.js';
+import type { NodeSide, ShardView } from './node-controller.js';
 import type { NodeSelection } from './node-selection.js';
 import { createPodSide } from './pod-controller.js';
 import { ProviderConfigWatch } from './provider-config-watch.js';
@@ -41,6 +41,8 @@ export interface KwokControllerConfig {
   logger: Logger;
   metrics?: ControllerMetrics;
   clock?: Clock;
+  /** With --shard: only the nodes the shard ring gives this process. */
+  shard?: ShardView;
   /** Check cluster-autoscaler kwok-provider ConfigMaps and warn about templates it would skip (default on). */
   checkAutoscalerProvider?: boolean;
 }
@@ -98,6 +100,7 @@ export class KwokController {
             },
           }
         : {}),
+      ...(config.shard ? { shard: config.shard } : {}),
       onNodeWritable: (nodeName) => pods?.resyncNode(nodeName),
     });
     pods = createPodSide({

@@ -30,6 +30,15 @@ export interface NodeLeaseOptions {
   takeOverFrom?: readonly string[];
 }
 
+/** With --shard: which nodes this process owns among the live shards (shard-membership.ts). */
+export interface ShardView {
+  owns(nodeName: string): boolean;
+  /** Identities of shards, whose node leases the node's owner may take over. */
+  isShard(holder: string): boolean;
+  /** How long a node that moved away keeps its lease renewed while the new owner takes it. */
+  handoverGraceMs: number;
+}
+
 export interface NodeControllerOptions {
   client: KubeClient;
   selection: NodeSelection;
@@ -42,6 +51,7 @@ export interface NodeControllerOptions {
   logger: Logger;
   metrics?: ControllerMetrics;
   clock?: Clock;
+  shard?: ShardView;
   /** Pods on this node may be played from now on (re-feed them). */
   onNodeWritable(nodeName: string): void;
 }
@@ -50,6 +60,12 @@ export interface NodeSide {
   controller: StageController;
   registry: NodeRegistry;
   leases: NodeLeases | undefined;
+  /**
+   * The shard ring changed: re-feed only the nodes whose owner changed to or from this shard
+   * (a join or leave moves about 1/N of them; re-matching every node's stages would stall a
+   * shard of 50,000 nodes for seconds, long enough to miss its own lease renewal).
+   */
+  reassign(): void;
   run(signal: AbortSignal): Promise<void>;
 }
 
@@ -73,6 +89,7 @@ export function createNodeSide(options: NodeControllerOptions): NodeSide {
     ? new NodeLeases({
         client: options.client,
         ...options.leases,
+        ...(options.shard ? { canTakeOver: (holder: string) => options.shard!.isShard(holder) } : {}),
         logger,
         ...(options.clock ? { clock: options.clock } : {}),
         onChange: (nodeName, held) => {
@@ -91,6 +108,11 @@ export function createNodeSide(options: NodeControllerOptions): NodeSide {
     const name = node.metadata.name ?? '';
     if (type === 'DELETED' || !selection.isManagedNode(node)) {
       forget(name);
+      return;
+    }
+    if (options.shard && !options.shard.owns(name)) {
+      // Another shard's node: stop playing it now, hand its lease over without a gap.
+      if (registry.delete(name)) leases?.release(name, options.shard.handoverGraceMs);
       return;
     }
     const isNew = !registry.has(name);
@@ -121,6 +143,14 @@ export function createNodeSide(options: NodeControllerOptions): NodeSide {
     controller,
     registry,
     leases,
+    reassign() {
+      const shard = options.shard;
+      if (!shard) return;
+      for (const node of [...controller.reflector.store.values()]) {
+        const name = node.metadata.name ?? '';
+        if (shard.owns(name) !== registry.has(name)) controller.handle('MODIFIED', node);
+      }
+    },
     async run(signal) {
       await Promise.all([controller.run(signal), leases?.run(signal)]);
     },

@@ -29,6 +29,11 @@ export interface NodeLeasesOptions {
    * node leases to expire would only delay the nodes.
    */
   takeOverFrom?: readonly string[];
+  /**
+   * Holders whose live leases may be taken too: with --shard, the other shards, for the nodes the
+   * ring now gives to this one (the old owner stops when it sees our write).
+   */
+  canTakeOver?: (holder: string) => boolean;
   /** Called when this instance starts (true) or stops (false) holding a node's lease. */
   onChange(nodeName: string, held: boolean): void;
   clock?: Clock;
@@ -43,6 +48,11 @@ interface LeaseState {
   /** When our hold runs out if renewals keep failing. */
   heldUntil: number;
   failures: number;
+  /**
+   * Set when the node moved to another shard: keep renewing until that shard has written the
+   * lease (or this local time passes), so the lease never lapses during the handover.
+   */
+  releaseUntil?: number;
 }
 
 interface LeaseSpec {
@@ -77,9 +87,10 @@ function specOf(lease: KubeObject): LeaseSpec {
 }
 
 /** Whether someone else holds `lease` and it has not expired at `nowMs` (holders in `takeOverFrom` count as gone). */
-export function heldByOther(lease: KubeObject, holder: string, nowMs: number, takeOverFrom: readonly string[] = []): boolean {
+export function heldByOther(lease: KubeObject, holder: string, nowMs: number, takeOverFrom: readonly string[] | ((holder: string) => boolean) = []): boolean {
   const spec = specOf(lease);
-  if (!spec.holderIdentity || spec.holderIdentity === holder || takeOverFrom.includes(spec.holderIdentity)) return false;
+  if (!spec.holderIdentity || spec.holderIdentity === holder) return false;
+  if (typeof takeOverFrom === 'function' ? takeOverFrom(spec.holderIdentity) : takeOverFrom.includes(spec.holderIdentity)) return false;
   const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
   if (Number.isNaN(renewed)) return false;
   return renewed + (spec.leaseDurationSeconds ?? 0) * 1000 > nowMs;
@@ -130,6 +141,7 @@ export class NodeLeases {
   ensure(nodeName: string, nodeUid: string): void {
     const state = this.nodes.get(nodeName);
     if (state) {
+      delete state.releaseUntil;
       if (state.uid !== nodeUid) {
         // The node was recreated under the same name: fix the owner reference now.
         state.uid = nodeUid;
@@ -150,6 +162,20 @@ export class NodeLeases {
     if (state.held) this.options.onChange(nodeName, false);
   }
 
+  /**
+   * The node moved to another shard: stop at once if we do not hold its lease, else keep renewing
+   * for up to `graceMs` or until the new owner has written it, whichever comes first.
+   */
+  release(nodeName: string, graceMs: number): void {
+    const state = this.nodes.get(nodeName);
+    if (!state) return;
+    if (!state.held) {
+      this.forget(nodeName);
+      return;
+    }
+    state.releaseUntil ??= this.clock.now() + graceMs;
+  }
+
   async run(signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', () => this.queue.close(), { once: true });
     const workers = Array.from({ length: Math.max(1, this.options.parallelism) }, async () => {
@@ -161,6 +187,8 @@ export class NodeLeases {
     });
     await Promise.all(workers);
   }
+
+  private readonly takeOver = (other: string): boolean => (this.options.takeOverFrom?.includes(other) ?? false) || (this.options.canTakeOver?.(other) ?? false);
 
   private renewIntervalMs(): number {
     return (this.options.durationSeconds * 1000) / 4 * (1 + 0.04 * this.random());
@@ -179,6 +207,10 @@ export class NodeLeases {
     const { client, holderIdentity: holder, durationSeconds, logger } = this.options;
     const now = this.clock.now();
     let next = this.renewIntervalMs();
+    if (state.releaseUntil !== undefined && now >= state.releaseUntil) {
+      this.forget(nodeName);
+      return;
+    }
     try {
       let lease = state.lease;
       if (!lease) {
@@ -195,7 +227,12 @@ export class NodeLeases {
           return;
         }
       }
-      if (heldByOther(lease, holder, now, this.options.takeOverFrom)) {
+      if (state.releaseUntil !== undefined && specOf(lease).holderIdentity && specOf(lease).holderIdentity !== holder) {
+        // The new owner has it: the handover is done.
+        this.forget(nodeName);
+        return;
+      }
+      if (heldByOther(lease, holder, now, this.takeOver)) {
         state.lease = undefined;
         if (state.held) logger.info(`node ${nodeName}: lease is held by ${specOf(lease).holderIdentity}; node is read-only here`);
         this.setHeld(nodeName, state, false);

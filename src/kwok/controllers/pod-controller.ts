@@ -76,7 +76,9 @@ export function createPodSide(options: PodControllerOptions): PodSide {
     let keys = byNode.get(nodeName);
     if (!keys) byNode.set(nodeName, (keys = new Set()));
     keys.add(key);
-    if (nodes.has(nodeName)) ips.markUsed(pod);
+    // Every pod's IPs, not only those on our nodes: with shards (or several controllers sharing
+    // --cidr) the pool must not hand out an address another instance already gave a pod.
+    ips.markUsed(pod);
   };
 
   const controller = new StageController({

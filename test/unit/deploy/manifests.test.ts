@@ -60,6 +60,21 @@ describe('in-cluster manifests', () => {
     for (const probe of ['startupProbe', 'livenessProbe', 'readinessProbe']) assert.deepEqual(c[probe]['httpGet'], { path: '/healthz', port: 10247, scheme: 'HTTP' }, probe);
   });
 
+  it('--replicas above 1 runs the replicas as shards, which may list and delete node-namespace Leases', () => {
+    const objects = deployObjects(renderDeployManifests({ replicas: 3 })) as Obj[];
+    const deployment = objects.find((o) => o['kind'] === 'Deployment')!;
+    assert.equal(deployment['spec']['replicas'], 3);
+    const options = resolveKwokOptions(parseKwokArgs(container(objects)['args'] as string[]), {}, []);
+    assert.equal(options.shard.enabled, true);
+    assert.equal(options.leaderElection.enabled, false);
+    const role = objects.find((o) => o['kind'] === 'Role' && o['metadata']['namespace'] === 'kube-node-lease')!;
+    assert.deepEqual(role['rules'][0]['verbs'], ['get', 'list', 'create', 'update', 'delete']);
+    const single = deployObjects(renderDeployManifests({ replicas: 1 })) as Obj[];
+    assert.equal(single.find((o) => o['kind'] === 'Deployment')!['spec']['replicas'], 1);
+    assert.equal(resolveKwokOptions(parseKwokArgs(container(single)['args'] as string[]), {}, []).shard.enabled, false);
+    assert.throws(() => renderDeployManifests({ replicas: 0 }));
+  });
+
   it('everything lives in kube-system and every binding names the controller ServiceAccount', () => {
     const objects = deployObjects(renderDeployManifests({ stages: false })) as Obj[];
     for (const o of objects.filter((x) => ['ServiceAccount', 'Service', 'Deployment'].includes(x['kind']))) assert.equal(o['metadata']['namespace'], 'kube-system', o['kind']);

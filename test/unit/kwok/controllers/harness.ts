@@ -47,6 +47,7 @@ export function startHarness(options: HarnessOptions): Harness {
     podPlayStageParallelism: options.podPlayStageParallelism ?? 4,
     logger: captureLogger(logs),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.shard ? { shard: options.shard } : {}),
   });
   const abort = new AbortController();
   const running = controller.run(abort.signal);

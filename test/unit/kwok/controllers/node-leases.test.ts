@@ -200,3 +200,75 @@ describe('leases in the controller', () => {
     assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`)).holderIdentity, 'test-controller');
   });
 });
+
+describe('NodeLeases handover between shards', () => {
+  function shard(client: FakeKubeClient, clock: ManualClock, holder: string, changes: string[]): { leases: NodeLeases; abort: AbortController } {
+    const leases = new NodeLeases({
+      client,
+      holderIdentity: holder,
+      canTakeOver: (other) => other === 'a' || other === 'b',
+      durationSeconds: 40,
+      parallelism: 2,
+      logger: silentLogger,
+      clock,
+      random: () => 0,
+      onChange: (name, held) => changes.push(`${holder}:${name}:${held}`),
+    });
+    const abort = new AbortController();
+    void leases.run(abort.signal);
+    return { leases, abort };
+  }
+
+  it('the releasing shard keeps renewing until the new owner has written the lease, then stops', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const changes: string[] = [];
+    const a = shard(client, clock, 'a', changes);
+    const b = shard(client, clock, 'b', changes);
+    try {
+      a.leases.ensure('n1', 'uid-n1');
+      await eventually(() => a.leases.isHeld('n1'), 'a holds n1');
+      // The ring moved n1 to b: a releases, b takes the live lease at once (a is a shard).
+      a.leases.release('n1', 15_000);
+      clock.advance(10_000);
+      await eventually(() => client.callsOf('update', 'leases').length === 1, 'a still renews while releasing');
+      b.leases.ensure('n1', 'uid-n1');
+      await eventually(() => b.leases.isHeld('n1'), 'b took n1 over without waiting for expiry');
+      assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`)).holderIdentity, 'b');
+      // a's next renewal conflicts, it re-reads, sees b and lets go; it never takes the lease back.
+      clock.advance(10_000);
+      await eventually(() => !a.leases.isHeld('n1'), 'a let go');
+      clock.advance(1_000);
+      await settle(20);
+      assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`)).holderIdentity, 'b');
+      const writesByA = client.calls.filter((c) => c.verb === 'update' && (c.body as KubeObject | undefined)?.['spec'] && (((c.body as KubeObject)['spec'] as LeaseSpec).holderIdentity === 'a'));
+      clock.advance(30_000);
+      await settle(20);
+      assert.equal(client.calls.filter((c) => c.verb === 'update' && (((c.body as KubeObject | undefined)?.['spec'] as LeaseSpec | undefined)?.holderIdentity === 'a')).length, writesByA.length, 'a stopped writing');
+      assert.deepEqual(changes.filter((c) => c.startsWith('a:')), ['a:n1:true', 'a:n1:false']);
+    } finally {
+      a.abort.abort();
+      b.abort.abort();
+    }
+  });
+
+  it('a released node whose new owner never comes is dropped after the grace period', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const a = shard(client, clock, 'a', []);
+    try {
+      a.leases.ensure('n1', 'uid-n1');
+      await eventually(() => a.leases.isHeld('n1'), 'a holds n1');
+      a.leases.release('n1', 15_000);
+      clock.advance(10_000);
+      await eventually(() => client.callsOf('update', 'leases').length === 1, 'renewed once while releasing');
+      clock.advance(10_000);
+      await eventually(() => !a.leases.isHeld('n1'), 'dropped');
+      clock.advance(60_000);
+      await settle(20);
+      assert.equal(client.callsOf('update', 'leases').length, 1);
+    } finally {
+      a.abort.abort();
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { KubeApiError } from '../../../../src/kube/client/api-error.js';
+import { podsResource } from '../../../../src/kube/client/resources.js';
+import type { KubeObject } from '../../../../src/kube/client/types.js';
+import { EventRecorder } from '../../../../src/kwok/controllers/event-recorder.js';
+import type { ResourceStages } from '../../../../src/kwok/controllers/stage-engine.js';
+import { runStageActions, sameAsMergePatch } from '../../../../src/kwok/controllers/step-runner.js';
+import { silentLogger } from '../../../../src/util/log.js';
+import { FakeKubeClient } from './fake-kube-client.js';
+import { pod } from './harness.js';
+
+const stages: ResourceStages = { stageNames: [], match: () => undefined, planActions: () => [], patchChangesObject: () => true };
+const readyPatch = { status: { phase: 'Running', podIP: '10.0.0.1', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'c', ready: true }] } };
+
+async function play(client: FakeKubeClient, object: KubeObject): Promise<void> {
+  await runStageActions([{ kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch }], object, {
+    client,
+    ref: podsResource,
+    stages,
+    events: new EventRecorder(client, silentLogger, 'test'),
+    logger: silentLogger,
+    gracePeriodSeconds: 0,
+  });
+}
+
+describe('strategic patches sent as merge patches when the effect is the same', () => {
+  it('tells when every list of the patch lands where the object has none', () => {
+    assert.equal(sameAsMergePatch({ status: { phase: 'Pending' } }, readyPatch), true);
+    assert.equal(sameAsMergePatch({ status: { conditions: [] } }, readyPatch), true);
+    assert.equal(sameAsMergePatch({ status: { conditions: [{ type: 'PodScheduled', status: 'True' }] } }, readyPatch), false);
+    assert.equal(sameAsMergePatch({}, { status: { $setElementOrder: [] } }), false);
+    assert.equal(sameAsMergePatch({ status: { capacity: { cpu: '1' } } }, { status: { capacity: { pods: '110' } } }), true);
+  });
+
+  it('a new pod gets a merge patch guarded by its resourceVersion; one with conditions the strategic patch', async () => {
+    const client = new FakeKubeClient();
+    const fresh = client.seed(podsResource, pod('fresh', 'n1'));
+    await play(client, fresh);
+    const [merge] = client.callsOf('patch');
+    assert.equal(merge?.patchType, 'merge');
+    assert.deepEqual((merge?.body as { metadata: unknown }).metadata, { resourceVersion: fresh.metadata.resourceVersion });
+    const scheduled = client.seed(podsResource, pod('scheduled', 'n1', { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] } }));
+    await play(client, scheduled);
+    assert.equal(client.callsOf('patch')[1]?.patchType, 'strategic');
+  });
+
+  it('falls back to the strategic patch when the object changed since it was seen', async () => {
+    const client = new FakeKubeClient();
+    const fresh = client.seed(podsResource, pod('fresh', 'n1'));
+    client.failNext('patch', new KubeApiError('conflict', 409, 'Conflict'), 'pods');
+    await play(client, fresh);
+    assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['merge', 'strategic']);
+  });
+});
