@@ -213,6 +213,16 @@ export async function waitFor(what: string, check: () => Promise<boolean> | bool
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/**
+ * Why an optional artifact the setup did not build (jaeger, the kind node image) is missing, if it
+ * is: test/setup-prerequisites.sh writes .kwokts-test/unbuilt/<name> when its time budget ran out
+ * or the build failed. The e2e case then skips saying so, instead of building for half an hour.
+ */
+export function unbuiltReason(name: string): string | undefined {
+  const marker = join(ROOT, '.kwokts-test', 'unbuilt', name);
+  return existsSync(marker) ? readFileSync(marker, 'utf8').trim() : undefined;
+}
+
 /** Fail loudly (not silently pass) when the machine lacks what e2e needs. */
 export function requireBinaries(): void {
   const cache = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');

@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
-import { kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox } from './harness.js';
 import { DEPLOYMENT, NODE } from './seed-000.js';
 
 interface EngineUnderTest {
@@ -41,7 +41,7 @@ const BUILD_MS = 3 * 3_600_000;
 /** Why this machine cannot build the node image, if it cannot (a skip, said clearly). */
 function cannotBuild(): string | undefined {
   if (process.getuid?.() !== 0) return 'building the kind node image needs root (debootstrap)';
-  return undefined;
+  return unbuiltReason('kind-node-image');
 }
 
 describe('kind runtime on real kind with a locally built node image', { timeout: BUILD_MS + 3_600_000, skip: cannotBuild() }, () => {

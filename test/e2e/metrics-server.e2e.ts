@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:https';
-import { freePort, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { freePort, kwokts, requireBinaries, sandbox, unbuiltReason, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'me-metrics';
 const NODE = 'me-node-0';
@@ -185,7 +185,7 @@ spec:
 
 const JAEGER = join(CACHE, 'gobuild', 'jaeger', 'v1.76.0', 'jaeger');
 
-describe('jaeger', { timeout: 3_600_000 }, () => {
+describe('jaeger', { timeout: 3_600_000, skip: unbuiltReason('jaeger') }, () => {
   let box: Sandbox;
   let port = 0;
   before(async () => {
