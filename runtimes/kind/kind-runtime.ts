@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { parse } from 'yaml';
+import { KubeconfigError, readRestConfig, type TlsMaterial } from '../../src/kube/index.js';
 import { runtimeObjectName } from '../../src/naming/naming.js';
 import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
@@ -162,11 +162,6 @@ async function removeIdleKindNetwork(ctx: RuntimeContext): Promise<void> {
 }
 const KIND_NETWORK = 'kind';
 
-interface KindKubeconfig {
-  clusters?: Array<{ cluster?: { 'certificate-authority-data'?: string } }>;
-  users?: Array<{ user?: { 'client-certificate-data'?: string; 'client-key-data'?: string } }>;
-}
-
 /**
  * kind's cluster has its own CA and admin credentials: they replace the cluster's pki files, so the
  * cluster's kubeconfig, the user's context and the readiness probes (which all name those files)
@@ -177,13 +172,18 @@ async function adoptCredentials(kindKubeconfig: string, ctx: RuntimeContext): Pr
     await ctx.executor.note(`Use the CA and admin credentials of ${kindKubeconfig} as ${ctx.paths.pki}/{ca.crt,admin.crt,admin.key}`);
     return;
   }
-  const config = parse(await readFile(kindKubeconfig, 'utf8')) as KindKubeconfig;
-  const ca = config.clusters?.[0]?.cluster?.['certificate-authority-data'];
-  const cert = config.users?.[0]?.user?.['client-certificate-data'];
-  const key = config.users?.[0]?.user?.['client-key-data'];
-  if (!ca || !cert || !key) throw new OperationError(`kind wrote no credentials to ${kindKubeconfig}`, { hint: 'look at `kind get kubeconfig --name kwok-<name>`' });
-  const decode = (b64: string): string => Buffer.from(b64, 'base64').toString('utf8');
-  await ctx.executor.writeFile(ctx.paths.caCert, decode(ca), { mode: 0o644 });
-  await ctx.executor.writeFile(ctx.paths.adminCert, decode(cert), { mode: 0o644 });
-  await ctx.executor.writeFile(ctx.paths.adminKey, decode(key), { mode: 0o600 });
+  const hint = 'look at `kind get kubeconfig --name kwok-<name>`';
+  let tls: TlsMaterial;
+  try {
+    // The one kubeconfig reader (src/kube): kind's file names its cluster as the current context.
+    ({ tls } = readRestConfig(kindKubeconfig));
+  } catch (error) {
+    if (error instanceof KubeconfigError) throw new OperationError(`kind wrote an unreadable kubeconfig: ${error.message}`, { hint, cause: error });
+    throw error;
+  }
+  const { ca, cert, key } = tls;
+  if (!ca || !cert || !key) throw new OperationError(`kind wrote no credentials to ${kindKubeconfig}`, { hint });
+  await ctx.executor.writeFile(ctx.paths.caCert, ca.toString('utf8'), { mode: 0o644 });
+  await ctx.executor.writeFile(ctx.paths.adminCert, cert.toString('utf8'), { mode: 0o644 });
+  await ctx.executor.writeFile(ctx.paths.adminKey, key.toString('utf8'), { mode: 0o600 });
 }

@@ -30,7 +30,7 @@ export {
 
 // Reading a kubeconfig (or the in-cluster service account) into a client configuration.
 export { loadKubeConfig } from './kubeconfig/load.js';
-export { KubeconfigError, readRestConfig, type RestConfig } from './kubeconfig/rest-config.js';
+export { KubeconfigError, readRestConfig, type RestConfig, type TlsMaterial } from './kubeconfig/rest-config.js';
 
 // Writing kubeconfigs: a cluster's own file, the user's merged context, portable copies.
 export {
