@@ -8,7 +8,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import pLimit from 'p-limit';
 import type { Executor } from '../exec/executor.js';
-import { isAlreadyExists, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
+import { isAlreadyExists, KubeApiError, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 import { ExternalCommandError, KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
 import { commandFailed, outputReason } from '../util/output-tail.js';
@@ -326,19 +326,30 @@ export async function recordSnapshot(options: RecordSnapshotOptions): Promise<Re
   const { config } = loadKubeConfig({ kubeconfig: options.kubeconfig, logger: silentLogger });
   const client = new HttpKubeClient(await buildConnection(config), { maxSockets: 8, userAgent: 'kwokts-recorder' });
   try {
-    const get = (path: string): Promise<unknown> => client.getRaw(path, options.signal);
-    const { refs, unknown } = await mapFilters(get, options.filter);
-    for (const name of unknown) options.logger.warn(`--filter ${name}: the cluster has no such resource; not recorded`);
-    if (refs.length === 0) throw new UsageError(`none of --filter ${options.filter.join(',')} is a resource of this cluster`, { hint: 'name resources as name, name.group or name.version.group (e.g. pod, deployment.apps)' });
-    try {
-      return await record({ client, refs, schemaFor: openApiSchemas(get), path: options.path, logger: options.logger, signal: options.signal, ...(options.onRecording ? { onRecording: options.onRecording } : {}) });
-    } catch (error) {
-      // A recording that failed before it began leaves nothing behind (unless the file was not ours).
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(options.path, { force: true });
-      throw error;
+    return await recordWith(client, options);
+  } catch (error) {
+    // The cluster unreachable or refusing us is the user's to fix, not a bug: one line, exit 1.
+    if (error instanceof KubeApiError) {
+      throw new OperationError(`snapshot export --record: ${error.message}`, { hint: `check that the cluster of ${options.kubeconfig} is running and reachable, and that its user may list and watch what is recorded`, cause: error });
     }
+    throw error;
   } finally {
     client.close();
+  }
+}
+
+/** The recording itself, on a client the caller closes. */
+async function recordWith(client: HttpKubeClient, options: RecordSnapshotOptions): Promise<RecordResult> {
+  const get = (path: string): Promise<unknown> => client.getRaw(path, options.signal);
+  const { refs, unknown } = await mapFilters(get, options.filter);
+  for (const name of unknown) options.logger.warn(`--filter ${name}: the cluster has no such resource; not recorded`);
+  if (refs.length === 0) throw new UsageError(`none of --filter ${options.filter.join(',')} is a resource of this cluster`, { hint: 'name resources as name, name.group or name.version.group (e.g. pod, deployment.apps)' });
+  try {
+    return await record({ client, refs, schemaFor: openApiSchemas(get), path: options.path, logger: options.logger, signal: options.signal, ...(options.onRecording ? { onRecording: options.onRecording } : {}) });
+  } catch (error) {
+    // A recording that failed before it began leaves nothing behind (unless the file was not ours).
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(options.path, { force: true });
+    throw error;
   }
 }
 

@@ -54,7 +54,7 @@ test('bad input is one error line plus a hint, exit 2; typos get a suggestion', 
       [['get', 'clusters', '--dry-run=maybe'], /^error: invalid argument "maybe" for "--dry-run" flag/, /^hint: /],
       [['start', 'cluster', '--wait=soon'], /^error: .*--wait: invalid duration "soon"/, /^hint: /],
       [['get', 'clusters', '-o'], /^error: flag needs an argument: 'o' in -o$/, /^hint: /],
-      [['snapshot', 'export', '--path', 'x.yaml', '--record'], /^error: snapshot export --record is not supported yet$/, /^hint: /],
+      [['snapshot', 'export', '--path', 'x.yaml', '--record', '--as', 'someone'], /^error: --record cannot impersonate \(--as, --as-group\)$/, /^hint: /],
     ];
     for (const [args, message, hint] of table) {
       const r = await kwokts(box, args);
@@ -65,6 +65,14 @@ test('bad input is one error line plus a hint, exit 2; typos get a suggestion', 
       assert.match(lines[1]!, hint);
       assert.equal(r.stdout, '');
     }
+    // Not bad input but an unreachable cluster (the sandbox's kubeconfig names example.invalid):
+    // one error line, exit 1, never "unexpected failure" (70), and no file left.
+    mkdirSync(box.workdir, { recursive: true });
+    const unreachable = await kwokts(box, ['snapshot', 'export', '--path', join(box.workdir, 'rec.yaml'), '--record']);
+    assert.equal(unreachable.exitCode, 1, unreachable.stderr);
+    assert.match(unreachable.stderr.split('\n')[0]!, /^error: snapshot export --record: .*example\.invalid/);
+    assert.doesNotMatch(unreachable.stderr, /unexpected failure|    at /);
+    assert.equal(existsSync(join(box.workdir, 'rec.yaml')), false);
   } finally {
     box.cleanup();
   }
