@@ -251,10 +251,14 @@ export function processesMentioning(path: string): number[] {
  * listener whose owner cannot be read counts as ours, to stay strict.
  */
 export async function isListeningFor(port: number, marker: string): Promise<boolean> {
-  if (!(await isListening(port))) return false;
   const result = await execa('ss', ['-ltnpH', `sport = :${port}`], { reject: false });
+  // Without ss, a failed bind is the best sign there is (strict, but also fooled by closing connections).
+  if (result.exitCode !== 0) return isListening(port);
+  // No LISTEN socket: the bind probe can still fail for a moment while the killed server's
+  // connections close (seen after delete's SIGKILL), but nothing listens there.
+  if (String(result.stdout).trim() === '') return false;
   const pids = [...String(result.stdout).matchAll(/pid=(\d+)/g)].map((m) => Number(m[1]));
-  if (result.exitCode !== 0 || pids.length === 0) return true;
+  if (pids.length === 0) return true;
   return pids.some((pid) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(marker);
