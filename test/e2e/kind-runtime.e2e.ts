@@ -19,7 +19,7 @@ import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
 import { kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox } from './harness.js';
-import { DEPLOYMENT, NODE } from './seed-000.js';
+import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
 interface EngineUnderTest {
   env: Record<string, string>;
