@@ -10,6 +10,7 @@ import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import type { CreatePlan } from './create-plan.js';
 import { REAL_EFFECTS, runtimeContext, type ApplyEnv, type CreateEffects, type PlanStep } from './create-steps.js';
 import { componentFailure } from './log-tail.js';
+import { resolveHostPrograms } from './programs.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { Journal } from './transaction.js';
 import { ComponentExitedError } from './wait.js';
@@ -32,6 +33,8 @@ export async function applyPlan(plan: CreatePlan, options: ApplyOptions): Promis
   const env: ApplyEnv = { executor: options.executor, logger, signal, state: { programs: new Map(plan.hostPrograms) }, effects: options.effects ?? REAL_EFFECTS };
   const journal = new Journal(logger);
   const runPhases = options.runPhases ?? runPhasesQuietly;
+  // kind itself first (it may be built into the cache): the engine check runs it.
+  env.state.programs = await resolveHostPrograms(plan.hostPrograms, { values: plan.values, workdir: plan.workdir, executor: options.executor, logger, signal });
   // The engine must answer (and the cluster's names be free) before anything is made.
   await plan.runtime.check(runtimeContext(plan, env));
   try {

@@ -103,9 +103,9 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
         // Container images bring their own binaries; the host still needs kubectl and etcdctl.
         const resolved = await env.effects.resolvePrograms(native ? components : [], {
           values: plan.values, kubeVersion: plan.spec.kubeVersion, etcdVersion: plan.spec.etcdVersion, workdir: plan.workdir,
-          executor: env.executor, logger: env.logger, signal: env.signal, onProgress: update, withKind: plan.mode === 'cluster',
+          executor: env.executor, logger: env.logger, signal: env.signal, onProgress: update,
         });
-        env.state.programs = new Map([...plan.hostPrograms, ...resolved]);
+        env.state.programs = new Map([...env.state.programs, ...resolved]);
         await env.effects.checkPrograms(native ? components : [], env.state.programs, env.executor);
       },
     },

@@ -59,8 +59,6 @@ export interface ResolveProgramsOptions {
   logger: Logger;
   signal: AbortSignal;
   onProgress: (detail: string) => void;
-  /** The kind runtime's `kind`: the one given, else on PATH, else built from its Go module (its releases are GitHub downloads). */
-  withKind?: boolean;
 }
 
 /** Paths of the binaries the components run (plus etcdctl/kubectl for passthrough later). */
@@ -74,9 +72,8 @@ export async function resolvePrograms(components: readonly Component[], options:
   if (options.executor.dryRun) {
     const planned = planArtifacts(requests, { cacheDir, offlineBuild });
     for (const p of planned) await options.executor.note(`Use ${p.name} from ${p.origin} (${p.source})`);
-    return new Map([...planned.map((p): [string, string] => [p.name, p.path]), ...(options.withKind ? [['kind', options.values.kindBinary || 'kind'] as [string, string]] : [])]);
+    return new Map(planned.map((p) => [p.name, p.path]));
   }
-  const kind = options.withKind ? await resolveKindBinary(options.values, { cacheDir, logger: options.logger, signal: options.signal }) : undefined;
   const resolved = await resolveArtifacts(requests, {
     cacheDir,
     offlineBuild,
@@ -84,7 +81,22 @@ export async function resolvePrograms(components: readonly Component[], options:
     signal: options.signal,
     onProgress: (event) => options.onProgress(describeProgress(event)),
   });
-  return new Map([...resolved.map((r): [string, string] => [r.name, r.path]), ...(kind ? [['kind', kind] as [string, string]] : [])]);
+  return new Map(resolved.map((r) => [r.name, r.path]));
+}
+
+/**
+ * The programs a runtime itself runs on the host, resolved before its engine check: kind's `kind`
+ * is the one given, else on PATH, else built from its Go module (its releases are GitHub downloads).
+ */
+export async function resolveHostPrograms(
+  planned: ReadonlyMap<string, string>,
+  options: Pick<ResolveProgramsOptions, 'values' | 'workdir' | 'executor' | 'logger' | 'signal'>,
+): Promise<Map<string, string>> {
+  const programs = new Map(planned);
+  if (programs.has('kind') && !options.executor.dryRun) {
+    programs.set('kind', await resolveKindBinary(options.values, { cacheDir: cacheDirOf(options.values, options.workdir), logger: options.logger, signal: options.signal }));
+  }
+  return programs;
 }
 
 /** kubectl/etcdctl/etcdutl for passthrough and snapshots: the cluster's own version, resolved (and cached) on first use. */
