@@ -5,15 +5,12 @@
  * 2^53 ns (~104 days) stay exact.
  */
 import { parseTime, RFC3339_NANO, TimeParseError, UTC } from './gotpl/go-time.js';
+import { underscoreOK } from './gotpl/go-numbers.js';
 
 const MAX_INT64 = (1n << 63n) - 1n;
 const MIN_INT64 = -(1n << 63n);
 
 export { parseGoDuration } from './go-duration.js';
-
-function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= '0' && c <= '9';
-}
 
 /** A point in time with nanosecond precision: nanoseconds since the Unix epoch. */
 export type UnixNanos = bigint;
@@ -44,34 +41,6 @@ export function subNanos(t: UnixNanos, u: UnixNanos): bigint {
   return d;
 }
 
-function validUnderscores(s: string): boolean {
-  // Go's underscoreOK: '_' may only separate digits (or follow the base prefix).
-  let saw = '^';
-  let i = 0;
-  if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
-  let hex = false;
-  if (s.length >= 2 && s[0] === '0' && /[bBoOxX]/.test(s[1]!)) {
-    i = 2;
-    saw = '0';
-    hex = s[1] === 'x' || s[1] === 'X';
-  }
-  for (; i < s.length; i++) {
-    const c = s[i]!;
-    if (isDigit(c) || (hex && /[a-fA-F]/.test(c))) {
-      saw = '0';
-      continue;
-    }
-    if (c === '_') {
-      if (saw !== '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw === '_') return false;
-    saw = '!';
-  }
-  return saw !== '_';
-}
-
 /**
  * strconv.ParseInt(s, 0, 64): optional sign, then a 0x/0o/0b prefix, a leading 0 for octal, or
  * decimal; underscores allowed between digits. Returns undefined on syntax or range errors.
@@ -94,7 +63,7 @@ export function parseGoInt(s: string): bigint | undefined {
     else [base, digits] = [8, body.slice(1)];
   }
   if (digits.includes('_')) {
-    if (!validUnderscores(s)) return undefined;
+    if (!underscoreOK(s)) return undefined;
     digits = digits.replaceAll('_', '');
   }
   if (digits === '') return undefined;

@@ -8,7 +8,7 @@ const INT64_MIN = -(1n << 63n);
 const UINT64_MAX = (1n << 64n) - 1n;
 
 /** Go's underscoreOK: '_' may only sit between digits, or between a base prefix and a digit. */
-function underscoreOK(s: string): boolean {
+export function underscoreOK(s: string): boolean {
   let saw = '^';
   let i = 0;
   if (s.length >= 1 && (s[0] === '-' || s[0] === '+')) s = s.slice(1);
