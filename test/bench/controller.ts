@@ -183,11 +183,37 @@ function cpuBreakdown(outcome: Outcome): string {
   const rows = [['CPU s, ' + outcome.label, ...samples.slice(0, -1).map((s) => s.phase)]];
   const spent = (name: string, i: number): number => (samples[i + 1]!.seconds[name] ?? NaN) - (samples[i]!.seconds[name] ?? NaN);
   for (const name of names) rows.push([name, ...samples.slice(0, -1).map((_, i) => spent(name, i).toFixed(1))]);
-  // What every other process needed, spread over all cores: no controller, however cheap, can
-  // finish the phase sooner on this machine (the machine was saturated when this is close to the phase time).
   const cores = availableParallelism();
-  rows.push([`floor: others / ${cores} cores`, ...samples.slice(0, -1).map((_, i) => `${(names.filter((n) => n !== 'controller').reduce((sum, n) => sum + spent(n, i), 0) / cores).toFixed(1)} s`)]);
+  rows.push([`floor: others / ${cores} cores`, ...floors(outcome).map((f) => `${f.toFixed(1)} s`)]);
   return table(rows);
+}
+
+/**
+ * Per phase (nodes, pods, delete), what every other process needed spread over all cores: no
+ * controller, however cheap, can finish the phase sooner on this machine (the machine was
+ * saturated when this is close to the phase time).
+ */
+function floors(outcome: Outcome): number[] {
+  const samples = outcome.cpuSamples;
+  if (samples.length < 2) return [];
+  const names = Object.keys(samples[samples.length - 1]!.seconds).filter((n) => n !== 'controller');
+  const spent = (name: string, i: number): number => (samples[i + 1]!.seconds[name] ?? NaN) - (samples[i]!.seconds[name] ?? NaN);
+  return samples.slice(0, -1).map((_, i) => names.reduce((sum, n) => sum + spent(n, i), 0) / availableParallelism());
+}
+
+/** Each phase's time over its floor (1.10 = 10% above what the other processes allow). */
+function overFloor(o: Outcome): string[] {
+  const f = floors(o);
+  return [o.load?.nodesReady, o.load?.podsRunning, o.load?.podsDeleted].map((p, i) => (p && !Number.isNaN(p.seconds) && f[i] ? `${(p.seconds / f[i]!).toFixed(2)}×` : '-'));
+}
+
+/** The peer's time over ours per phase (2.00 = ours took half as long). */
+function speedups(ours: Outcome, peer: Outcome): string[] {
+  const pick = (o: Outcome): (PhaseResult | undefined)[] => [o.load?.nodesReady, o.load?.podsRunning, o.load?.podsDeleted];
+  return pick(ours).map((p, i) => {
+    const q = pick(peer)[i];
+    return p && q && !Number.isNaN(p.seconds) && !Number.isNaN(q.seconds) ? `${(q.seconds / p.seconds).toFixed(2)}×` : '-';
+  });
 }
 
 function phase(p: PhaseResult | undefined, total: number): string {
@@ -232,9 +258,12 @@ export async function benchController(args: string[]): Promise<void> {
     ['controller CPU', ...outcomes.map((o) => (Number.isNaN(o.cpu) ? '-' : `${o.cpu.toFixed(1)} s`))],
     ['controller peak RSS', ...outcomes.map((o) => (Number.isNaN(o.rssMiB) ? '-' : `${o.rssMiB.toFixed(0)} MiB`))],
   ];
+  // Per phase: each controller's time over its floor, and the peer's time over ours.
+  const ratioRows = [['', 'nodes Ready', 'pods Running', 'pods deleted'], ...outcomes.map((o) => [`${o.label}: time / floor`, ...overFloor(o)])];
+  if (outcomes.length > 1) ratioRows.push([`${outcomes[1]!.label} time / ${outcomes[0]!.label} time`, ...speedups(outcomes[0]!, outcomes[1]!)]);
   const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods on one node, ${load.concurrency} concurrent requests, load average after ${loadavg}\n`);
-  process.stdout.write(`${table(rows)}\n`);
+  process.stdout.write(`${table(rows)}\n\n${table(ratioRows)}\n`);
   for (const o of outcomes) {
     const breakdown = cpuBreakdown(o);
     if (breakdown) process.stdout.write(`\n${breakdown}\n`);

@@ -179,10 +179,14 @@ export async function benchScaleOut(args: string[]): Promise<void> {
     void leaseWatch.run(abort.signal);
     await Promise.all([nodeWatch.waitForSync(), podWatch.waitForSync(), leaseWatch.waitForSync()]);
 
-    const staleLeases = (): { stale: number; total: number; holders: Record<string, number> } => {
+    // stale: past renewTime + duration (the node would be lost). oldest: the longest time since a
+    // renewal, which shows how far renewals lag behind their interval (duration/4) long before any
+    // lease goes stale.
+    const staleLeases = (): { stale: number; total: number; oldestS: number; holders: Record<string, number> } => {
       const now = Date.now();
       let stale = 0;
       let total = 0;
+      let oldest = 0;
       const holders: Record<string, number> = {};
       for (const lease of leaseWatch.store.values()) {
         if (lease.metadata.labels?.[shardLabel]) continue;
@@ -191,8 +195,9 @@ export async function benchScaleOut(args: string[]): Promise<void> {
         holders[spec.holderIdentity ?? '?'] = (holders[spec.holderIdentity ?? '?'] ?? 0) + 1;
         const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
         if (!(renewed + (spec.leaseDurationSeconds ?? 0) * 1000 >= now)) stale++;
+        if (Number.isFinite(renewed)) oldest = Math.max(oldest, now - renewed);
       }
-      return { stale, total, holders };
+      return { stale, total, oldestS: oldest / 1000, holders };
     };
     const processes = (): Record<string, number> => {
       const pids: Record<string, number> = componentPids(clusterDir);
@@ -214,7 +219,7 @@ export async function benchScaleOut(args: string[]): Promise<void> {
         return `${name} ${mib.toFixed(0)}`;
       });
       const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
-      say(`${label}: nodes Ready ${readyNodes.size}/${nodes}, node leases ${leases.total} stale ${leases.stale} (holders ${Object.entries(leases.holders).map(([h, n]) => `${h}:${n}`).join(' ')}), pods Running ${running.size}/${pods}; RSS MiB: ${rss.join(', ')}; load ${load}`);
+      say(`${label}: nodes Ready ${readyNodes.size}/${nodes}, node leases ${leases.total} stale ${leases.stale} oldest renewal ${leases.oldestS.toFixed(0)}s ago (holders ${Object.entries(leases.holders).map(([h, n]) => `${h}:${n}`).join(' ')}), pods Running ${running.size}/${pods}; RSS MiB: ${rss.join(', ')}; load ${load}`);
       return { ready: readyNodes.size, stale: leases.stale, running: running.size };
     };
     ticker = setInterval(() => status('minute'), 60_000);
@@ -272,6 +277,7 @@ export async function benchScaleOut(args: string[]): Promise<void> {
     // The hold: every node must stay Ready with its lease renewed in time.
     const holdStart = performance.now();
     let worstStale = 0;
+    let oldestRenewalS = 0;
     let fewestReady = nodes;
     let fewestRunning = pods;
     while (performance.now() - holdStart < holdMs) {
@@ -280,6 +286,7 @@ export async function benchScaleOut(args: string[]): Promise<void> {
       for (const { name, child } of children) if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
       const leases = staleLeases();
       worstStale = Math.max(worstStale, leases.stale);
+      oldestRenewalS = Math.max(oldestRenewalS, leases.oldestS);
       fewestReady = Math.min(fewestReady, readyNodes.size);
       fewestRunning = Math.min(fewestRunning, running.size);
     }
@@ -295,6 +302,7 @@ export async function benchScaleOut(args: string[]): Promise<void> {
           ['pods Running', `${podsSeconds.toFixed(1)} s`],
           ['hold: fewest nodes Ready', `${fewestReady}/${nodes}`],
           ['hold: most stale node leases', String(worstStale)],
+          ['hold: longest since a lease renewal', `${oldestRenewalS.toFixed(0)} s (renewal due every ${(leaseDuration / 4).toFixed(0)} s, lease expires after ${leaseDuration} s)`],
           ['hold: fewest pods Running', `${fewestRunning}/${pods}`],
           ...Object.entries(peak).map(([n, mib]) => [`peak RSS ${n}`, `${mib.toFixed(0)} MiB`]),
         ])}\n\n${table(cpuRows)}\n`,
