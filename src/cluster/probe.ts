@@ -7,6 +7,8 @@ import type { ClusterPaths } from '../naming/naming.js';
 export interface ProbeResult {
   ok: boolean;
   detail: string;
+  /** The HTTP status, when the component answered at all (it serves, ready or not). */
+  status?: number;
 }
 
 /**
@@ -33,7 +35,7 @@ export async function probeOnce(probe: ReadinessProbe | undefined, paths: Cluste
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += body.length < 16384 ? c : ''));
-      res.on('end', () => resolve({ ok: res.statusCode === 200, detail: `${res.statusCode} ${summarizeBody(body)}` }));
+      res.on('end', () => resolve({ ok: res.statusCode === 200, detail: `${res.statusCode} ${summarizeBody(body)}`, ...(res.statusCode !== undefined ? { status: res.statusCode } : {}) }));
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', (error) => resolve({ ok: false, detail: error.message }));

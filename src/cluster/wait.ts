@@ -1,7 +1,7 @@
 import type { Component, ComponentName } from '../components/index.js';
 import { TimeoutError } from '../util/errors.js';
 import type { ClusterPaths } from '../naming/naming.js';
-import { probeOnce } from './probe.js';
+import { probeOnce, type ProbeResult } from './probe.js';
 import { mark } from '../util/timeline.js';
 
 export interface WaitOptions {
@@ -11,6 +11,13 @@ export interface WaitOptions {
   /** Called when a component's process is found dead, to fail fast instead of timing out. */
   isAlive?: (name: ComponentName) => Promise<boolean>;
   onReady?: (name: ComponentName, elapsedMs: number) => void;
+  /**
+   * 'ready' (default): until every probe answers 200. 'serving': until every component answers
+   * its probe at all (an apiserver still running its post-start hooks answers 500).
+   */
+  until?: 'ready' | 'serving';
+  /** One readiness check; tests replace it. */
+  probe?: typeof probeOnce;
 }
 
 export class ComponentExitedError extends Error {
@@ -30,13 +37,22 @@ async function stillRunning(name: ComponentName, started: number, options: WaitO
   return Date.now() - started >= UNPROBED_SETTLE_MS ? { ok: true, detail: 'running' } : { ok: false, detail: 'starting' };
 }
 
+/** Done waiting for this answer? A component without a probe serves once it counts as ready. */
+function reached(result: ProbeResult, until: WaitOptions['until']): boolean {
+  return result.ok || (until === 'serving' && result.status !== undefined);
+}
+
 /**
- * Poll every component's readiness endpoint until all answer 200, or the deadline passes. Each
- * component is polled on its own, so a slow answer from one (an apiserver busy starting) does not
- * hold back noticing that another is ready, and each is done as soon as it answers.
+ * Poll every component's readiness endpoint until all answer 200 (or, `until: 'serving'`, answer
+ * at all), or the deadline passes. Each component is polled on its own, so a slow answer from one
+ * (an apiserver busy starting) does not hold back noticing that another is ready, and each is done
+ * as soon as it answers. Returns the components found ready (all of them, unless only serving
+ * was asked for).
  */
-export async function waitForComponents(components: readonly Component[], paths: ClusterPaths, options: WaitOptions): Promise<void> {
+export async function waitForComponents(components: readonly Component[], paths: ClusterPaths, options: WaitOptions): Promise<Set<ComponentName>> {
   const started = Date.now();
+  const probe = options.probe ?? probeOnce;
+  const ready = new Set<ComponentName>();
   const pending = new Set(components.map((c) => c.name));
   const last = new Map<ComponentName, string>();
   const interval = options.intervalMs ?? 100;
@@ -45,12 +61,15 @@ export async function waitForComponents(components: readonly Component[], paths:
   const waitOne = async (c: Component): Promise<void> => {
     while (!failed) {
       options.signal?.throwIfAborted();
-      const result = c.probe ? await probeOnce(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
+      const result = c.probe ? await probe(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
       if (result.detail !== last.get(c.name)) mark(`${c.name}: ${result.ok ? 'ready' : result.detail}`);
       last.set(c.name, result.detail);
-      if (result.ok) {
+      if (reached(result, options.until)) {
         pending.delete(c.name);
-        options.onReady?.(c.name, Date.now() - started);
+        if (result.ok) {
+          ready.add(c.name);
+          options.onReady?.(c.name, Date.now() - started);
+        }
         return;
       }
       if (options.isAlive && !(await options.isAlive(c.name))) throw new ComponentExitedError(c.name);
@@ -71,4 +90,5 @@ export async function waitForComponents(components: readonly Component[], paths:
       }),
     ),
   );
+  return ready;
 }

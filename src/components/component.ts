@@ -57,6 +57,13 @@ export interface Component {
    * makes create fast (the controller's start overlaps the apiserver's).
    */
   retriesLinks?: boolean;
+  /**
+   * Its start-up takes the machine's CPU until it serves (kube-apiserver builds the storage and
+   * OpenAPI of every API first): components that retry their links to it are started once it
+   * answers its probe, ready or not, instead of at once. Their own start-ups then run while it
+   * waits in its post-start hooks (two of which sleep a second) rather than competing with it.
+   */
+  busyStart?: boolean;
   ports: ComponentPort[];
   /** Absent for user components: they are ready while they run. */
   probe?: ReadinessProbe;

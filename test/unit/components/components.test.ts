@@ -52,6 +52,19 @@ test('etcd serves clients and peers over TLS with client-certificate auth agains
   assert.deepEqual(etcd.probe, { scheme: 'http', port: 2008, path: '/health', clientCert: false });
 });
 
+test('etcd, a single member, elects itself within 100 ms (short raft ticks), which --extra-args can undo', () => {
+  const etcd = buildComponents(spec()).find((c) => c.name === 'etcd')!;
+  assert.ok(etcd.args.includes('--heartbeat-interval=10'));
+  assert.ok(etcd.args.includes('--election-timeout=100'));
+  // etcd refuses an election timeout under five heartbeats.
+  // The last occurrence of a flag is what etcd uses.
+  const ms = (args: string[], flag: string) => Number(args.filter((a) => a.startsWith(`${flag}=`)).at(-1)!.split('=')[1]);
+  assert.ok(ms(etcd.args, '--election-timeout') >= 5 * ms(etcd.args, '--heartbeat-interval'));
+  const patched = buildComponents(spec(), [{ name: 'etcd', extraArgs: [{ key: 'election-timeout', value: '1000' }, { key: 'heartbeat-interval', value: '100' }], extraEnvs: [] }]).find((c) => c.name === 'etcd')!;
+  assert.equal(ms(patched.args, '--election-timeout'), 1000);
+  assert.equal(ms(patched.args, '--heartbeat-interval'), 100);
+});
+
 test('etcd metrics stay on loopback even when the cluster binds every interface', () => {
   const etcd = buildComponents(spec({ bindAddress: '0.0.0.0' })).find((c) => c.name === 'etcd')!;
   assert.ok(etcd.args.includes('--listen-client-urls=https://0.0.0.0:2001'));
