@@ -37,6 +37,15 @@ async function stillRunning(name: ComponentName, started: number, options: WaitO
   return Date.now() - started >= UNPROBED_SETTLE_MS ? { ok: true, detail: 'running' } : { ok: false, detail: 'starting' };
 }
 
+/**
+ * How long until the next check: a component that answers but is not ready yet (an apiserver in
+ * its post-start hooks) is close to ready, and a check on the connection Node keeps alive costs it
+ * little, so it is looked at twice as often as one that does not answer yet.
+ */
+export function nextCheckIn(result: ProbeResult): number {
+  return result.status === undefined ? 100 : 50;
+}
+
 /** Done waiting for this answer? A component without a probe serves once it counts as ready. */
 function reached(result: ProbeResult, until: WaitOptions['until']): boolean {
   return result.ok || (until === 'serving' && result.status !== undefined);
@@ -55,13 +64,12 @@ export async function waitForComponents(components: readonly Component[], paths:
   const ready = new Set<ComponentName>();
   const pending = new Set(components.map((c) => c.name));
   const last = new Map<ComponentName, string>();
-  const interval = options.intervalMs ?? 100;
   // Once one component has failed the wait, the others stop polling.
   let failed = false;
   const waitOne = async (c: Component): Promise<void> => {
     while (!failed) {
       options.signal?.throwIfAborted();
-      const result = c.probe ? await probe(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
+      const result: ProbeResult = c.probe ? await probe(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
       if (result.detail !== last.get(c.name)) mark(`${c.name}: ${result.ok ? 'ready' : result.detail}`);
       last.set(c.name, result.detail);
       if (reached(result, options.until)) {
@@ -79,7 +87,7 @@ export async function waitForComponents(components: readonly Component[], paths:
           hint: 'look at `kwokts logs <component>`, or give it longer with --wait',
         });
       }
-      await new Promise((r) => setTimeout(r, interval));
+      await new Promise((r) => setTimeout(r, options.intervalMs ?? nextCheckIn(result)));
     }
   };
   await Promise.all(

@@ -1,0 +1,54 @@
+/**
+ * waitForComponents against a real HTTP server on loopback that answers from a script: what is
+ * counted is requests and connections, never time.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { nextCheckIn, waitForComponents } from '../../../src/cluster/wait.js';
+import type { Component } from '../../../src/components/index.js';
+import { clusterPaths } from '../../../src/naming/naming.js';
+
+/** A server answering each request with the next status of `statuses` (the last repeats). */
+async function scriptedServer(statuses: number[]): Promise<{ server: Server; port: number; requests: () => number; connections: () => number }> {
+  let requests = 0;
+  let connections = 0;
+  const server = createServer((_req, res) => {
+    const status = statuses[Math.min(requests, statuses.length - 1)]!;
+    requests++;
+    res.writeHead(status).end(status === 200 ? 'ok' : '[-]poststarthook/rbac/bootstrap-roles failed: not finished\n');
+  });
+  server.on('connection', () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, requests: () => requests, connections: () => connections };
+}
+
+function component(port: number): Component {
+  return { name: 'kube-apiserver', program: { path: '/bin/x' }, args: [], env: {}, links: [], ports: [], probe: { scheme: 'http', port, path: '/readyz', clientCert: false } };
+}
+
+const paths = clusterPaths('/w', 'c1');
+
+test('a component that answers but is not ready is checked twice as often as one that does not answer', () => {
+  assert.ok(nextCheckIn({ ok: false, detail: '500', status: 500 }) < nextCheckIn({ ok: false, detail: 'connect ECONNREFUSED' }));
+});
+
+test('a component is checked over one kept-alive connection (no handshake per check) until it is ready', async (t) => {
+  const s = await scriptedServer([500, 500, 500, 200]);
+  t.after(() => s.server.close());
+  const ready = await waitForComponents([component(s.port)], paths, { deadline: Date.now() + 60_000 });
+  assert.deepEqual([...ready], ['kube-apiserver']);
+  assert.equal(s.requests(), 4);
+  assert.equal(s.connections(), 1);
+});
+
+test('until serving: the first answer ends the wait, and a 500 is not reported ready', async (t) => {
+  const s = await scriptedServer([500, 200]);
+  t.after(() => s.server.close());
+  const reported: string[] = [];
+  const ready = await waitForComponents([component(s.port)], paths, { deadline: Date.now() + 60_000, until: 'serving', onReady: (n) => reported.push(n) });
+  assert.equal(ready.size, 0);
+  assert.deepEqual(reported, []);
+  assert.equal(s.requests(), 1);
+});
