@@ -53,8 +53,9 @@ export interface Component {
   links: ComponentName[];
   /**
    * The component keeps retrying its links until they answer, so it may start as soon as they
-   * have been started rather than once they are ready. Overlapping start-ups is most of what
-   * makes create fast (the controller's start overlaps the apiserver's).
+   * have been started (or, for a busyStart link, once it serves) rather than once they are
+   * ready. Overlapping start-ups is most of what makes create fast (the apiserver's start
+   * overlaps etcd's, the controllers' the apiserver's post-start hooks).
    */
   retriesLinks?: boolean;
   /**
