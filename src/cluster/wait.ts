@@ -11,11 +11,6 @@ export interface WaitOptions {
   /** Called when a component's process is found dead, to fail fast instead of timing out. */
   isAlive?: (name: ComponentName) => Promise<boolean>;
   onReady?: (name: ComponentName, elapsedMs: number) => void;
-  /**
-   * 'ready' (default): until every probe answers 200. 'serving': until every component answers
-   * its probe at all (an apiserver still running its post-start hooks answers 500).
-   */
-  until?: 'ready' | 'serving';
   /** One readiness check; tests replace it. */
   probe?: typeof probeOnce;
 }
@@ -46,22 +41,14 @@ export function nextCheckIn(result: ProbeResult): number {
   return result.status === undefined ? 100 : 50;
 }
 
-/** Done waiting for this answer? A component without a probe serves once it counts as ready. */
-function reached(result: ProbeResult, until: WaitOptions['until']): boolean {
-  return result.ok || (until === 'serving' && result.status !== undefined);
-}
-
 /**
- * Poll every component's readiness endpoint until all answer 200 (or, `until: 'serving'`, answer
- * at all), or the deadline passes. Each component is polled on its own, so a slow answer from one
- * (an apiserver busy starting) does not hold back noticing that another is ready, and each is done
- * as soon as it answers. Returns the components found ready (all of them, unless only serving
- * was asked for).
+ * Poll every component's readiness endpoint until all answer 200, or the deadline passes. Each
+ * component is polled on its own, so a slow answer from one (an apiserver busy starting) does not
+ * hold back noticing that another is ready, and each is done as soon as it answers.
  */
-export async function waitForComponents(components: readonly Component[], paths: ClusterPaths, options: WaitOptions): Promise<Set<ComponentName>> {
+export async function waitForComponents(components: readonly Component[], paths: ClusterPaths, options: WaitOptions): Promise<void> {
   const started = Date.now();
   const probe = options.probe ?? probeOnce;
-  const ready = new Set<ComponentName>();
   const pending = new Set(components.map((c) => c.name));
   const last = new Map<ComponentName, string>();
   // Once one component has failed the wait, the others stop polling.
@@ -72,12 +59,9 @@ export async function waitForComponents(components: readonly Component[], paths:
       const result: ProbeResult = c.probe ? await probe(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
       if (result.detail !== last.get(c.name)) mark(`${c.name}: ${result.ok ? 'ready' : result.detail}`);
       last.set(c.name, result.detail);
-      if (reached(result, options.until)) {
+      if (result.ok) {
         pending.delete(c.name);
-        if (result.ok) {
-          ready.add(c.name);
-          options.onReady?.(c.name, Date.now() - started);
-        }
+        options.onReady?.(c.name, Date.now() - started);
         return;
       }
       if (options.isAlive && !(await options.isAlive(c.name))) throw new ComponentExitedError(c.name);
@@ -98,5 +82,4 @@ export async function waitForComponents(components: readonly Component[], paths:
       }),
     ),
   );
-  return ready;
 }

@@ -53,18 +53,10 @@ export interface Component {
   links: ComponentName[];
   /**
    * The component keeps retrying its links until they answer, so it may start as soon as they
-   * have been started (or, for a busyStart link, once it serves) rather than once they are
-   * ready. Overlapping start-ups is most of what makes create fast (the apiserver's start
-   * overlaps etcd's, the controllers' the apiserver's post-start hooks).
+   * have been started rather than once they are ready. Overlapping start-ups is most of what
+   * makes create fast (the controller's start overlaps the apiserver's).
    */
   retriesLinks?: boolean;
-  /**
-   * Its start-up takes the machine's CPU until it serves (kube-apiserver builds the storage and
-   * OpenAPI of every API first): components that retry their links to it are started once it
-   * answers its probe, ready or not, instead of at once. Their own start-ups then run while it
-   * waits in its post-start hooks (two of which sleep a second) rather than competing with it.
-   */
-  busyStart?: boolean;
   ports: ComponentPort[];
   /** Absent for user components: they are ready while they run. */
   probe?: ReadinessProbe;

@@ -71,10 +71,6 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
     ...(tracing ? { files: [tracing] } : {}),
     // The apiserver waits for etcd by itself; starting both at once saves etcd's start-up time.
     retriesLinks: true,
-    // Host processes only (measured there): a container runtime's dependents may still have
-    // images to pull and containers to create, better overlapped with this start-up, and under
-    // kind the apiserver is a whole node that create waits for anyway.
-    ...(spec.options.runtime === 'binary' ? { busyStart: true } : {}),
     ports: publishedPorts(spec, 'kube-apiserver'),
     probe: { scheme: 'https', port: ports.kubeApiserver, path: '/readyz', clientCert: true },
     mounts,
