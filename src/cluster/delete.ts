@@ -1,12 +1,13 @@
 import { existsSync } from 'node:fs';
-import { removeContext } from '../kube/index.js';
+import { removeContext, resolveUserKubeconfigPath } from '../kube/index.js';
 import type { Executor } from '../exec/executor.js';
 import { describeUnknown, OperationError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName } from '../naming/naming.js';
-import { assertManageable, loadCluster } from './record.js';
+import { assertManageable } from './record-docs.js';
+import { loadRecordQuickly } from './record-quick.js';
 import { mark, span } from '../util/timeline.js';
 
 export interface DeleteClusterOptions {
@@ -25,6 +26,11 @@ export interface DeleteClusterOptions {
 
 export type DeleteClusterResult = 'deleted' | 'absent';
 
+/** The kubeconfig delete removes the context from: --kubeconfig, else $KUBECONFIG or ~/.kube/config; '' skips it. */
+export function deleteKubeconfigPath(flag: string | undefined): string {
+  return flag === '' ? '' : resolveUserKubeconfigPath(flag);
+}
+
 /**
  * Stop every component, remove the cluster directory and the kubeconfig entries. A cluster that
  * does not exist is not an error ('absent'), as in kwokctl and kind: cleanup under `set -e` must
@@ -39,9 +45,9 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
   try {
     // A directory without a readable record is the remains of a broken create: remove it anyway.
     if (existsSync(paths.config)) {
-      const { record } = await loadCluster(workdir, name);
+      const { record } = await span('delete: read record', () => loadRecordQuickly(workdir, name));
       assertManageable(record);
-      const runtime = createRuntime(record.runtime);
+      const runtime = await loadRuntime(record.runtime);
       const ctx = { cluster: name, paths, executor, logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components };
       try {
         // The data goes with the directory, so there is nothing to shut down gracefully for.
