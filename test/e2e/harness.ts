@@ -95,23 +95,24 @@ export async function kwokts(box: Sandbox, args: string[], options: { input?: st
 
 /**
  * `kwokts` as npm installs it: the package's "bin" entry (bin/kwokts, the sh launcher) behind a
- * relative symlink in a prefix's bin directory, found on PATH by name. `path` replaces PATH
- * (after the prefix), e.g. to show a call that never starts Node.
+ * relative symlink in a prefix's bin directory, found on PATH by name. `withoutNode` puts a
+ * `node` first on PATH that only fails (exit 97, "node was started"), to show a call that never
+ * starts Node.
  */
-export async function kwoktsInstalled(box: Sandbox, args: string[], options: { input?: string; path?: string } = {}): Promise<CliResult & { signal?: string }> {
-  const bin = join(box.workdir, '..', 'npm-prefix', 'bin');
+export async function kwoktsInstalled(box: Sandbox, args: string[], options: { input?: string; withoutNode?: boolean } = {}): Promise<CliResult> {
+  const prefix = join(box.workdir, '..', 'npm-prefix');
+  const bin = join(prefix, 'bin');
+  const noNode = join(prefix, 'no-node');
   if (!existsSync(join(bin, 'kwokts'))) {
     mkdirSync(bin, { recursive: true });
     const entry = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.kwokts!;
     symlinkSync(relative(bin, join(ROOT, entry)), join(bin, 'kwokts'));
+    mkdirSync(noNode);
+    writeFileSync(join(noNode, 'node'), '#!/bin/sh\necho "node was started" >&2\nexit 97\n', { mode: 0o755 });
   }
-  const result = await execa('kwokts', args, {
-    env: { ...process.env, ...box.env, PATH: `${bin}:${options.path ?? `${dirname(process.execPath)}:${process.env.PATH ?? ''}`}` },
-    reject: false,
-    input: options.input,
-    timeout: 300_000,
-  });
-  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr), ...(result.signal ? { signal: result.signal } : {}) };
+  const path = [bin, ...(options.withoutNode ? [noNode] : [dirname(process.execPath)]), process.env.PATH ?? ''].join(':');
+  const result = await execa('kwokts', args, { env: { ...process.env, ...box.env, PATH: path }, reject: false, input: options.input, timeout: 300_000 });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 
 export function spawnKwokts(box: Sandbox, args: string[]): ResultPromise {
