@@ -1,5 +1,5 @@
-// Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl)
-// into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
+// Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl,
+// delete cluster) into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
 // compiling hundreds of modules (oclif alone is several hundred): fast-path.js (10 kB, all that
 // --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
 // passthroughs is most of it; one file would cost --version ~5 ms more to compile). The rare cases (probing for `get clusters -o wide`,
