@@ -1,4 +1,4 @@
-import { loadCluster } from '../cluster/record.js';
+import { loadRecordQuickly } from '../cluster/record-quick.js';
 import { recordIdentity, writePassthroughFacts } from '../cluster/passthrough-facts.js';
 import { clusterPaths } from '../naming/naming.js';
 import type { Logger } from '../util/log.js';
@@ -11,7 +11,7 @@ export async function refreshPassthroughFacts(workdir: string, name: string, log
   try {
     const identity = await recordIdentity(clusterPaths(workdir, name));
     if (!identity) return;
-    const { record, paths } = await loadCluster(workdir, name);
+    const { record, paths } = await loadRecordQuickly(workdir, name);
     await writePassthroughFacts(record, paths, identity);
   } catch (error) {
     logger.debug(`passthrough facts not written: ${String(error)}`);
