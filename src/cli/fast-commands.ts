@@ -1,5 +1,4 @@
 import { clusterPaths, resolveWorkdir } from '../naming/naming.js';
-import { loadRecordQuickly } from '../cluster/record-quick.js';
 import { createLogger, type Logger } from '../util/log.js';
 import type { FastCommand, PassthroughTool } from './fast-path.js';
 import { installInterruptHandlers } from './interrupts.js';
@@ -24,9 +23,8 @@ export async function runFastCommand(command: Exclude<FastCommand, { kind: 'vers
       return 0;
     }
     if (command.kind === 'delete-cluster') {
-      const [{ deleteAndReport }, { deleteKubeconfigPath }, { RealExecutor }] = await Promise.all([import('./delete-cluster.js'), import('../cluster/delete.js'), import('../exec/real-executor.js')]);
-      const { name } = command.globals;
-      await deleteAndReport({ name, workdir, userKubeconfig: deleteKubeconfigPath(command.kubeconfig), executor: new RealExecutor(logger), logger, force: command.force });
+      const [{ deleteAndReport }, { RealExecutor }] = await Promise.all([import('./delete-cluster.js'), import('../exec/real-executor.js')]);
+      await deleteAndReport({ name: command.globals.name, workdir, kubeconfig: command.kubeconfig, executor: new RealExecutor(logger), logger, force: command.force });
       return 0;
     }
     return await runPassthrough(command.tool, command.globals.name, command.toolArgs, { workdir, logger, signal: abort.signal });
@@ -40,6 +38,8 @@ async function runPassthrough(tool: PassthroughTool, name: string, toolArgs: str
   const facts = tool === 'kectl' ? undefined : await import('../cluster/passthrough-facts.js');
   // kwok.yaml as it is before we read it, so facts are never written for a record that changed meanwhile.
   const identity = await facts?.recordIdentity(clusterPaths(context.workdir, name));
+  // Loaded only here: get clusters and delete (of a cluster that does not exist) need no YAML parser.
+  const { loadRecordQuickly } = await import('../cluster/record-quick.js');
   const { record, paths } = await loadRecordQuickly(context.workdir, name);
   if (tool === 'kectl') {
     const { findKectl, kectlInvocation } = await import('../cluster/kectl.js');

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { removeContext, resolveUserKubeconfigPath } from '../kube/index.js';
 import type { Executor } from '../exec/executor.js';
 import { describeUnknown, OperationError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
@@ -7,14 +6,13 @@ import { loadRuntime } from '../../runtimes/load.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName } from '../naming/naming.js';
 import { assertManageable } from './record-docs.js';
-import { loadRecordQuickly } from './record-quick.js';
 import { mark, span } from '../util/timeline.js';
 
 export interface DeleteClusterOptions {
   name: string;
   workdir: string;
-  /** The user's kubeconfig to remove the context from; empty string skips it. */
-  userKubeconfig: string;
+  /** --kubeconfig: the user's kubeconfig to remove the context from; '' skips it; undefined is $KUBECONFIG or ~/.kube/config. */
+  kubeconfig: string | undefined;
   executor: Executor;
   logger: Logger;
   /**
@@ -25,11 +23,6 @@ export interface DeleteClusterOptions {
 }
 
 export type DeleteClusterResult = 'deleted' | 'absent';
-
-/** The kubeconfig delete removes the context from: --kubeconfig, else $KUBECONFIG or ~/.kube/config; '' skips it. */
-export function deleteKubeconfigPath(flag: string | undefined): string {
-  return flag === '' ? '' : resolveUserKubeconfigPath(flag);
-}
 
 /**
  * Stop every component, remove the cluster directory and the kubeconfig entries. A cluster that
@@ -45,6 +38,8 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
   try {
     // A directory without a readable record is the remains of a broken create: remove it anyway.
     if (existsSync(paths.config)) {
+      // Loaded here, not at the top: a delete of a cluster that does not exist (a cleanup step) needs no YAML parser.
+      const { loadRecordQuickly } = await import('./record-quick.js');
       const { record } = await span('delete: read record', () => loadRecordQuickly(workdir, name));
       assertManageable(record);
       const runtime = await loadRuntime(record.runtime);
@@ -59,13 +54,16 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
       }
     }
     let kubeconfigError: unknown;
-    if (options.userKubeconfig) {
-      if (executor.dryRun) await executor.note(`Remove context ${contextName(name)} from ${options.userKubeconfig}`);
+    // Loaded here, not at the top: a delete of a cluster that does not exist needs none of src/kube.
+    const kube = options.kubeconfig === '' ? undefined : await import('../kube/index.js');
+    const userKubeconfig = kube ? kube.resolveUserKubeconfigPath(options.kubeconfig) : '';
+    if (kube && userKubeconfig) {
+      if (executor.dryRun) await executor.note(`Remove context ${contextName(name)} from ${userKubeconfig}`);
       else {
         // A kubeconfig we cannot edit must not keep a stopped cluster around: delete it anyway,
         // then say what is left to clean (non-zero, so scripts notice).
         try {
-          await removeContext(options.userKubeconfig, contextName(name));
+          await kube.removeContext(userKubeconfig, contextName(name));
         } catch (error) {
           kubeconfigError = error;
         }
@@ -73,7 +71,7 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
     }
     await span('delete: remove cluster directory', () => executor.remove(paths.root));
     if (kubeconfigError !== undefined) {
-      throw new OperationError(`cluster ${name} was deleted, but its context could not be removed from ${options.userKubeconfig}: ${describeUnknown(kubeconfigError)}`, {
+      throw new OperationError(`cluster ${name} was deleted, but its context could not be removed from ${userKubeconfig}: ${describeUnknown(kubeconfigError)}`, {
         hint: `fix the file, then remove the context with \`kubectl config delete-context ${contextName(name)}\` (and its cluster and user entries)`,
         cause: kubeconfigError,
       });

@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { deleteAndReport } from '../../cli/delete-cluster.js';
-import { deleteKubeconfigPath } from '../../cluster/delete.js';
 import { listClusterNames } from '../../cluster/record.js';
 
 export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
@@ -17,10 +16,9 @@ export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
 
   async run(): Promise<void> {
     const names = this.flags.all ? listClusterNames(this.workdir) : [this.flags.name];
-    const userKubeconfig = deleteKubeconfigPath(this.flags.kubeconfig);
     const executor = this.executor();
     // The plain form (one cluster, no --dry-run) usually runs on the fast path (src/cli/fast-path.ts) instead.
-    for (const name of names) await deleteAndReport({ name, workdir: this.workdir, userKubeconfig, executor, logger: this.logger, force: this.flags.force });
+    for (const name of names) await deleteAndReport({ name, workdir: this.workdir, kubeconfig: this.flags.kubeconfig, executor, logger: this.logger, force: this.flags.force });
     if (this.flags.all && names.length === 0) this.logger.info('No clusters to delete');
   }
 }
