@@ -1,5 +1,5 @@
-// Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl)
-// into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
+// Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl,
+// delete cluster) into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
 // compiling hundreds of modules (oclif alone is several hundred): fast-path.js (10 kB, all that
 // --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
 // passthroughs is most of it; one file would cost --version ~5 ms more to compile). The rare cases (probing for `get clusters -o wide`,
@@ -11,9 +11,12 @@ import { relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const pjson = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
-// js-yaml (the fast path's record reader) is pure JS and small: bundled. The other dependencies
-// stay imports from node_modules (installed with the package).
-const BUNDLED = new Set(['js-yaml']);
+// js-yaml (the fast path's record reader) is pure JS and small: bundled. So are yaml and
+// proper-lockfile (with graceful-fs, retry and signal-exit), which `delete cluster` needs for the
+// kubeconfig edit: from node_modules, Node resolves and wraps some eighty CommonJS files of them
+// (about three times the time of one bundled chunk). The other dependencies stay imports from
+// node_modules (installed with the package).
+const BUNDLED = new Set(['js-yaml', 'yaml', 'proper-lockfile']);
 const external = [...Object.keys(pjson.dependencies), ...Object.keys(pjson.optionalDependencies ?? {})].filter((name) => !BUNDLED.has(name));
 /** Dynamic imports left to the tsc output: rarely needed, and they pull in much more. */
 const RARE = new Set(['src/cluster/summary.ts', 'src/cluster/programs.ts', 'src/cluster/record.ts']);
@@ -46,5 +49,7 @@ const result = await build({
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
+  // The bundled CommonJS packages require Node's built-ins; an ES module has no `require` of its own.
+  banner: { js: "import { createRequire as __kwoktsCreateRequire } from 'node:module'; const require = __kwoktsCreateRequire(import.meta.url);" },
 });
 if (process.argv.includes('--analyze')) console.log(await (await import('esbuild')).analyzeMetafile(result.metafile));

@@ -56,7 +56,8 @@ install_kwokts() {
     (cd "$ACTION_ROOT" && npm ci --no-audit --no-fund >&2) || fail "building kwokts from $ACTION_ROOT failed" "see the npm output above" 1
   fi
   # A wrapper rather than `npm link`: nothing global changes, and the post step finds it again.
-  printf '#!/usr/bin/env bash\nexec node %q "$@"\n' "$ACTION_ROOT/bin/run.js" >"$bindir/kwokts"
+  # It execs bin/kwokts, the launcher npm would install, so `kwokts kubectl` skips Node there too.
+  printf '#!/usr/bin/env bash\nexec %q "$@"\n' "$ACTION_ROOT/bin/kwokts" >"$bindir/kwokts"
   chmod +x "$bindir/kwokts"
   emit "${GITHUB_PATH:-}" "$bindir"
   printf '%s' "$bindir/kwokts"

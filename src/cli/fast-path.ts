@@ -11,15 +11,16 @@ import { flagTokenCount, normalizeFlags, type FlagShape } from './pflag.js';
 
 /**
  * The commands scripts call over and over (`--version`, `get clusters`, `kubectl ...`,
- * `etcdctl ...`, `kectl ...`) run here without loading oclif and the command modules, which
- * costs several hundred milliseconds a call. Only plain, valid invocations take this path: for
+ * `etcdctl ...`, `kectl ...`, `delete cluster`) run here without loading oclif and the command
+ * modules, which costs several hundred milliseconds a call. Only plain, valid invocations take this path: for
  * anything else (help, a flag we would have to reject, an unknown word) it answers `undefined`
  * and the oclif path runs, so messages, help and exit codes stay oclif's and BaseCommand's.
  */
 export type FastCommand =
   | { kind: 'version' }
   | { kind: 'get-clusters'; globals: Globals; output: ClusterListFormat }
-  | { kind: 'passthrough'; tool: PassthroughTool; globals: Globals; toolArgs: string[] };
+  | { kind: 'passthrough'; tool: PassthroughTool; globals: Globals; toolArgs: string[] }
+  | { kind: 'delete-cluster'; globals: Globals; kubeconfig: string | undefined; force: boolean };
 
 export type PassthroughTool = 'kubectl' | 'etcdctl' | 'kectl';
 
@@ -31,6 +32,13 @@ export interface Globals {
 const PASSTHROUGH = new Set<string>(['kubectl', 'etcdctl', 'kectl']);
 const HELP = new Set(['--help', '-h']);
 const GET_CLUSTERS_FLAGS: Readonly<Record<string, FlagShape>> = { ...GLOBAL_FLAG_SHAPES, output: { type: 'option', char: 'o' } };
+/** `delete cluster`'s own flags (src/commands/delete/cluster.ts; a unit test keeps them equal). */
+export const DELETE_CLUSTER_FLAGS: Readonly<Record<string, FlagShape>> = {
+  ...GLOBAL_FLAG_SHAPES,
+  all: { type: 'boolean' },
+  force: { type: 'boolean' },
+  kubeconfig: { type: 'option' },
+};
 
 /** Which fast command `argv` is, or undefined when the oclif path must handle it. */
 export function classifyFast(argv: readonly string[]): FastCommand | undefined {
@@ -64,7 +72,8 @@ export function classifyFast(argv: readonly string[]): FastCommand | undefined {
       if (!(CLUSTER_LIST_FORMATS as readonly string[]).includes(output)) return undefined;
       return { kind: 'get-clusters', globals: read.globals, output: output as ClusterListFormat };
     }
-    if (words.join(' ') !== 'get') return undefined;
+    if (words.join(' ') === 'delete cluster') return classifyDelete([...leading, ...argv.slice(i)]);
+    if (words.join(' ') !== 'get' && words.join(' ') !== 'delete') return undefined;
   }
   return undefined;
 }
@@ -98,6 +107,34 @@ function readGlobals(tokens: readonly string[], shapes: Readonly<Record<string, 
     return undefined;
   }
   return { globals: { name, logLevel }, values };
+}
+
+/**
+ * `delete cluster` of one named cluster, as the command would read its flags; undefined (oclif)
+ * for --all, --dry-run, -c, a positional, help or anything pflag would reject.
+ */
+function classifyDelete(tokens: readonly string[]): FastCommand | undefined {
+  if (tokens.some((t) => t === '--' || HELP.has(t))) return undefined;
+  let normalized: { argv: string[]; falseBooleans: string[] };
+  try {
+    normalized = normalizeFlags(tokens, DELETE_CLUSTER_FLAGS);
+  } catch {
+    return undefined;
+  }
+  let kubeconfig: string | undefined;
+  let force = false;
+  const globals: string[] = [];
+  for (const token of normalized.argv) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(token);
+    if (!match) return undefined;
+    const [, key, value] = match;
+    if (key === 'kubeconfig') kubeconfig = value;
+    else if (key === 'force') force = true;
+    else if (key === 'name' || key === 'v') globals.push(token);
+    else return undefined;
+  }
+  const read = readGlobals(globals, GLOBAL_FLAG_SHAPES);
+  return read && { kind: 'delete-cluster', globals: read.globals, kubeconfig, force };
 }
 
 /** Run `argv` on the fast path and return its exit code, or undefined when it is not for the fast path. */

@@ -6,6 +6,8 @@ import { BaseCommand } from './base-command.js';
  */
 export abstract class PassthroughCommand extends BaseCommand<typeof PassthroughCommand> {
   static override strict = false;
+  // Ctrl-C ends the tool, and us with it, silently: as running the tool itself (or bin/kwokts's exec of it).
+  protected override announceInterrupt = false;
 
   protected toolArgs(): string[] {
     const i = this.argv.indexOf('--');

@@ -1,19 +1,18 @@
 import { existsSync } from 'node:fs';
-import { removeContext } from '../kube/index.js';
 import type { Executor } from '../exec/executor.js';
 import { describeUnknown, OperationError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName } from '../naming/naming.js';
-import { assertManageable, loadCluster } from './record.js';
+import { assertManageable } from './record-docs.js';
 import { mark, span } from '../util/timeline.js';
 
 export interface DeleteClusterOptions {
   name: string;
   workdir: string;
-  /** The user's kubeconfig to remove the context from; empty string skips it. */
-  userKubeconfig: string;
+  /** --kubeconfig: the user's kubeconfig to remove the context from; '' skips it; undefined is $KUBECONFIG or ~/.kube/config. */
+  kubeconfig: string | undefined;
   executor: Executor;
   logger: Logger;
   /**
@@ -39,9 +38,11 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
   try {
     // A directory without a readable record is the remains of a broken create: remove it anyway.
     if (existsSync(paths.config)) {
-      const { record } = await loadCluster(workdir, name);
+      // Loaded here, not at the top: a delete of a cluster that does not exist (a cleanup step) needs no YAML parser.
+      const { loadRecordQuickly } = await import('./record-quick.js');
+      const { record } = await span('delete: read record', () => loadRecordQuickly(workdir, name));
       assertManageable(record);
-      const runtime = createRuntime(record.runtime);
+      const runtime = await loadRuntime(record.runtime);
       const ctx = { cluster: name, paths, executor, logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components };
       try {
         // The data goes with the directory, so there is nothing to shut down gracefully for.
@@ -53,13 +54,16 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
       }
     }
     let kubeconfigError: unknown;
-    if (options.userKubeconfig) {
-      if (executor.dryRun) await executor.note(`Remove context ${contextName(name)} from ${options.userKubeconfig}`);
+    // Loaded here, not at the top: a delete of a cluster that does not exist needs none of src/kube.
+    const kube = options.kubeconfig === '' ? undefined : await import('../kube/index.js');
+    const userKubeconfig = kube ? kube.resolveUserKubeconfigPath(options.kubeconfig) : '';
+    if (kube && userKubeconfig) {
+      if (executor.dryRun) await executor.note(`Remove context ${contextName(name)} from ${userKubeconfig}`);
       else {
         // A kubeconfig we cannot edit must not keep a stopped cluster around: delete it anyway,
         // then say what is left to clean (non-zero, so scripts notice).
         try {
-          await removeContext(options.userKubeconfig, contextName(name));
+          await kube.removeContext(userKubeconfig, contextName(name));
         } catch (error) {
           kubeconfigError = error;
         }
@@ -67,7 +71,7 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
     }
     await span('delete: remove cluster directory', () => executor.remove(paths.root));
     if (kubeconfigError !== undefined) {
-      throw new OperationError(`cluster ${name} was deleted, but its context could not be removed from ${options.userKubeconfig}: ${describeUnknown(kubeconfigError)}`, {
+      throw new OperationError(`cluster ${name} was deleted, but its context could not be removed from ${userKubeconfig}: ${describeUnknown(kubeconfigError)}`, {
         hint: `fix the file, then remove the context with \`kubectl config delete-context ${contextName(name)}\` (and its cluster and user entries)`,
         cause: kubeconfigError,
       });

@@ -1,7 +1,7 @@
 import type { Component, ReadinessProbe } from '../components/index.js';
 import type { ComponentPatch } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
-import { UsageError } from '../util/errors.js';
+import { PreflightError, UsageError } from '../util/errors.js';
 import type { ClusterRecord } from './record.js';
 
 // A module of its own, with no YAML parser in it, so that the CLI's fast path (src/cli/fast-commands.ts)
@@ -89,3 +89,15 @@ export function recordFromDocuments(name: string, docs: Array<Record<string, unk
   };
 }
 
+/**
+ * kwokts drives a kwokctl cluster of the binary runtime (processes and pid files, the same for
+ * both tools); a kwokctl cluster in containers or kind carries kwokctl's names and labels, not
+ * ours, so changing it is refused rather than half done.
+ */
+export function assertManageable(record: ClusterRecord): void {
+  if (record.foreign && record.runtime !== 'binary') {
+    throw new PreflightError(`cluster ${record.name} was made by kwokctl with the ${record.runtime} runtime; kwokts manages kwokctl clusters of the binary runtime only`, {
+      hint: `use kwokctl for it, e.g. \`kwokctl --name ${record.name} delete cluster\``,
+    });
+  }
+}

@@ -147,15 +147,5 @@ export function componentNames(record: ClusterRecord): ComponentName[] {
   return record.components.map((c) => c.name);
 }
 
-/**
- * kwokts drives a kwokctl cluster of the binary runtime (processes and pid files, the same for
- * both tools); a kwokctl cluster in containers or kind carries kwokctl's names and labels, not
- * ours, so changing it is refused rather than half done.
- */
-export function assertManageable(record: ClusterRecord): void {
-  if (record.foreign && record.runtime !== 'binary') {
-    throw new PreflightError(`cluster ${record.name} was made by kwokctl with the ${record.runtime} runtime; kwokts manages kwokctl clusters of the binary runtime only`, {
-      hint: `use kwokctl for it, e.g. \`kwokctl --name ${record.name} delete cluster\``,
-    });
-  }
-}
+// In record-docs.ts (no YAML there), so delete's fast path checks a record without loading a parser.
+export { assertManageable } from './record-docs.js';

@@ -3,14 +3,18 @@
  * process, ours beside kwokctl's (KWOKCTL=/path, or ~/go/bin/kwokctl) and raw kubectl:
  *   --version                 kwokts --version, kwokctl --version, and `node -e 0` (Node's own start)
  *   get clusters              both on the same (empty) workdir
- *   kubectl version --client  through each tool against one cluster, and kubectl run directly
- * The cluster is made once by kwokts (binaries cached) and deleted at the end. Rounds are
+ *   kubectl version --client  through each tool against one cluster, and kubectl run directly;
+ *                             also `node bin/run.js` (the Node passthrough the launcher skips)
+ *   delete cluster (absent)   a delete of a cluster that does not exist: start-up and the lookup
+ * kwokts runs as a user runs it: the package's "bin" entry (bin/kwokts, the sh launcher) behind
+ * a symlink, as npm installs it. The cluster is made once by kwokts (binaries cached) and
+ * deleted at the end. Rounds are
  * interleaved (every command once per round, the order rotated) after one warm-up round, so a
  * machine whose speed drifts slows every tool alike; min and median are reported, never judged.
  */
 import { execa } from 'execa';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { newResults, timing, writeResults, type BenchResults } from './results.js';
@@ -55,13 +59,18 @@ export async function benchStartup(args: string[]): Promise<void> {
   mkdirSync(emptyEnv.KWOK_WORKDIR);
   const bin = join(ROOT, 'bin', 'run.js');
   const node = process.execPath;
-  const kwokts = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokts', command: node, args: [bin, ...a], env: e });
+  // What `npm install -g` makes: <prefix>/bin/kwokts -> the package's "bin" entry.
+  const installed = join(dir, 'prefix', 'bin', 'kwokts');
+  mkdirSync(join(dir, 'prefix', 'bin'), { recursive: true });
+  symlinkSync(join(ROOT, (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.kwokts!), installed);
+  const kwokts = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokts', command: installed, args: a, env: e });
   const peer = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokctl', command: kwokctl, args: a, env: e });
-  const contenders: Contender[] = [kwokts('--version', ['--version']), kwokts('get clusters', ['get', 'clusters'], emptyEnv)];
+  const absent = 'delete cluster (absent)';
+  const contenders: Contender[] = [kwokts('--version', ['--version']), kwokts('get clusters', ['get', 'clusters'], emptyEnv), kwokts(absent, ['--name', 'bench-absent', 'delete', 'cluster'], emptyEnv)];
   // The floor under any Node CLI: Node starting and exiting with nothing to do.
   contenders.push({ case: '--version', tool: 'node -e 0 (floor)', command: node, args: ['-e', '0'], env });
   const hasPeer = existsSync(kwokctl);
-  if (hasPeer) contenders.push(peer('--version', ['--version']), peer('get clusters', ['get', 'clusters'], emptyEnv));
+  if (hasPeer) contenders.push(peer('--version', ['--version']), peer('get clusters', ['get', 'clusters'], emptyEnv), peer(absent, ['--name', 'bench-absent', 'delete', 'cluster'], emptyEnv));
   else results.notes.push(`kwokctl not found at ${kwokctl} (set KWOKCTL=/path); only kwokts measured`);
 
   let created = false;
@@ -74,6 +83,7 @@ export async function benchStartup(args: string[]): Promise<void> {
       const kubeconfig = join(env.KWOK_WORKDIR, 'clusters', CLUSTER, 'kubeconfig.yaml');
       const passthrough = 'kubectl version --client';
       contenders.push(kwokts(passthrough, ['--name', CLUSTER, 'kubectl', 'version', '--client']));
+      contenders.push({ case: passthrough, tool: 'node bin/run.js', command: node, args: [bin, '--name', CLUSTER, 'kubectl', 'version', '--client'], env });
       if (hasPeer) contenders.push(peer(passthrough, ['--name', CLUSTER, 'kubectl', 'version', '--client']));
       contenders.push({ case: passthrough, tool: 'kubectl (direct)', command: KUBECTL, args: [`--kubeconfig=${kubeconfig}`, 'version', '--client'], env });
     }

@@ -1,9 +1,9 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
-import { isAlive, isListening, isListeningFor, processesMentioning, kwokts, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox } from './harness.js';
+import { isAlive, isListening, isListeningFor, processesMentioning, kwokts, kwoktsInstalled, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox } from './harness.js';
 
 /** After a delete or a rollback: no process, no port, no file, no kubeconfig entry of ours. */
 async function assertNothingLeft(box: Sandbox, cluster: string, pids: number[], ports: number[]): Promise<void> {
@@ -27,26 +27,40 @@ describe('binary runtime: a real cluster', () => {
     const created = await kwokts(box, ['--name', 'e2e', 'create', 'cluster', '--wait', '2m']);
     assert.equal(created.exitCode, 0, created.stderr);
 
-    const ns = await kwokts(box, ['--name', 'e2e', 'kubectl', 'get', 'ns']);
+    // Through `kwokts` as npm installs it (bin/kwokts): the passthroughs run without Node at all,
+    // from the facts create left in the cluster directory (a `node` that only fails comes first on PATH).
+    const ns = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'get', 'ns'], { withoutNode: true });
     assert.equal(ns.exitCode, 0, ns.stderr);
     assert.match(ns.stdout, /^default\s+Active/m);
     assert.match(ns.stdout, /^kube-system\s+Active/m);
 
-    const keys = await kwokts(box, ['--name', 'e2e', 'etcdctl', 'get', '/registry', '--prefix', '--keys-only']);
+    const keys = await kwoktsInstalled(box, ['--name=e2e', 'etcdctl', 'get', '/registry', '--prefix', '--keys-only'], { withoutNode: true });
     assert.equal(keys.exitCode, 0, keys.stderr);
     assert.match(keys.stdout, /^\/registry\/namespaces\/default$/m);
 
     // An object round trip, through stdin (`-f -`) and back.
     const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: probe\n  namespace: default\ndata:\n  answer: "42"\n';
-    const applied = await kwokts(box, ['--name', 'e2e', 'kubectl', 'apply', '-f', '-'], { input: cm });
+    const applied = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'apply', '-f', '-'], { input: cm, withoutNode: true });
     assert.equal(applied.exitCode, 0, applied.stderr);
-    const read = await kwokts(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'probe', '-o', 'jsonpath={.data.answer}']);
+    const read = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'probe', '-o', 'jsonpath={.data.answer}'], { withoutNode: true });
     assert.equal(read.stdout, '42');
 
     // The tool's exit code is ours; arguments that look like our flags pass through untouched.
-    const missing = await kwokts(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'nope', '--namespace', 'default']);
-    assert.equal(missing.exitCode, 1);
-    assert.match(missing.stderr, /NotFound|not found/);
+    for (const run of [kwokts, kwoktsInstalled]) {
+      const missing = await run(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'nope', '--namespace', 'default']);
+      assert.equal(missing.exitCode, 1);
+      assert.match(missing.stderr, /NotFound|not found/);
+    }
+
+    // Without the facts the launcher hands the call to Node, which answers and writes them again.
+    rmSync(join(box.workdir, 'clusters', 'e2e', 'passthrough-kubectl.args'));
+    const gone = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'get', 'ns', 'default', '-o', 'name'], { withoutNode: true });
+    assert.equal(gone.exitCode, 97, 'fell through to node');
+    assert.match(gone.stderr, /node was started/);
+    const viaNode = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
+    assert.equal(viaNode.stdout.trim(), 'namespace/default', viaNode.stderr);
+    const again = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'get', 'ns', 'default', '-o', 'name'], { withoutNode: true });
+    assert.equal(again.stdout.trim(), 'namespace/default', again.stderr);
 
     // Kubeconfig: our context added and current, the user's entries kept, secrets 0600.
     const kubeconfig = readFileSync(box.kubeconfig, 'utf8');
@@ -70,17 +84,18 @@ describe('binary runtime: a real cluster', () => {
     assert.deepEqual(list.stdout.trim().split('\n'), ['e2e']);
 
     // A second create of a ready cluster succeeds without touching it (kwokctl's behaviour).
-    const again = await kwokts(box, ['--name', 'e2e', 'create', 'cluster']);
-    assert.equal(again.exitCode, 0, again.stderr);
-    assert.match(again.stderr, /already exists/);
+    const recreate = await kwokts(box, ['--name', 'e2e', 'create', 'cluster']);
+    assert.equal(recreate.exitCode, 0, recreate.stderr);
+    assert.match(recreate.stderr, /already exists/);
 
     const pids = recordedPids(box.workdir);
     const ports = recordedPorts(box.workdir, 'e2e');
     assert.ok(pids.length >= 4, `expected component pids, got ${pids}`);
     for (const pid of pids) assert.ok(isAlive(pid));
 
-    const deleted = await kwokts(box, ['--name', 'e2e', 'delete', 'cluster']);
+    const deleted = await kwoktsInstalled(box, ['--name', 'e2e', 'delete', 'cluster']);
     assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.stderr.trim(), 'Cluster e2e deleted');
     await assertNothingLeft(box, 'e2e', pids, ports);
     assert.equal(readFileSync(box.kubeconfig, 'utf8').includes('current-context: kwok-e2e'), false);
   });

@@ -3,9 +3,9 @@
  * KUBECONFIG, sharing only the binary cache (the Go-built binaries are expensive).
  */
 import { execa, type ResultPromise } from 'execa';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { request as httpsRequest } from 'node:https';
 
@@ -90,6 +90,28 @@ export async function kwokts(box: Sandbox, args: string[], options: { input?: st
     input: options.input,
     timeout: options.timeoutMs ?? 300_000,
   });
+  return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
+}
+
+/**
+ * `kwokts` as npm installs it: the package's "bin" entry (bin/kwokts, the sh launcher) behind a
+ * relative symlink in a prefix's bin directory, found on PATH by name. `withoutNode` puts a
+ * `node` first on PATH that only fails (exit 97, "node was started"), to show a call that never
+ * starts Node.
+ */
+export async function kwoktsInstalled(box: Sandbox, args: string[], options: { input?: string; withoutNode?: boolean } = {}): Promise<CliResult> {
+  const prefix = join(box.workdir, '..', 'npm-prefix');
+  const bin = join(prefix, 'bin');
+  const noNode = join(prefix, 'no-node');
+  if (!existsSync(join(bin, 'kwokts'))) {
+    mkdirSync(bin, { recursive: true });
+    const entry = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string> }).bin.kwokts!;
+    symlinkSync(relative(bin, join(ROOT, entry)), join(bin, 'kwokts'));
+    mkdirSync(noNode);
+    writeFileSync(join(noNode, 'node'), '#!/bin/sh\necho "node was started" >&2\nexit 97\n', { mode: 0o755 });
+  }
+  const path = [bin, ...(options.withoutNode ? [noNode] : [dirname(process.execPath)]), process.env.PATH ?? ''].join(':');
+  const result = await execa('kwokts', args, { env: { ...process.env, ...box.env, PATH: path }, reject: false, input: options.input, timeout: 300_000 });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }
 

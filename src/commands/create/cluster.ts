@@ -3,6 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { deprecatedFlagWarnings, givenOptionValues, optionFlags } from '../../cli/option-flags.js';
 import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
 import { createCluster } from '../../cluster/create.js';
+import { refreshPassthroughFacts } from '../../cli/launcher-facts.js';
 import { resolveUserKubeconfigPath } from '../../kube/index.js';
 import { waitFlags, waitPlan } from '../../cli/duration-flag.js';
 import { parseExtraArgs } from '../../config/extra-args.js';
@@ -54,6 +55,7 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
       onCommit: () => this.ignoreInterrupts(),
     });
     if (executor.dryRun) return;
+    await refreshPassthroughFacts(this.workdir, result.name, this.logger);
     if (result.alreadyExisted) {
       this.logger.info(`Cluster ${result.name} already exists and is ready`);
       return;

@@ -1,8 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { deleteCluster } from '../../cluster/delete.js';
+import { deleteAndReport } from '../../cli/delete-cluster.js';
 import { listClusterNames } from '../../cluster/record.js';
-import { resolveUserKubeconfigPath } from '../../kube/index.js';
 
 export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
   static override summary = 'Delete a cluster';
@@ -17,14 +16,9 @@ export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
 
   async run(): Promise<void> {
     const names = this.flags.all ? listClusterNames(this.workdir) : [this.flags.name];
-    const userKubeconfig = this.flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(this.flags.kubeconfig);
     const executor = this.executor();
-    for (const name of names) {
-      const result = await deleteCluster({ name, workdir: this.workdir, userKubeconfig, executor, logger: this.logger, force: this.flags.force });
-      // kwokctl's behaviour: a warning and success, so `delete cluster` is safe in any cleanup step.
-      if (result === 'absent') this.logger.warn(`Cluster ${name} does not exist; nothing to delete`);
-      else if (!executor.dryRun) this.logger.info(`Cluster ${name} deleted`);
-    }
+    // The plain form (one cluster, no --dry-run) usually runs on the fast path (src/cli/fast-path.ts) instead.
+    for (const name of names) await deleteAndReport({ name, workdir: this.workdir, kubeconfig: this.flags.kubeconfig, executor, logger: this.logger, force: this.flags.force });
     if (this.flags.all && names.length === 0) this.logger.info('No clusters to delete');
   }
 }

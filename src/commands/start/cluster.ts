@@ -1,6 +1,7 @@
 import { BaseCommand } from '../../cli/base-command.js';
 import { startCluster } from '../../cluster/lifecycle.js';
 import { waitFlags, waitPlan } from '../../cli/duration-flag.js';
+import { refreshPassthroughFacts } from '../../cli/launcher-facts.js';
 
 export default class StartCluster extends BaseCommand<typeof StartCluster> {
   static override summary = 'Start a stopped cluster, or restart its crashed components';
@@ -18,6 +19,7 @@ export default class StartCluster extends BaseCommand<typeof StartCluster> {
     const started = Date.now();
     const result = await startCluster({ name: this.flags.name, workdir: this.workdir, waitMs, waitFor, executor, logger: this.logger, signal: this.abort.signal });
     if (executor.dryRun) return;
+    await refreshPassthroughFacts(this.workdir, this.flags.name, this.logger);
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     if (waitFor === 'apiserver' && result.started.length > 0) this.logger.info(`Cluster ${this.flags.name} is started and kube-apiserver serves (${seconds}s; --wait 0: the other components were not waited for)`);
     else if (result.started.length === 0) this.logger.info(`Cluster ${this.flags.name} is already running and ready`);

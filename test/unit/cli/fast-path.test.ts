@@ -3,13 +3,14 @@ import assert from 'node:assert/strict';
 import { Config } from '@oclif/core';
 import { routeArgv } from '../../../src/cli/argv.js';
 import { BaseCommand } from '../../../src/cli/base-command.js';
-import { classifyFast, userAgent, type FastCommand } from '../../../src/cli/fast-path.js';
+import { classifyFast, DELETE_CLUSTER_FLAGS, userAgent, type FastCommand } from '../../../src/cli/fast-path.js';
 import { GLOBAL_FLAG_SHAPES } from '../../../src/cli/global-flags.js';
 import { commandTable } from '../../../src/cli/main.js';
 import type { FlagShape } from '../../../src/cli/pflag.js';
 import { LogLevel } from '../../../src/util/log.js';
 import { packageRoot } from '../../../src/util/package-root.js';
 import GetClusters from '../../../src/commands/get/clusters.js';
+import DeleteCluster from '../../../src/commands/delete/cluster.js';
 
 test('the fast path reads the same global flags as BaseCommand', () => {
   const fromOclif: Record<string, FlagShape> = {};
@@ -19,6 +20,15 @@ test('the fast path reads the same global flags as BaseCommand', () => {
   }
   assert.deepEqual(GLOBAL_FLAG_SHAPES, fromOclif);
   assert.equal(GetClusters.flags.output.char, 'o');
+});
+
+test("the fast delete reads delete cluster's own flags as the command defines them", () => {
+  const fromOclif: Record<string, FlagShape> = { ...GLOBAL_FLAG_SHAPES };
+  for (const [name, flag] of Object.entries(DeleteCluster.flags as Record<string, FlagShape>)) {
+    fromOclif[name] = { type: flag.type, ...(flag.char ? { char: flag.char } : {}), ...(flag.multiple ? { multiple: true } : {}) };
+    assert.ok(!flag.allowNo, `${name}: --no- forms are not handled by the fast path`);
+  }
+  assert.deepEqual(DELETE_CLUSTER_FLAGS, fromOclif);
 });
 
 test("--version prints oclif's own version line", async () => {
@@ -37,6 +47,10 @@ const fast: Array<[string[], FastCommand]> = [
   [['kubectl', 'get', 'ns', '--name', 'x', '-h'], { kind: 'passthrough', tool: 'kubectl', globals: kwok, toolArgs: ['get', 'ns', '--name', 'x', '-h'] }],
   [['--name=ci', '-v4', '--dry-run', '-c', 'a.yaml', 'etcdctl', 'get', '/', '--prefix'], { kind: 'passthrough', tool: 'etcdctl', globals: { name: 'ci', logLevel: 4 }, toolArgs: ['get', '/', '--prefix'] }],
   [['-v', '-4', 'kectl'], { kind: 'passthrough', tool: 'kectl', globals: { name: 'kwok', logLevel: -4 }, toolArgs: [] }],
+  [['delete', 'cluster'], { kind: 'delete-cluster', globals: kwok, kubeconfig: undefined, force: false }],
+  [['--name', 'a', 'delete', 'cluster', '--name=b', '--force'], { kind: 'delete-cluster', globals: { name: 'b', logLevel: LogLevel.INFO }, kubeconfig: undefined, force: true }],
+  [['-v', 'DEBUG', 'delete', 'cluster', '--kubeconfig', '/k', '--force=false', '--all=false', '--dry-run=0'], { kind: 'delete-cluster', globals: { name: 'kwok', logLevel: LogLevel.DEBUG }, kubeconfig: '/k', force: false }],
+  [['delete', 'cluster', '--kubeconfig='], { kind: 'delete-cluster', globals: kwok, kubeconfig: '', force: false }],
 ];
 
 test('plain hot commands take the fast path, reading flags as pflag does', () => {
@@ -49,6 +63,7 @@ test('the fast path runs what the oclif path would route to the same command', a
     if (expected.kind === 'version') continue;
     const routed = routeArgv(argv, table);
     if (expected.kind === 'get-clusters') assert.equal(routed[0], 'get:clusters', argv.join(' '));
+    else if (expected.kind === 'delete-cluster') assert.equal(routed[0], 'delete:cluster', argv.join(' '));
     else {
       assert.equal(routed[0], expected.tool, argv.join(' '));
       assert.deepEqual(routed.slice(routed.indexOf('--') + 1), expected.toolArgs, argv.join(' '));
@@ -81,6 +96,23 @@ test('anything unusual is left to oclif, so its help, messages and exit codes st
     ['create', 'cluster'],
     ['kubectl-x'],
     ['--version=1'],
+    ['delete'],
+    ['delete', 'clusters'],
+    ['delete', 'cluster', 'extra'],
+    ['delete', 'cluster', '--all'],
+    ['delete', 'cluster', '--dry-run'],
+    ['--dry-run', 'delete', 'cluster'],
+    ['-c', 'a.yaml', 'delete', 'cluster'],
+    ['delete', 'cluster', '--help'],
+    ['delete', 'cluster', '-h'],
+    ['delete', 'cluster', '--', 'x'],
+    ['delete', 'cluster', '--force=maybe'],
+    ['delete', 'cluster', '--kubeconfig'],
+    ['delete', 'cluster', '--bogus'],
+    ['delete', 'cluster', '--name='],
+    ['delete', 'cluster', '--name', 'BAD'],
+    ['delete', 'cluster', '-v', 'nope'],
+    ['delete', '--force', 'cluster'],
   ];
   for (const argv of slow) assert.equal(classifyFast(argv), undefined, JSON.stringify(argv));
 });

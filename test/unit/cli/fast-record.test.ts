@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadRecordQuickly } from '../../../src/cli/fast-commands.js';
+import { loadRecordQuickly } from '../../../src/cluster/record-quick.js';
 import { clusterPaths } from '../../../src/naming/naming.js';
 import { loadCluster, renderRecord, type ClusterRecord } from '../../../src/cluster/record.js';
 import { buildComponents } from '../../../src/components/index.js';
