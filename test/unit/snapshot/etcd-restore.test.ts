@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bumpFor, REVISION_MARGIN, revisionOf, servesRestored, supportsBump } from '../../../src/snapshot/etcd-restore.js';
+
+test("etcd's revision is read from `etcdctl endpoint status -w json`, beyond 2^53 too", () => {
+  const status = '[{"Endpoint":"https://127.0.0.1:2379","Status":{"header":{"cluster_id":1,"member_id":2,"revision":4711,"raft_term":3},"version":"3.6.10"}}]';
+  assert.equal(revisionOf(status), 4711n);
+  assert.equal(revisionOf('[{"Status":{"header":{"revision":9007199254740993}}}]'), 9007199254740993n);
+  assert.equal(revisionOf('Error: context deadline exceeded'), undefined);
+});
+
+test('the restored data starts above every revision the running cluster handed out', () => {
+  assert.equal(bumpFor(4711n), 4711n + REVISION_MARGIN);
+  // Restored revision = snapshot revision + bump > current revision + writes until etcd stops.
+  assert.ok(1n + bumpFor(4711n) > 4711n + 10_000n);
+});
+
+test('the live restore needs both --bump-revision and --mark-compacted in etcdutl', () => {
+  assert.equal(supportsBump('      --bump-revision uint   How much ...\n      --mark-compacted   Mark ...'), true);
+  assert.equal(supportsBump('      --data-dir string   Path to the output data directory'), false);
+  assert.equal(supportsBump('      --bump-revision uint'), false);
+});
+
+test('a list serves the restored data once its resourceVersion reaches the bump', () => {
+  const list = (rv: unknown): unknown => ({ kind: 'NamespaceList', metadata: { resourceVersion: rv }, items: [] });
+  assert.equal(servesRestored(list('1000500'), 1_000_100n), true);
+  assert.equal(servesRestored(list('1000100'), 1_000_100n), true);
+  assert.equal(servesRestored(list('999'), 1_000_100n), false);
+  assert.equal(servesRestored(list(undefined), 1n), false);
+  assert.equal(servesRestored(undefined, 1n), false);
+});
