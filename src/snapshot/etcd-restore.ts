@@ -9,7 +9,9 @@
  *   etcd is restarted. Every watch on the old data then fails as "compacted": the apiserver's watch
  *   cache re-lists from etcd, and every client's watch (controller-manager, scheduler, the kwok
  *   controller, `kubectl get -w`) ends with 410 Gone, so informers re-list and see the restored
- *   objects. Nothing keeps serving the old data, and no component needs a restart.
+ *   objects. Nothing keeps serving the old data, and no component needs a restart. Leases the
+ *   running etcd has and the snapshot lacks are granted again with their IDs, for the apiserver
+ *   keeps attaching new Events to a lease it granted earlier.
  * - Full restart (older etcdutl, or a cluster not running): every component is killed, the data
  *   swapped, and the cluster started again.
  *
@@ -28,13 +30,13 @@ import { mark, span } from '../util/timeline.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import type { Component } from '../components/index.js';
-import { etcdClientArgs } from '../cluster/etcd-client.js';
 import { waitForPortsFree } from '../cluster/ports.js';
 import { resolveTool } from '../cluster/programs.js';
 import type { LoadedCluster } from '../cluster/record.js';
 import { DEFAULT_READY_TIMEOUT_MS, startComponents } from '../cluster/start-components.js';
 import { waitForComponents } from '../cluster/wait.js';
 import { explained } from './explained.js';
+import { currentRevision, etcdGateway, grantMissing, leaseTtls, type EtcdGateway } from './etcd-gateway.js';
 
 export interface EtcdRestoreOptions {
   name: string;
@@ -59,13 +61,6 @@ const SERVED_POLL_MS = 50;
 /** The --bump-revision for a cluster whose etcd is at `revision`: the restored data then starts above every revision handed out. */
 export function bumpFor(revision: bigint): bigint {
   return revision + REVISION_MARGIN;
-}
-
-/** etcd's revision from `etcdctl endpoint status -w json`; undefined when the output has none. */
-export function revisionOf(endpointStatusJson: string): bigint | undefined {
-  // Read as text, not JSON.parse: a revision may pass 2^53 after many restores.
-  const match = /"revision"\s*:\s*"?(\d+)/.exec(endpointStatusJson);
-  return match ? BigInt(match[1]!) : undefined;
 }
 
 /** Whether `etcdutl snapshot restore --help` offers the flags of a restore under running apiservers (etcd ≥ 3.5.10, 3.6). */
@@ -102,7 +97,8 @@ export async function restoreEtcd(cluster: LoadedCluster, options: EtcdRestoreOp
   const ctx: RuntimeContext = { cluster: options.name, paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components, signal: options.signal };
   const r: Restore = { cluster, options, runtime, ctx, etcd, restored: join(paths.root, 'etcd-restore'), previous: join(paths.root, 'etcd-previous') };
   const etcdutl = await resolveTool('etcdutl', record, options);
-  const bump = await span('restore: live revision', () => liveBump(r, etcdutl));
+  const running = await span('restore: live revision', () => live(r, etcdutl));
+  const bump = running?.bump;
   await options.executor.remove(r.restored);
   // Into a new directory first: if the snapshot is bad, the cluster's data is untouched.
   try {
@@ -116,44 +112,51 @@ export async function restoreEtcd(cluster: LoadedCluster, options: EtcdRestoreOp
     await options.executor.remove(r.restored);
     throw error;
   }
-  if (bump === undefined) await restoreWithRestart(r);
-  else await restoreLive(r, bump);
+  if (running === undefined) await restoreWithRestart(r);
+  else await restoreLive(r, running);
   await options.executor.remove(r.previous);
 }
 
+/** What a live restore needs from the running etcd, read before it stops. */
+interface Live {
+  bump: bigint;
+  gateway: EtcdGateway;
+  /** Its leases' remaining TTLs, granted again if the snapshot lacks them (see grantMissing). */
+  leases: Map<string, number>;
+}
+
 /**
- * The --bump-revision of a live restore, or undefined when the cluster must be restarted instead:
- * etcdutl without the flag, a runtime whose etcd we do not reach (kind), etcd or the apiserver not
+ * What a live restore needs, or undefined when the cluster must be restarted instead: etcdutl
+ * without --bump-revision, a runtime whose etcd we do not reach (kind), etcd or the apiserver not
  * running, or etcd not answering.
  */
-async function liveBump(r: Restore, etcdutl: string): Promise<bigint | undefined> {
+async function live(r: Restore, etcdutl: string): Promise<Live | undefined> {
   const { cluster, options, runtime, ctx } = r;
   if (runtime.info().mode === 'cluster') return undefined;
   const apiserver = cluster.record.components.find((c) => c.name === 'kube-apiserver');
   if (!apiserver) return undefined;
   if (options.executor.dryRun) {
-    await options.executor.note(`when etcd and kube-apiserver run: only etcd restarts, and --bump-revision is etcd's revision (etcdctl endpoint status) plus ${REVISION_MARGIN}`);
-    return REVISION_MARGIN;
+    await options.executor.note(`when etcd and kube-apiserver run: only etcd restarts, and --bump-revision is etcd's revision plus ${REVISION_MARGIN}`);
+    return { bump: REVISION_MARGIN, gateway: { call: async () => ({}) }, leases: new Map() };
   }
-  const { endpoint, tlsArgs } = etcdClientArgs(cluster.record, cluster.paths);
-  const [help, states, etcdctl] = await Promise.all([
+  const gateway = await etcdGateway(cluster.record, cluster.paths);
+  const signal = AbortSignal.any([options.signal, AbortSignal.timeout(10_000)]);
+  const [help, states, revision, leases] = await Promise.all([
     options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', '--help'] }).catch(() => ''),
     runtime.status([r.etcd, apiserver], ctx),
-    resolveTool('etcdctl', cluster.record, options),
+    currentRevision(gateway, signal).catch((error: unknown) => error as Error),
+    leaseTtls(gateway, signal).catch(() => new Map<string, number>()),
   ]);
   if (!supportsBump(help)) {
     options.logger.info(`${etcdutl} has no --bump-revision: the whole cluster is restarted on the restored data`);
     return undefined;
   }
   if (states.some((s) => s.state !== 'running')) return undefined;
-  try {
-    const status = await options.executor.run({ command: etcdctl, args: [`--endpoints=${endpoint}`, ...tlsArgs, '--command-timeout=5s', 'endpoint', 'status', '-w', 'json'] });
-    const revision = revisionOf(status);
-    return revision === undefined ? undefined : bumpFor(revision);
-  } catch (error) {
-    options.logger.debug(`etcd did not say its revision (${(error as Error).message}): the whole cluster is restarted on the restored data`);
+  if (revision instanceof Error) {
+    options.logger.debug(`etcd did not say its revision (${revision.message}): the whole cluster is restarted on the restored data`);
     return undefined;
   }
+  return { bump: bumpFor(revision), gateway, leases };
 }
 
 /** Swaps the restored data in for etcd's (which becomes `previous`), or back. */
@@ -174,7 +177,7 @@ async function portsFree(r: Restore, components: readonly Component[]): Promise<
 }
 
 /** Only etcd restarts, on the restored data; done once the apiserver serves it and all is ready. */
-async function restoreLive(r: Restore, bump: bigint): Promise<void> {
+async function restoreLive(r: Restore, { bump, gateway, leases }: Live): Promise<void> {
   const { cluster, options, runtime, ctx, etcd } = r;
   const { paths, record } = cluster;
   const client = options.executor.dryRun ? undefined : await apiClient(paths.kubeconfig);
@@ -186,6 +189,13 @@ async function restoreLive(r: Restore, bump: bigint): Promise<void> {
     const deadline = Date.now() + DEFAULT_READY_TIMEOUT_MS;
     try {
       await span('restore: start etcd', () => startComponents(runtime, [etcd], ctx, { paths, waitMs: DEFAULT_READY_TIMEOUT_MS, signal: options.signal }));
+      // The apiserver attaches new Events to a lease it granted earlier and keeps reusing for up
+      // to a minute; one granted after the snapshot is missing from it, and every Event write
+      // would fail ("requested lease not found") until the apiserver grants the next.
+      if (!options.executor.dryRun) {
+        const granted = await grantMissing(gateway, leases, options.signal).catch((error: unknown) => (options.logger.warn(`could not grant etcd's leases again (${(error as Error).message}); Events may fail to be written for up to a minute`), 0));
+        mark(`restore: ${granted} leases granted again`);
+      }
       if (client) await span('restore: apiserver serves the restored data', () => waitServed(client, bump, deadline, options.signal));
       await span('restore: components ready', () => waitForComponents(record.components, paths, { deadline, signal: options.signal }));
     } catch (error) {
