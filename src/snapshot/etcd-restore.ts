@@ -12,8 +12,8 @@
  *   objects. Nothing keeps serving the old data, and no component needs a restart. Leases the
  *   running etcd has and the snapshot lacks are granted again with their IDs, for the apiserver
  *   keeps attaching new Events to a lease it granted earlier.
- * - Full restart (older etcdutl, or a cluster not running): every component is killed, the data
- *   swapped, and the cluster started again.
+ * - Full restart (an etcdutl that refuses those flags, or a cluster not running): every component
+ *   is killed, the data swapped, and the cluster started again.
  *
  * Either way the command returns once the apiserver serves the restored data and every component
  * is ready; if etcd does not start on the snapshot (or the apiserver never serves it), the
@@ -23,7 +23,7 @@ import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Executor } from '../exec/executor.js';
 import { buildConnection, HttpKubeClient, loadKubeConfig } from '../kube/index.js';
-import { OperationError } from '../util/errors.js';
+import { ExternalCommandError, OperationError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { silentLogger } from '../util/log.js';
 import { mark, span } from '../util/timeline.js';
@@ -63,9 +63,9 @@ export function bumpFor(revision: bigint): bigint {
   return revision + REVISION_MARGIN;
 }
 
-/** Whether `etcdutl snapshot restore --help` offers the flags of a restore under running apiservers (etcd ≥ 3.5.10, 3.6). */
-export function supportsBump(restoreHelp: string): boolean {
-  return /--bump-revision\b/.test(restoreHelp) && /--mark-compacted\b/.test(restoreHelp);
+/** Whether etcdutl refused the flags of a restore under running apiservers (older than etcd 3.5.10). */
+export function lacksBump(output: string): boolean {
+  return /unknown flag: --(bump-revision|mark-compacted)\b/.test(output);
 }
 
 /** Whether a list answer carries a resourceVersion of the restored data (at or above the bump). */
@@ -96,17 +96,27 @@ export async function restoreEtcd(cluster: LoadedCluster, options: EtcdRestoreOp
   const runtime = createRuntime(record.runtime);
   const ctx: RuntimeContext = { cluster: options.name, paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components, signal: options.signal };
   const r: Restore = { cluster, options, runtime, ctx, etcd, restored: join(paths.root, 'etcd-restore'), previous: join(paths.root, 'etcd-previous') };
-  const etcdutl = await resolveTool('etcdutl', record, options);
-  const running = await span('restore: live revision', () => live(r, etcdutl));
-  const bump = running?.bump;
-  await options.executor.remove(r.restored);
+  const [etcdutl, live0] = await Promise.all([resolveTool('etcdutl', record, options), span('restore: live revision', () => live(r))]);
+  let running = live0;
   // Into a new directory first: if the snapshot is bad, the cluster's data is untouched.
-  try {
+  const restoreInto = async (bump: bigint | undefined): Promise<void> => {
+    await options.executor.remove(r.restored);
     await span('restore: etcdutl snapshot restore', () =>
       explained(`cannot restore ${options.path}`, 'give the --path of an etcd snapshot made by `kwokts snapshot save` (or use --format k8s for a YAML one)', () =>
         options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${r.restored}`, ...memberArgs(etcd), ...(bump === undefined ? [] : [`--bump-revision=${bump}`, '--mark-compacted'])] }),
       ),
     );
+  };
+  try {
+    try {
+      await restoreInto(running?.bump);
+    } catch (error) {
+      // Tried rather than asked beforehand: starting etcdutl once more costs the common case time.
+      if (!running || !(error instanceof ExternalCommandError) || !lacksBump(error.output)) throw error;
+      options.logger.info(`${etcdutl} has no --bump-revision: the whole cluster is restarted on the restored data`);
+      running = undefined;
+      await restoreInto(undefined);
+    }
   } catch (error) {
     // Nothing of a failed restore stays behind.
     await options.executor.remove(r.restored);
@@ -130,7 +140,7 @@ interface Live {
  * without --bump-revision, a runtime whose etcd we do not reach (kind), etcd or the apiserver not
  * running, or etcd not answering.
  */
-async function live(r: Restore, etcdutl: string): Promise<Live | undefined> {
+async function live(r: Restore): Promise<Live | undefined> {
   const { cluster, options, runtime, ctx } = r;
   if (runtime.info().mode === 'cluster') return undefined;
   const apiserver = cluster.record.components.find((c) => c.name === 'kube-apiserver');
@@ -141,16 +151,11 @@ async function live(r: Restore, etcdutl: string): Promise<Live | undefined> {
   }
   const gateway = await etcdGateway(cluster.record, cluster.paths);
   const signal = AbortSignal.any([options.signal, AbortSignal.timeout(10_000)]);
-  const [help, states, revision, leases] = await Promise.all([
-    options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', '--help'] }).catch(() => ''),
+  const [states, revision, leases] = await Promise.all([
     runtime.status([r.etcd, apiserver], ctx),
     currentRevision(gateway, signal).catch((error: unknown) => error as Error),
     leaseTtls(gateway, signal).catch(() => new Map<string, number>()),
   ]);
-  if (!supportsBump(help)) {
-    options.logger.info(`${etcdutl} has no --bump-revision: the whole cluster is restarted on the restored data`);
-    return undefined;
-  }
   if (states.some((s) => s.state !== 'running')) return undefined;
   if (revision instanceof Error) {
     options.logger.debug(`etcd did not say its revision (${revision.message}): the whole cluster is restarted on the restored data`);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bumpFor, REVISION_MARGIN, servesRestored, supportsBump } from '../../../src/snapshot/etcd-restore.js';
+import { bumpFor, lacksBump, REVISION_MARGIN, servesRestored } from '../../../src/snapshot/etcd-restore.js';
 
 test('the restored data starts above every revision the running cluster handed out', () => {
   assert.equal(bumpFor(4711n), 4711n + REVISION_MARGIN);
@@ -8,10 +8,10 @@ test('the restored data starts above every revision the running cluster handed o
   assert.ok(1n + bumpFor(4711n) > 4711n + 10_000n);
 });
 
-test('the live restore needs both --bump-revision and --mark-compacted in etcdutl', () => {
-  assert.equal(supportsBump('      --bump-revision uint   How much ...\n      --mark-compacted   Mark ...'), true);
-  assert.equal(supportsBump('      --data-dir string   Path to the output data directory'), false);
-  assert.equal(supportsBump('      --bump-revision uint'), false);
+test('an etcdutl that refuses --bump-revision or --mark-compacted means the full restart', () => {
+  assert.equal(lacksBump('Error: unknown flag: --bump-revision\nUsage:\n  etcdutl snapshot restore ...'), true);
+  assert.equal(lacksBump('Error: unknown flag: --mark-compacted'), true);
+  assert.equal(lacksBump('Error: snapshot file has wrong checksum\n      --bump-revision uint   How much to increase'), false);
 });
 
 test('a list serves the restored data once its resourceVersion reaches the bump', () => {
