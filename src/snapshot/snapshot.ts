@@ -5,24 +5,22 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import pLimit from 'p-limit';
 import type { Executor } from '../exec/executor.js';
 import { isAlreadyExists, KubeApiError, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
-import { ExternalCommandError, KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
-import { commandFailed, outputReason } from '../util/output-tail.js';
+import { KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
+import { commandFailed } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import type { RuntimeContext } from '../../runtimes/runtime.js';
-import type { Component } from '../components/index.js';
 import { lockCluster } from '../cluster/lock.js';
 import { resolveTool } from '../cluster/programs.js';
 import { etcdClientArgs } from '../cluster/etcd-client.js';
 import { loadCluster, type LoadedCluster } from '../cluster/record.js';
 import { startComponents } from '../cluster/start-components.js';
-import { waitForPortsFree } from '../cluster/ports.js';
-import { mark, span } from '../util/timeline.js';
+import { mark } from '../util/timeline.js';
 import { summarizeCluster } from '../cluster/summary.js';
 import { clientForKubeconfig } from '../scale/scale.js';
 import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
@@ -34,6 +32,8 @@ import { record, type RecordResult } from './recorder.js';
 import { nowNs, timesFromRelative } from './relative-time.js';
 import { resourcePatchProblem, splitRecording, type ResourcePatch } from './resource-patch.js';
 import { replay, type ReplayResult } from './replay.js';
+import { restoreEtcd } from './etcd-restore.js';
+import { explained } from './explained.js';
 
 export type SnapshotFormat = 'etcd' | 'k8s';
 
@@ -153,64 +153,12 @@ export async function restoreSnapshot(options: SnapshotOptions): Promise<Restore
   const cluster = await loadCluster(options.workdir, options.name);
   const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
   try {
-    return options.format === 'etcd' ? await restoreEtcd(cluster, options) : await restoreK8s(cluster, objects, patches, options);
+    if (options.format === 'k8s') return await restoreK8s(cluster, objects, patches, options);
+    await restoreEtcd(cluster, options);
+    return { created: 0, existed: 0, recorded: 0 };
   } finally {
     await release();
   }
-}
-
-/** The member flags of the running etcd, so the restored data belongs to the same member. */
-function memberArgs(etcd: Component): string[] {
-  return etcd.args.filter((a) => /^--(name|initial-cluster|initial-advertise-peer-urls|initial-cluster-token)=/.test(a));
-}
-
-async function restoreEtcd(cluster: LoadedCluster, options: SnapshotOptions): Promise<RestoreResult> {
-  const { record, paths } = cluster;
-  const etcd = record.components.find((c) => c.name === 'etcd');
-  if (!etcd) throw new OperationError(`cluster ${record.name} has no etcd`);
-  const etcdutl = await resolveTool('etcdutl', record, options);
-  const restored = join(paths.root, 'etcd-restore');
-  const previous = join(paths.root, 'etcd-previous');
-  await options.executor.remove(restored);
-  // Into a new directory first: if the snapshot is bad, the cluster's data is untouched.
-  try {
-    await span('restore: etcdutl snapshot restore', () =>
-      explained(`cannot restore ${options.path}`, 'give the --path of an etcd snapshot made by `kwokts snapshot save` (or use --format k8s for a YAML one)', () =>
-        options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${restored}`, ...memberArgs(etcd)] }),
-      ),
-    );
-  } catch (error) {
-    // Nothing of a failed restore stays behind.
-    await options.executor.remove(restored);
-    throw error;
-  }
-  const runtime = createRuntime(record.runtime);
-  const ctx = ctxOf(cluster, options);
-  // Killed, not shut down: etcd's data is replaced and every component starts afresh, so nothing
-  // is kept that a graceful shutdown would save (the old data, kept for a rollback, recovers from
-  // etcd's log as after any crash). A graceful apiserver shutdown alone takes seconds.
-  await span('restore: stop components', () => runtime.stop(record.components, ctx, { graceMs: 0 }));
-  if (runtime.info().mode === 'native' && !options.executor.dryRun) await span('restore: wait for ports', () => waitForPortsFree(record.components, record.options.bindAddress || '127.0.0.1'));
-  if (!options.executor.dryRun) {
-    await rm(previous, { recursive: true, force: true });
-    await rename(paths.etcdData, previous);
-    await rename(restored, paths.etcdData);
-  }
-  try {
-    await span('restore: start components', () => startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal }));
-  } catch (error) {
-    options.logger.warn(`the restored cluster did not become ready (${(error as Error).message}); putting the previous data back`);
-    await runtime.stop(record.components, ctx, { graceMs: 0 });
-    if (runtime.info().mode === 'native' && !options.executor.dryRun) await waitForPortsFree(record.components, record.options.bindAddress || '127.0.0.1');
-    if (!options.executor.dryRun) {
-      await rm(paths.etcdData, { recursive: true, force: true });
-      await rename(previous, paths.etcdData);
-    }
-    await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
-    throw new OperationError(`restore failed: the cluster did not start on the snapshot's data; it runs on its previous data again`, { cause: error });
-  }
-  await options.executor.remove(previous);
-  return { created: 0, existed: 0, recorded: 0 };
 }
 
 async function readK8sSnapshot(path: string, baseNs: bigint): Promise<{ objects: KubeObject[]; patches: ResourcePatch[] }> {
@@ -350,16 +298,5 @@ async function recordWith(client: HttpKubeClient, options: RecordSnapshotOptions
     // A recording that failed before it began leaves nothing behind (unless the file was not ours).
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') await rm(options.path, { force: true });
     throw error;
-  }
-}
-
-/** A failed etcdctl/etcdutl run, said in the user's terms with the tool's own reason; its output stays on the error. */
-async function explained<T>(what: string, hint: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (!(error instanceof ExternalCommandError)) throw error;
-    const reason = outputReason(error.output);
-    throw new ExternalCommandError(`${what}: ${reason ?? error.message}`, error.command, error.output, { hint, cause: error });
   }
 }

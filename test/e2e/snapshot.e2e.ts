@@ -1,12 +1,20 @@
 /**
  * Snapshots on a real cluster: save (etcd and k8s), delete objects, restore each, and the
- * objects come back with their contents; export of a cluster by kubeconfig; bad paths.
+ * objects come back with their contents; an etcd restore under the running cluster (only etcd
+ * restarts; watchers, controllers and the scheduler carry on with the restored state); export of a
+ * cluster by kubeconfig; bad paths.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { buildConnection } from '../../src/kube/client/connection.js';
+import { HttpKubeClient } from '../../src/kube/client/http-client.js';
+import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
+import { Reflector } from '../../src/kube/client/reflector.js';
+import { configMapsResource } from '../../src/kube/client/resources.js';
+import { silentLogger } from '../../src/util/log.js';
 
 const NAME = 'snap';
 const OBJECTS = `apiVersion: v1
@@ -82,6 +90,22 @@ async function wipe(box: Sandbox): Promise<void> {
   assert.notEqual(gone.exitCode, 0);
 }
 
+function pidOf(box: Sandbox, component: string): number {
+  return Number(readFileSync(join(box.workdir, 'clusters', NAME, 'pids', `${component}.pid`), 'utf8').trim());
+}
+
+/** An informer on the config maps of namespace keep: list, then watch, relisting on 410 Gone. */
+async function informer(box: Sandbox): Promise<{ events: string[]; stop: () => void }> {
+  const { config } = loadKubeConfig({ kubeconfig: join(box.workdir, 'clusters', NAME, 'kubeconfig.yaml'), logger: silentLogger });
+  const client = new HttpKubeClient(await buildConnection(config), { maxSockets: 2 });
+  const events: string[] = [];
+  const abort = new AbortController();
+  const reflector = new Reflector({ client, ref: configMapsResource, selectors: { namespace: 'keep' }, onEvent: (type, o) => events.push(`${type} ${o.metadata.name}`), logger: silentLogger, backoff: { baseMs: 100, factor: 2, jitter: 0.2, capMs: 1000 } });
+  void reflector.run(abort.signal);
+  await reflector.waitForSync();
+  return { events, stop: () => (abort.abort(), client.close()) };
+}
+
 describe('snapshot', { timeout: 900_000 }, () => {
   let box: Sandbox;
   let dir: string;
@@ -110,6 +134,62 @@ describe('snapshot', { timeout: 900_000 }, () => {
     assert.equal(await state(box), want);
     await waitFor('pods Running again', async () => (await runningPods(box)) === 3, 90_000);
     assert.match(await ok(box, ['get', 'clusters', '-o', 'wide']), /snap\s+5\/5\s+Ready/);
+  });
+
+  test('etcd format under a running cluster: only etcd restarts; watchers, controllers and the scheduler carry on with the restored state', async () => {
+    const path = join(dir, 'live.db');
+    await ok(box, ['snapshot', 'save', '--path', path]);
+    // After the snapshot: one config map created, one deleted.
+    await ok(box, ['kubectl', 'create', 'configmap', 'after', '-n', 'keep', '--from-literal=k=v']);
+    await ok(box, ['kubectl', 'delete', 'configmap', 'settings', '-n', 'keep']);
+    const kept = ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
+    const pids = new Map(kept.map((c) => [c, pidOf(box, c)]));
+    const etcdPid = pidOf(box, 'etcd');
+    const watch = await informer(box);
+    const kubectlWatch = spawnKwokts(box, ['--name', NAME, 'kubectl', 'get', 'configmaps', '-n', 'keep', '--watch', '-o', 'name']);
+    let watched = '';
+    let watchEnded = false;
+    kubectlWatch.stdout?.on('data', (chunk: Buffer) => (watched += chunk.toString('utf8')));
+    void kubectlWatch.then(() => (watchEnded = true));
+    try {
+      await waitFor('kubectl to list and watch', () => watched.split('\n').includes('configmap/after'), 120_000);
+      await ok(box, ['snapshot', 'restore', '--path', path]);
+      const returned = new Date().toISOString();
+      // Served at once: the command returns only when the apiserver answers from the snapshot.
+      assert.equal((await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'configmap', 'after', '-n', 'keep'])).exitCode, 1, 'a config map made after the snapshot is gone');
+      assert.equal(await state(box), 'blue/42 node/snap-node 3');
+      for (const [component, pid] of pids) assert.equal(pidOf(box, component), pid, `${component} was not restarted`);
+      assert.notEqual(pidOf(box, 'etcd'), etcdPid, 'etcd was restarted on the restored data');
+      // Every watch on the old data ends: an informer relists and sees the restored objects...
+      await waitFor('the informer to see the restore', () => watch.events.includes('DELETED after') && watch.events.includes('ADDED settings'), 120_000);
+      // ...and kubectl's watch does not carry on as if nothing had happened.
+      await waitFor('kubectl get --watch to end', () => watchEnded, 120_000);
+      // The controllers work on the restored state: the kwok controller renews the restored node's
+      // lease, the scheduler binds a new pod, the controller-manager scales the restored Deployment.
+      await waitFor('the node lease renewed after the restore', async () => (await ok(box, ['kubectl', 'get', 'lease', 'snap-node', '-n', 'kube-node-lease', '-o', 'jsonpath={.spec.renewTime}'])).trim() > returned, 120_000);
+      assert.equal((await ok(box, ['kubectl', 'get', 'node', 'snap-node', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).trim(), 'True');
+      await ok(box, ['kubectl', 'apply', '-f', '-'], `apiVersion: v1
+kind: Pod
+metadata: {name: fresh, namespace: keep}
+spec:
+  tolerations: [{key: kwok.x-k8s.io/node, operator: Exists, effect: NoSchedule}]
+  containers: [{name: c, image: busybox}]
+`);
+      await ok(box, ['kubectl', 'scale', 'deployment', 'web', '-n', 'keep', '--replicas=4']);
+      await waitFor('the new pod scheduled and 5 pods Running', async () => (await runningPods(box)) === 5, 120_000);
+      assert.equal((await ok(box, ['kubectl', 'get', 'pod', 'fresh', '-n', 'keep', '-o', 'jsonpath={.spec.nodeName}'])).trim(), 'snap-node');
+      // Restored again from the same file: the revision still rises, so watchers see this one too.
+      await ok(box, ['kubectl', 'create', 'configmap', 'after-again', '-n', 'keep', '--from-literal=k=v']);
+      await waitFor('the informer to see after-again', () => watch.events.includes('ADDED after-again'), 120_000);
+      await ok(box, ['snapshot', 'restore', '--path', path]);
+      assert.equal((await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'pod', 'fresh', '-n', 'keep'])).exitCode, 1, 'a pod made after the snapshot is gone');
+      await waitFor('the informer to see the second restore', () => watch.events.includes('DELETED after-again'), 120_000);
+      await waitFor('3 pods Running again', async () => (await runningPods(box)) === 3, 120_000);
+      assert.equal(await state(box), 'blue/42 node/snap-node 3');
+    } finally {
+      watch.stop();
+      kubectlWatch.kill('SIGINT');
+    }
   });
 
   test('k8s format: save, delete, restore re-creates the objects with owners re-linked', async () => {

@@ -264,6 +264,7 @@ export const DRY_RUN_BRANCHES_LEFT: readonly string[] = [
   'src/commands/start/cluster.ts',
   'src/commands/stop/cluster.ts',
   'src/scale/scale.ts',
+  'src/snapshot/etcd-restore.ts',
   'src/snapshot/snapshot.ts',
 ];
 

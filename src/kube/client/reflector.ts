@@ -108,15 +108,19 @@ export class Reflector {
       token = page.continue;
     } while (token);
 
-    const seen = new Set<string>();
-    for (const item of items) {
-      const key = objectKey(item);
-      seen.add(key);
+    // Deletions first, then additions: after an etcd restore the listed objects may hold what the
+    // deleted ones held (a pod IP, a node name), and must find it released. An object whose UID
+    // changed is another object under the same name: the old one is deleted, the new one added.
+    const listed = new Map(items.map((item) => [objectKey(item), item]));
+    for (const [key, old] of [...this.store]) {
+      const item = listed.get(key);
+      if (!item || (item.metadata.uid !== undefined && old.metadata.uid !== undefined && item.metadata.uid !== old.metadata.uid)) this.apply('DELETED', old);
+    }
+    for (const [key, item] of listed) {
       const old = this.store.get(key);
       if (!old) this.apply('ADDED', item);
       else if (old.metadata.resourceVersion !== item.metadata.resourceVersion) this.apply('MODIFIED', item);
     }
-    for (const [key, old] of [...this.store]) if (!seen.has(key)) this.apply('DELETED', old);
     return resourceVersion;
   }
 

@@ -80,8 +80,21 @@ describe('Reflector', () => {
       ],
       [() => ({ events: [], error: new KubeApiError('too old', 410, 'Expired') })],
     );
-    assert.deepEqual(events, ['ADDED a@1', 'ADDED b@2', 'ADDED c@30', 'DELETED b@2']);
+    assert.deepEqual(events, ['ADDED a@1', 'ADDED b@2', 'DELETED b@2', 'ADDED c@30']);
     assert.deepEqual([...store.keys()].sort(), ['default/a', 'default/c']);
+  });
+
+  it('relists deletions before additions, and a changed UID as a deletion and an addition (an etcd restore)', async () => {
+    const withUid = (name: string, rv: string, uid: string): KubeObject => ({ ...obj(name, rv), metadata: { ...obj(name, rv).metadata, uid } });
+    const { events, store } = await runScript(
+      [
+        { items: [withUid('a', '1', 'u1'), withUid('b', '2', 'u2')], resourceVersion: '10' },
+        { items: [withUid('c', '3', 'u3'), withUid('a', '4', 'u0')], resourceVersion: '1000010' },
+      ],
+      [() => ({ events: [], error: new KubeApiError('too old', 410, 'Expired') })],
+    );
+    assert.deepEqual(events, ['ADDED a@1', 'ADDED b@2', 'DELETED a@1', 'DELETED b@2', 'ADDED c@3', 'ADDED a@4']);
+    assert.equal(store.get('default/a')?.metadata.uid, 'u0');
   });
 
   it('reconnects after errors, keeping its resourceVersion', async () => {

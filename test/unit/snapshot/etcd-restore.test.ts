@@ -1,0 +1,24 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { bumpFor, lacksBump, REVISION_MARGIN, servesRestored } from '../../../src/snapshot/etcd-restore.js';
+
+test('the restored data starts above every revision the running cluster handed out', () => {
+  assert.equal(bumpFor(4711n), 4711n + REVISION_MARGIN);
+  // Restored revision = snapshot revision + bump > current revision + writes until etcd stops.
+  assert.ok(1n + bumpFor(4711n) > 4711n + 10_000n);
+});
+
+test('an etcdutl that refuses --bump-revision or --mark-compacted means the full restart', () => {
+  assert.equal(lacksBump('Error: unknown flag: --bump-revision\nUsage:\n  etcdutl snapshot restore ...'), true);
+  assert.equal(lacksBump('Error: unknown flag: --mark-compacted'), true);
+  assert.equal(lacksBump('Error: snapshot file has wrong checksum\n      --bump-revision uint   How much to increase'), false);
+});
+
+test('a list serves the restored data once its resourceVersion reaches the bump', () => {
+  const list = (rv: unknown): unknown => ({ kind: 'NamespaceList', metadata: { resourceVersion: rv }, items: [] });
+  assert.equal(servesRestored(list('1000500'), 1_000_100n), true);
+  assert.equal(servesRestored(list('1000100'), 1_000_100n), true);
+  assert.equal(servesRestored(list('999'), 1_000_100n), false);
+  assert.equal(servesRestored(list(undefined), 1n), false);
+  assert.equal(servesRestored(undefined, 1n), false);
+});
