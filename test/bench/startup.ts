@@ -123,9 +123,15 @@ export function report(results: BenchResults): string {
   for (const caseName of [...new Set(results.timings.map((t) => t.case))]) {
     const rows = results.timings.filter((t) => t.case === caseName);
     const ours = rows.find((r) => r.tool === 'kwokts');
-    const cells = rows.map((r) => `${r.tool} min ${r.min.toFixed(0)} ms, median ${r.median.toFixed(0)} ms${ours && r !== ours ? ` (kwokts ${(ours.median / r.median).toFixed(1)}×, +${(ours.median - r.median).toFixed(0)} ms)` : ''}`);
+    const cells = rows.map((r) => `${r.tool} min ${r.min.toFixed(0)} ms, median ${r.median.toFixed(0)} ms${ours && r !== ours ? ` (kwokts ${(ours.median / r.median).toFixed(1)}×, ${signedMs(ours.median - r.median)})` : ''}`);
     lines.push(`${caseName.padEnd(26)} ${cells.join('  |  ')}`);
   }
   for (const note of results.notes) lines.push(`note: ${note}`);
   return lines.join('\n');
+}
+
+/** A difference in milliseconds with its sign: +5 ms, -97 ms. */
+function signedMs(ms: number): string {
+  const rounded = Math.round(ms);
+  return `${rounded < 0 ? '-' : '+'}${Math.abs(rounded)} ms`;
 }
