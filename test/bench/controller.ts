@@ -54,6 +54,8 @@ interface CpuSample {
 
 interface Outcome {
   label: string;
+  /** The apiserver's request and watch counters as each phase starts (and at the end). */
+  apiserverSamples: Promise<ApiserverCounters | undefined>[];
   load?: LoadResult;
   cpuSamples: CpuSample[];
   cpu: number;
@@ -92,7 +94,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-'));
   const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
   const log = join(logDir, `${controller.label.replace(/\W+/g, '-')}.log`);
-  const outcome: Outcome = { label: controller.label, cpu: NaN, rssMiB: NaN, log, cpuSamples: [] };
+  const outcome: Outcome = { label: controller.label, cpu: NaN, rssMiB: NaN, log, cpuSamples: [], apiserverSamples: [] };
   let child: ChildProcess | undefined;
   let created = false;
   try {
@@ -133,6 +135,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
       const self = process.cpuUsage();
       seconds['bench (creator)'] = (self.user + self.system) / 1e6;
       outcome.cpuSamples.push({ phase, seconds });
+      outcome.apiserverSamples.push(apiserverCounters(paths.kubeconfig));
     };
     try {
       outcome.load = await runControllerLoad(client, {
@@ -145,6 +148,8 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
       });
     } finally {
       client.close();
+      // The last reading of the apiserver's counters must finish before the cluster goes.
+      await Promise.all(outcome.apiserverSamples);
     }
   } catch (error) {
     outcome.error = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -173,6 +178,64 @@ export function componentCpu(clusterDir: string): Record<string, number> {
     if (Number.isInteger(pid) && pid > 0) seconds[file.slice(0, -'.pid'.length)] = cpuSeconds(pid);
   }
   return seconds;
+}
+
+/** Per request kind ("PATCH pods/status 200"): how many; per watched resource: events and bytes sent. */
+interface ApiserverCounters {
+  requests: Map<string, number>;
+  watchEvents: Map<string, { count: number; bytes: number }>;
+}
+
+const KUBECTL = join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl');
+
+/** The apiserver's own counters (/metrics, read with the admin kubeconfig); undefined when unreadable. */
+async function apiserverCounters(kubeconfig: string): Promise<ApiserverCounters | undefined> {
+  const result = await execa(KUBECTL, ['--kubeconfig', kubeconfig, 'get', '--raw', '/metrics'], { reject: false });
+  if (result.exitCode !== 0) return undefined;
+  const counters: ApiserverCounters = { requests: new Map(), watchEvents: new Map() };
+  for (const line of String(result.stdout).split('\n')) {
+    const match = /^(apiserver_request_total|apiserver_watch_events_total|apiserver_watch_events_sizes_sum)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!match) continue;
+    const labels = Object.fromEntries([...match[2]!.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    const value = Number(match[3]);
+    if (match[1]!.startsWith('apiserver_watch')) {
+      const watched = labels['resource'] ?? labels['kind'] ?? '?';
+      const entry = counters.watchEvents.get(watched) ?? { count: 0, bytes: 0 };
+      if (match[1] === 'apiserver_watch_events_total') entry.count += value;
+      else entry.bytes += value;
+      counters.watchEvents.set(watched, entry);
+      continue;
+    }
+    if (labels['verb'] === 'WATCH' || labels['verb'] === 'CONNECT') continue;
+    const key = `${labels['verb']} ${labels['resource']}${labels['subresource'] ? '/' + labels['subresource'] : ''}${labels['code'] ? ' ' + labels['code'] : ''}`;
+    counters.requests.set(key, (counters.requests.get(key) ?? 0) + value);
+  }
+  return counters;
+}
+
+/**
+ * What the apiserver was asked in each phase (requests of more than 50, by kind) and what it sent
+ * to watchers: the cost our requests put on the apiserver, beside the peer's in the same run.
+ */
+async function apiserverBreakdown(outcome: Outcome): Promise<string> {
+  const samples = await Promise.all(outcome.apiserverSamples);
+  const phases = outcome.cpuSamples.slice(0, -1).map((c) => c.phase);
+  if (samples.length < 2 || samples.some((x) => x === undefined)) return '';
+  const counted = samples as ApiserverCounters[];
+  const rows = [[`apiserver requests, ${outcome.label}`, ...phases, ...phases.map((p) => `${p} MB`)]];
+  const keys = [...counted.at(-1)!.requests.keys()].sort();
+  for (const key of keys) {
+    const counts = phases.map((_, i) => (counted[i + 1]!.requests.get(key) ?? 0) - (counted[i]!.requests.get(key) ?? 0));
+    if (counts.every((c) => c < 50)) continue;
+    rows.push([key, ...counts.map(String), ...phases.map(() => '')]);
+  }
+  for (const kind of [...counted.at(-1)!.watchEvents.keys()].sort()) {
+    const counts = phases.map((_, i) => (counted[i + 1]!.watchEvents.get(kind)?.count ?? 0) - (counted[i]!.watchEvents.get(kind)?.count ?? 0));
+    if (counts.every((c) => c < 50)) continue;
+    const bytes = phases.map((_, i) => (counted[i + 1]!.watchEvents.get(kind)?.bytes ?? 0) - (counted[i]!.watchEvents.get(kind)?.bytes ?? 0));
+    rows.push([`watch events sent, ${kind}`, ...counts.map(String), ...bytes.map((b) => (b / 1e6).toFixed(1))]);
+  }
+  return table(rows);
 }
 
 /** Where the CPU went in each phase: one line per process, one column per phase. */
@@ -267,6 +330,10 @@ export async function benchController(args: string[]): Promise<void> {
   for (const o of outcomes) {
     const breakdown = cpuBreakdown(o);
     if (breakdown) process.stdout.write(`\n${breakdown}\n`);
+  }
+  for (const o of outcomes) {
+    const requests = await apiserverBreakdown(o);
+    if (requests) process.stdout.write(`\n${requests}\n`);
   }
   for (const o of outcomes) if (o.error) notes.push(`${o.label}: ${o.error}`);
   const results = controllerResults(outcomes, load, startedAt, notes);
