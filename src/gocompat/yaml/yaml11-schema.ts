@@ -110,3 +110,8 @@ export const YAML11_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolT
 export function loadYaml11(text: string): unknown {
   return jsyaml.load(text, { schema: YAML11_SCHEMA });
 }
+
+/** Every document of a stream (empty ones as null or undefined), with the same rules as loadYaml11. */
+export function loadAllYaml11(text: string): unknown[] {
+  return jsyaml.loadAll(text, null, { schema: YAML11_SCHEMA });
+}
