@@ -1,4 +1,5 @@
 import { parseAllDocuments, stringify, type DocumentOptions, type ParseOptions, type SchemaOptions } from 'yaml';
+import { loadAllYaml11 } from './yaml11-schema.js';
 
 /**
  * YAML the way sigs.k8s.io/yaml reads it (YAML 1.1: `yes`/`on` are booleans, 0755 is octal),
@@ -14,8 +15,24 @@ export interface YamlDocumentError {
   line?: number;
 }
 
-/** Parse a multi-document stream; empty documents are dropped. Throws on the first syntax error. */
+/**
+ * Parse a multi-document stream; empty documents are dropped. Throws on the first syntax error.
+ * js-yaml with go-yaml v2's scalar rules reads first: on what both accept its answers are the
+ * `yaml` package's (test/unit/gocompat/yaml), and cold, at a process's start (a kubeconfig, a
+ * config file), it costs a fraction. What it refuses, the `yaml` package decides, with its messages.
+ */
 export function parseYamlDocuments(text: string): unknown[] {
+  let documents: unknown[];
+  try {
+    documents = loadAllYaml11(text);
+  } catch {
+    return parseYamlDocumentsStrictly(text);
+  }
+  return documents.filter((value) => value !== null && value !== undefined);
+}
+
+/** The `yaml` package's reading of a stream (what parseYamlDocuments falls back to). */
+export function parseYamlDocumentsStrictly(text: string): unknown[] {
   const docs = parseAllDocuments(text, GO_YAML_OPTIONS);
   const out: unknown[] = [];
   for (const doc of docs) {

@@ -43,6 +43,8 @@ describe('config file YAML', () => {
     const fast = parseYamlStream(text, 'x');
     assert.deepEqual(fast, parseYamlStreamStrictly(text, 'x'));
     assert.equal(fast.length, 2);
+    // Where YAML 1.1 readers differ, Go's kwok (go-yaml v2) is followed: no base 60, 0o octal.
+    assert.deepEqual(parseYamlStream('a: 1:20\nb: 0o17\n', 'x'), [{ a: '1:20', b: 15 }]);
   });
 
   it('leaves what js-yaml refuses to the yaml package, with its message and line', () => {
