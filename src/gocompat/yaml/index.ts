@@ -4,3 +4,4 @@
  */
 export { parseYamlDocuments, renderYamlDocuments } from './yaml.js';
 export { parseK8sYaml, parseK8sYamlDocuments, YamlSyntaxError } from './k8s-yaml.js';
+export { loadAllYaml11 } from './yaml11-schema.js';

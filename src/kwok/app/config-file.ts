@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
 import type { DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
 import { z } from 'zod';
-import { loadAllYaml11 } from '../../gocompat/yaml/yaml11-schema.js';
+import { loadAllYaml11 } from '../../gocompat/yaml/index.js';
 import { LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../api/logs-schema.js';
 import type { ClusterPodLogs, PodLogs } from '../api/logs-schema.js';
 import { addStreamingDocument, emptyStreamingRules, isStreamingKind, StreamingDocumentError } from '../api/streaming-schema.js';
