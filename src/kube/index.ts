@@ -9,7 +9,7 @@ export type { KubeClient, KubeObject, ListOptions, PatchRequest, ResourceRef } f
 export { HttpKubeClient } from './client/http-client.js';
 export { buildConnection } from './client/connection.js';
 export { KubeApiError, isAlreadyExists, isConflict, isNotFound } from './client/api-error.js';
-export { defaultRetry, sleep } from './client/retry.js';
+export { defaultRetry, isRetryable, sleep } from './client/retry.js';
 export { Reflector, type ObjectEventType } from './client/reflector.js';
 export { parseLabelSelector, type LabelSelector } from './client/label-selector.js';
 export {

@@ -11,12 +11,13 @@ import type { AddressInfo } from 'node:net';
 import { OperationError, PreflightError, UsageError } from '../../util/errors.js';
 import { createLogger, LogLevel } from '../../util/log.js';
 import type { Logger } from '../../util/log.js';
-import { buildConnection, HttpKubeClient, loadKubeConfig, nodesResource, type KubeClient } from '../../kube/index.js';
+import { buildConnection, defaultRetry, HttpKubeClient, loadKubeConfig, type KubeClient } from '../../kube/index.js';
 import { engineCatalogFactory } from '../controllers/engine-adapter.js';
 import { KwokController } from '../controllers/kwok-controller.js';
 import { LeaderElector, leaderElectionDefaults, runWhileLeader } from '../controllers/leader-election.js';
 import { buildNodeSelection } from '../controllers/node-selection.js';
 import { ShardMembership, shardLeaseName } from '../controllers/shard-membership.js';
+import { waitForApiServer, type QuickPoll } from './wait-for-apiserver.js';
 import { runShardChildren, watchShardParent } from './shard-processes.js';
 import type { StageCatalog, StageCatalogFactory } from '../controllers/stage-engine.js';
 import { configPathsOf, implementedCrdKinds, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from './options.js';
@@ -50,6 +51,8 @@ export interface RunKwokControllerOptions {
   catalogFactory?: StageCatalogFactory;
   /** API client; default: HTTP client from the kubeconfig. Tests inject a fake. */
   client?: KubeClient;
+  /** With an injected client: the quick first-contact poll (wait-for-apiserver.ts); tests pass a fake. */
+  startupPoll?: QuickPoll;
   /** Told once the server is up and the controllers start, or wait for the leader Lease. */
   onStarted?: (info: { serverAddress: AddressInfo | undefined; identity: string }) => void;
   /** Environment and service-account root for the in-cluster config; tests point them elsewhere. */
@@ -151,20 +154,6 @@ function buildMetricsObjects(options: KwokControllerOptions, files: KwokConfigFi
   return { objects, watched, active: watched.includes('Metric') || files.metrics.length > 0 };
 }
 
-/**
- * kwok lists nodes with backoff (1s, x2, 5 steps) until the API server answers; the client's own
- * retry policy (1s×2^n with jitter, 5 retries) is that same schedule, so one list call does it.
- */
-async function waitForApiServer(client: KubeClient, logger: Logger, signal: AbortSignal): Promise<void> {
-  try {
-    await client.list(nodesResource, { limit: 1 }, signal);
-  } catch (error) {
-    if (signal.aborted) throw error;
-    throw new PreflightError(`cannot reach the API server: ${(error as Error).message}`, { hint: 'check --kubeconfig/--master and that kube-apiserver is running', cause: error });
-  }
-  logger.debug('API server is reachable');
-}
-
 export async function runKwokController(argv: readonly string[], run: RunKwokControllerOptions = {}): Promise<void> {
   const flags = parseKwokArgs(argv);
   if (flags.has('help')) {
@@ -197,6 +186,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   let client = run.client;
   let httpClient: HttpKubeClient | undefined;
   let membershipClient: HttpKubeClient | undefined;
+  let quickClient: HttpKubeClient | undefined;
   let podNamespace: string | undefined;
   if (!client) {
     let loaded;
@@ -226,6 +216,8 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
       onRequest: (method, ref, status, seconds) => metrics.apiRequest(method, ref, status, seconds),
     });
     client = httpClient;
+    // The first contact polls quickly while the apiserver comes up (wait-for-apiserver.ts).
+    quickClient = new HttpKubeClient(connection, { maxSockets: 1, retry: { ...defaultRetry, retries: 0 }, userAgent: 'kwokts-controller' });
   }
 
   let server: RunningServer | undefined;
@@ -234,7 +226,9 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   const stopLogsWatch = (): void => logsWatch.abort();
   signal.addEventListener('abort', stopLogsWatch, { once: true });
   try {
-    await waitForApiServer(client, logger, signal);
+    const quick: QuickPoll | undefined = quickClient ? { client: quickClient } : run.startupPoll;
+    await waitForApiServer(client, logger, signal, quick);
+    quickClient?.close();
     const kubeClient = client;
     if (watchedLogKinds.length > 0) {
       // Every replica serves logs (standbys included), so the watch does not wait for leadership.
@@ -380,6 +374,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     await server?.close();
     httpClient?.close();
     membershipClient?.close();
+    quickClient?.close();
     logger.info('kwok controller stopped');
   }
 }
