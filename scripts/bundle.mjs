@@ -19,7 +19,7 @@ const pjson = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 const BUNDLED = new Set(['js-yaml', 'yaml', 'proper-lockfile']);
 const external = [...Object.keys(pjson.dependencies), ...Object.keys(pjson.optionalDependencies ?? {})].filter((name) => !BUNDLED.has(name));
 /** Dynamic imports left to the tsc output: rarely needed, and they pull in much more. */
-const RARE = new Set(['src/cluster/summary.ts', 'src/cluster/programs.ts', 'src/cluster/record.ts']);
+const RARE = new Set(['src/cluster/summary.ts', 'src/cluster/programs.ts', 'src/cluster/record.ts', 'src/snapshot/snapshot.ts']);
 
 const rareToTscOutput = {
   name: 'rare-to-tsc-output',

@@ -27,6 +27,11 @@ export async function runFastCommand(command: Exclude<FastCommand, { kind: 'vers
       await deleteAndReport({ name: command.globals.name, workdir, kubeconfig: command.kubeconfig, executor: new RealExecutor(logger), logger, force: command.force });
       return 0;
     }
+    if (command.kind === 'snapshot-restore') {
+      const [{ restoreAndReport }, { RealExecutor }, { DEFAULT_FILTER }] = await Promise.all([import('./snapshot-restore.js'), import('../exec/real-executor.js'), import('../snapshot/k8s-format.js')]);
+      await restoreAndReport({ name: command.globals.name, workdir, path: command.path, format: 'etcd', filter: DEFAULT_FILTER, executor: new RealExecutor(logger), logger, signal: abort.signal });
+      return 0;
+    }
     return await runPassthrough(command.tool, command.globals.name, command.toolArgs, { workdir, logger, signal: abort.signal });
   } catch (error) {
     return reportError(error, logLevel);

@@ -20,7 +20,8 @@ export type FastCommand =
   | { kind: 'version' }
   | { kind: 'get-clusters'; globals: Globals; output: ClusterListFormat }
   | { kind: 'passthrough'; tool: PassthroughTool; globals: Globals; toolArgs: string[] }
-  | { kind: 'delete-cluster'; globals: Globals; kubeconfig: string | undefined; force: boolean };
+  | { kind: 'delete-cluster'; globals: Globals; kubeconfig: string | undefined; force: boolean }
+  | { kind: 'snapshot-restore'; globals: Globals; path: string };
 
 export type PassthroughTool = 'kubectl' | 'etcdctl' | 'kectl';
 
@@ -38,6 +39,15 @@ export const DELETE_CLUSTER_FLAGS: Readonly<Record<string, FlagShape>> = {
   all: { type: 'boolean' },
   force: { type: 'boolean' },
   kubeconfig: { type: 'option' },
+};
+
+/** `snapshot restore`'s own flags (src/commands/snapshot/restore.ts; a unit test keeps them equal). */
+export const SNAPSHOT_RESTORE_FLAGS: Readonly<Record<string, FlagShape>> = {
+  ...GLOBAL_FLAG_SHAPES,
+  path: { type: 'option' },
+  format: { type: 'option' },
+  filter: { type: 'option', multiple: true },
+  replay: { type: 'boolean' },
 };
 
 /** Which fast command `argv` is, or undefined when the oclif path must handle it. */
@@ -73,7 +83,8 @@ export function classifyFast(argv: readonly string[]): FastCommand | undefined {
       return { kind: 'get-clusters', globals: read.globals, output: output as ClusterListFormat };
     }
     if (words.join(' ') === 'delete cluster') return classifyDelete([...leading, ...argv.slice(i)]);
-    if (words.join(' ') !== 'get' && words.join(' ') !== 'delete') return undefined;
+    if (words.join(' ') === 'snapshot restore') return classifyRestore([...leading, ...argv.slice(i)]);
+    if (!['get', 'delete', 'snapshot'].includes(words.join(' '))) return undefined;
   }
   return undefined;
 }
@@ -135,6 +146,35 @@ function classifyDelete(tokens: readonly string[]): FastCommand | undefined {
   }
   const read = readGlobals(globals, GLOBAL_FLAG_SHAPES);
   return read && { kind: 'delete-cluster', globals: read.globals, kubeconfig, force };
+}
+
+/**
+ * `snapshot restore --path P [--format etcd]`, as the command would read its flags; undefined
+ * (oclif) for the k8s format, --filter, --replay, --dry-run, -c, a positional, no or an empty
+ * --path, help or anything pflag would reject.
+ */
+function classifyRestore(tokens: readonly string[]): FastCommand | undefined {
+  if (tokens.some((t) => t === '--' || HELP.has(t))) return undefined;
+  let normalized: { argv: string[]; falseBooleans: string[] };
+  try {
+    normalized = normalizeFlags(tokens, SNAPSHOT_RESTORE_FLAGS);
+  } catch {
+    return undefined;
+  }
+  let path: string | undefined;
+  const globals: string[] = [];
+  for (const token of normalized.argv) {
+    const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(token);
+    if (!match) return undefined;
+    const [, key, value] = match;
+    if (key === 'path') path = value;
+    else if (key === 'format' && value === 'etcd') continue;
+    else if (key === 'name' || key === 'v') globals.push(token);
+    else return undefined;
+  }
+  if (!path) return undefined;
+  const read = readGlobals(globals, GLOBAL_FLAG_SHAPES);
+  return read && { kind: 'snapshot-restore', globals: read.globals, path };
 }
 
 /** Run `argv` on the fast path and return its exit code, or undefined when it is not for the fast path. */

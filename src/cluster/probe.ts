@@ -19,18 +19,7 @@ export interface ProbeResult {
 export async function probeOnce(probe: ReadinessProbe | undefined, paths: ClusterPaths, timeoutMs = 2000): Promise<ProbeResult> {
   if (!probe) return { ok: true, detail: 'no readiness probe' };
   return new Promise((resolve) => {
-    const options = {
-      host: '127.0.0.1',
-      port: probe.port,
-      path: probe.path,
-      method: 'GET',
-      timeout: timeoutMs,
-      ...(probe.scheme === 'https'
-        ? probe.clientCert
-          ? { ca: readFileSync(paths.caCert), cert: readFileSync(paths.adminCert), key: readFileSync(paths.adminKey), servername: 'localhost' }
-          : { rejectUnauthorized: false }
-        : {}),
-    };
+    const options = { ...requestOptions(probe, paths), path: probe.path, timeout: timeoutMs };
     const req = (probe.scheme === 'https' ? httpsRequest : httpRequest)(options, (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -39,6 +28,39 @@ export async function probeOnce(probe: ReadinessProbe | undefined, paths: Cluste
     });
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', (error) => resolve({ ok: false, detail: error.message }));
+    req.end();
+  });
+}
+
+/** Where and how a probe connects: its port on the host, with the admin client certificate when it needs one. */
+function requestOptions(probe: ReadinessProbe, paths: ClusterPaths): { host: string; port: number; method: 'GET' } & Record<string, unknown> {
+  return {
+    host: '127.0.0.1',
+    port: probe.port,
+    method: 'GET',
+    ...(probe.scheme === 'https'
+      ? probe.clientCert
+        ? { ca: readFileSync(paths.caCert), cert: readFileSync(paths.adminCert), key: readFileSync(paths.adminKey), servername: 'localhost' }
+        : { rejectUnauthorized: false }
+      : {}),
+  };
+}
+
+/**
+ * One GET of `path` from a component, as its readiness probe connects (so the apiserver can be
+ * asked something without loading the kubeconfig and client code of src/kube); the whole body.
+ * Rejects when it cannot connect or `signal` aborts.
+ */
+export function getOnce(probe: ReadinessProbe, path: string, paths: ClusterPaths, signal: AbortSignal): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = (probe.scheme === 'https' ? httpsRequest : httpRequest)({ ...requestOptions(probe, paths), path, signal }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
     req.end();
   });
 }

@@ -22,16 +22,15 @@
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Executor } from '../exec/executor.js';
-import { buildConnection, HttpKubeClient, loadKubeConfig } from '../kube/index.js';
 import { ExternalCommandError, OperationError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { silentLogger } from '../util/log.js';
 import { mark, span } from '../util/timeline.js';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
-import type { Component } from '../components/index.js';
+import type { Component, ReadinessProbe } from '../components/index.js';
+import { lockCluster } from '../cluster/lock.js';
 import { waitForPortsFree } from '../cluster/ports.js';
-import { resolveTool } from '../cluster/programs.js';
+import { getOnce, summarizeBody } from '../cluster/probe.js';
 import type { LoadedCluster } from '../cluster/record.js';
 import { DEFAULT_READY_TIMEOUT_MS, startComponents } from '../cluster/start-components.js';
 import { waitForComponents } from '../cluster/wait.js';
@@ -89,14 +88,25 @@ interface Restore {
   previous: string;
 }
 
+/** The restore, under the cluster's lock (none under --dry-run, as every verb). */
 export async function restoreEtcd(cluster: LoadedCluster, options: EtcdRestoreOptions): Promise<void> {
+  const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
+  try {
+    await restoreEtcdLocked(cluster, options);
+  } finally {
+    await release();
+  }
+}
+
+async function restoreEtcdLocked(cluster: LoadedCluster, options: EtcdRestoreOptions): Promise<void> {
   const { record, paths } = cluster;
   const etcd = record.components.find((c) => c.name === 'etcd');
   if (!etcd) throw new OperationError(`cluster ${record.name} has no etcd`);
-  const runtime = createRuntime(record.runtime);
+  const runtime = await loadRuntime(record.runtime);
   const ctx: RuntimeContext = { cluster: options.name, paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components, signal: options.signal };
   const r: Restore = { cluster, options, runtime, ctx, etcd, restored: join(paths.root, 'etcd-restore'), previous: join(paths.root, 'etcd-previous') };
-  const [etcdutl, live0] = await Promise.all([resolveTool('etcdutl', record, options), span('restore: live revision', () => live(r))]);
+  // The artifact code (programs.ts) is loaded only when the record does not name etcdutl.
+  const [etcdutl, live0] = await Promise.all([record.programs.etcdutl ?? import('../cluster/programs.js').then((p) => p.resolveTool('etcdutl', record, options)), span('restore: live revision', () => live(r))]);
   let running = live0;
   // Into a new directory first: if the snapshot is bad, the cluster's data is untouched.
   const restoreInto = async (bump: bigint | undefined): Promise<void> => {
@@ -185,30 +195,27 @@ async function portsFree(r: Restore, components: readonly Component[]): Promise<
 async function restoreLive(r: Restore, { bump, gateway, leases }: Live): Promise<void> {
   const { cluster, options, runtime, ctx, etcd } = r;
   const { paths, record } = cluster;
-  const client = options.executor.dryRun ? undefined : await apiClient(paths.kubeconfig);
+  // Asked as its readiness probe asks it: no kubeconfig to parse, no client code to load.
+  const apiserver = record.components.find((c) => c.name === 'kube-apiserver')?.probe;
+  // Killed: its data is replaced, so nothing a graceful shutdown would save is wanted.
+  await span('restore: stop etcd', () => runtime.stop([etcd], ctx, { graceMs: 0 }));
+  await portsFree(r, [etcd]);
+  await swapIn(r, r.restored, r.previous);
+  const deadline = Date.now() + DEFAULT_READY_TIMEOUT_MS;
   try {
-    // Killed: its data is replaced, so nothing a graceful shutdown would save is wanted.
-    await span('restore: stop etcd', () => runtime.stop([etcd], ctx, { graceMs: 0 }));
-    await portsFree(r, [etcd]);
-    await swapIn(r, r.restored, r.previous);
-    const deadline = Date.now() + DEFAULT_READY_TIMEOUT_MS;
-    try {
-      await span('restore: start etcd', () => startComponents(runtime, [etcd], ctx, { paths, waitMs: DEFAULT_READY_TIMEOUT_MS, signal: options.signal }));
-      // The apiserver attaches new Events to a lease it granted earlier and keeps reusing for up
-      // to a minute; one granted after the snapshot is missing from it, and every Event write
-      // would fail ("requested lease not found") until the apiserver grants the next.
-      if (!options.executor.dryRun) {
-        const granted = await grantMissing(gateway, leases, options.signal).catch((error: unknown) => (options.logger.warn(`could not grant etcd's leases again (${(error as Error).message}); Events may fail to be written for up to a minute`), 0));
-        mark(`restore: ${granted} leases granted again`);
-      }
-      if (client) await span('restore: apiserver serves the restored data', () => waitServed(client, bump, deadline, options.signal));
-      await span('restore: components ready', () => waitForComponents(record.components, paths, { deadline, signal: options.signal }));
-    } catch (error) {
-      if (options.signal.aborted) throw error;
-      await rollBack(r, error);
+    await span('restore: start etcd', () => startComponents(runtime, [etcd], ctx, { paths, waitMs: DEFAULT_READY_TIMEOUT_MS, signal: options.signal }));
+    // The apiserver attaches new Events to a lease it granted earlier and keeps reusing for up
+    // to a minute; one granted after the snapshot is missing from it, and every Event write
+    // would fail ("requested lease not found") until the apiserver grants the next.
+    if (!options.executor.dryRun) {
+      const granted = await grantMissing(gateway, leases, options.signal).catch((error: unknown) => (options.logger.warn(`could not grant etcd's leases again (${(error as Error).message}); Events may fail to be written for up to a minute`), 0));
+      mark(`restore: ${granted} leases granted again`);
     }
-  } finally {
-    client?.close();
+    if (apiserver && !options.executor.dryRun) await span('restore: apiserver serves the restored data', () => waitServed(apiserver, paths, bump, deadline, options.signal));
+    await span('restore: components ready', () => waitForComponents(record.components, paths, { deadline, signal: options.signal }));
+  } catch (error) {
+    if (options.signal.aborted) throw error;
+    await rollBack(r, error);
   }
 }
 
@@ -244,25 +251,21 @@ async function rollBack(r: Restore, error: unknown): Promise<never> {
   throw new OperationError(`restore failed: the cluster did not start on the snapshot's data; it runs on its previous data again`, { cause: error });
 }
 
-async function apiClient(kubeconfig: string): Promise<HttpKubeClient> {
-  const { config } = loadKubeConfig({ kubeconfig, logger: silentLogger });
-  return new HttpKubeClient(await buildConnection(config), { maxSockets: 2, userAgent: 'kwokts-snapshot-restore' });
-}
-
 /**
  * Until a list through the apiserver carries a revision of the restored data: from then on every
  * read (a consistent list is checked against etcd's current revision) answers from the snapshot.
  */
-async function waitServed(client: HttpKubeClient, bump: bigint, deadline: number, signal: AbortSignal): Promise<void> {
+async function waitServed(apiserver: ReadinessProbe, paths: LoadedCluster['paths'], bump: bigint, deadline: number, signal: AbortSignal): Promise<void> {
   let last = 'no answer';
   let said = '';
   for (;;) {
     signal.throwIfAborted();
     try {
       // Each try is short: while the apiserver reconnects to etcd a request may hang.
-      const list = await client.getRaw('/api/v1/namespaces?limit=1', AbortSignal.any([signal, AbortSignal.timeout(2000)]));
-      if (servesRestored(list, bump)) return;
-      last = `still the old data (resourceVersion below ${bump})`;
+      const { status, body } = await getOnce(apiserver, '/api/v1/namespaces?limit=1', paths, AbortSignal.any([signal, AbortSignal.timeout(2000)]));
+      if (status !== 200) last = `HTTP ${status} ${summarizeBody(body)}`;
+      else if (servesRestored(JSON.parse(body), bump)) return;
+      else last = `still the old data (resourceVersion below ${bump})`;
     } catch (error) {
       last = (error as Error).message.split('\n')[0] ?? 'error';
     }

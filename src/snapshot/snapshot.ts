@@ -32,7 +32,7 @@ import { record, type RecordResult } from './recorder.js';
 import { nowNs, timesFromRelative } from './relative-time.js';
 import { resourcePatchProblem, splitRecording, type ResourcePatch } from './resource-patch.js';
 import { replay, type ReplayResult } from './replay.js';
-import { restoreEtcd } from './etcd-restore.js';
+export { restoreSnapshot } from './restore.js';
 import { explained } from './explained.js';
 
 export type SnapshotFormat = 'etcd' | 'k8s';
@@ -53,10 +53,6 @@ export interface SnapshotOptions {
 export function checkSavePath(path: string): void {
   if (existsSync(path)) throw new UsageError(`${path} already exists`, { hint: 'snapshots never overwrite: choose a new path or remove the old file' });
   if (!existsSync(dirname(path))) throw new UsageError(`directory ${dirname(path)} does not exist`, { hint: 'create it first' });
-}
-
-function checkRestorePath(path: string): void {
-  if (!existsSync(path)) throw new NotFoundError(`snapshot ${path} does not exist`, { hint: 'give the --path of a snapshot made by `kwokts snapshot save`' });
 }
 
 async function requireReady(workdir: string, name: string): Promise<void> {
@@ -143,19 +139,15 @@ export interface RestoreResult {
   replayed?: ReplayResult;
 }
 
-export async function restoreSnapshot(options: SnapshotOptions): Promise<RestoreResult> {
-  mark('restore: command parsed');
-  checkRestorePath(options.path);
+/** The k8s format's restore (restore.ts's restoreSnapshot loads this module only for it). */
+export async function restoreK8sSnapshot(options: SnapshotOptions): Promise<RestoreResult> {
   // A file that is not a k8s snapshot is bad input: said before the cluster is even looked at.
   // Recorded timestamps are relative to the start of recording; they become relative to now.
-  const { objects, patches } = options.format === 'k8s' ? await readK8sSnapshot(options.path, nowNs()) : { objects: [], patches: [] };
-  if (options.replay && options.format !== 'k8s') throw new UsageError('--replay needs --format k8s', { hint: 'recordings are k8s-format files (`snapshot save --format k8s --record`, `snapshot export --record`)' });
+  const { objects, patches } = await readK8sSnapshot(options.path, nowNs());
   const cluster = await loadCluster(options.workdir, options.name);
   const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
   try {
-    if (options.format === 'k8s') return await restoreK8s(cluster, objects, patches, options);
-    await restoreEtcd(cluster, options);
-    return { created: 0, existed: 0, recorded: 0 };
+    return await restoreK8s(cluster, objects, patches, options);
   } finally {
     await release();
   }

@@ -83,8 +83,12 @@ export interface CliResult {
   stderr: string;
 }
 
-export async function kwokts(box: Sandbox, args: string[], options: { input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  const result = await execa('node', [BIN, ...args], {
+/** Where `withoutOclif` points Node: it makes any import of @oclif/core fail. */
+const NO_OCLIF = join(ROOT, 'test', 'e2e', 'doubles', 'no-oclif', 'register.mjs');
+
+/** `withoutOclif`: loading oclif fails, so a command that succeeds ran on the fast path (src/cli/fast-path.ts). */
+export async function kwokts(box: Sandbox, args: string[], options: { input?: string; timeoutMs?: number; withoutOclif?: boolean } = {}): Promise<CliResult> {
+  const result = await execa('node', [...(options.withoutOclif ? ['--import', NO_OCLIF] : []), BIN, ...args], {
     env: { ...process.env, ...box.env },
     reject: false,
     input: options.input,

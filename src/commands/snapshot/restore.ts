@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { restoreSnapshot, type SnapshotFormat } from '../../snapshot/snapshot.js';
+import { restoreAndReport } from '../../cli/snapshot-restore.js';
+import type { SnapshotFormat } from '../../snapshot/snapshot.js';
 import { snapshotFlags } from '../../snapshot/flags.js';
 
 export default class SnapshotRestore extends BaseCommand<typeof SnapshotRestore> {
@@ -19,16 +20,7 @@ export default class SnapshotRestore extends BaseCommand<typeof SnapshotRestore>
 
   async run(): Promise<void> {
     const { flags } = this;
-    const started = Date.now();
-    const result = await restoreSnapshot({ name: flags.name, workdir: this.workdir, path: flags.path, format: flags.format as SnapshotFormat, filter: flags.filter, executor: this.executor(), logger: this.logger, signal: this.abort.signal, replay: flags.replay });
-    if (flags['dry-run']) return;
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    if (flags.format !== 'k8s') {
-      this.logger.info(`Restored ${flags.name} from ${flags.path} in ${seconds}s`);
-      return;
-    }
-    this.logger.info(`Restored ${flags.name} from ${flags.path} in ${seconds}s: ${result.created} objects created, ${result.existed} already existed`);
-    if (result.replayed) this.logger.info(`Replayed ${result.replayed.applied} of ${result.recorded} recorded changes${result.replayed.failed > 0 ? ` (${result.replayed.failed} failed; see the warnings above)` : ''}`);
-    else if (result.recorded > 0) this.logger.info(`${result.recorded} recorded changes in ${flags.path} were not replayed (add --replay to play them back)`);
+    // The plain etcd form (no --dry-run, -c or --filter) usually runs on the fast path (src/cli/fast-path.ts) instead.
+    await restoreAndReport({ name: flags.name, workdir: this.workdir, path: flags.path, format: flags.format as SnapshotFormat, filter: flags.filter, executor: this.executor(), logger: this.logger, signal: this.abort.signal, replay: flags.replay });
   }
 }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { Config } from '@oclif/core';
 import { routeArgv } from '../../../src/cli/argv.js';
 import { BaseCommand } from '../../../src/cli/base-command.js';
-import { classifyFast, DELETE_CLUSTER_FLAGS, userAgent, type FastCommand } from '../../../src/cli/fast-path.js';
+import { classifyFast, DELETE_CLUSTER_FLAGS, SNAPSHOT_RESTORE_FLAGS, userAgent, type FastCommand } from '../../../src/cli/fast-path.js';
 import { GLOBAL_FLAG_SHAPES } from '../../../src/cli/global-flags.js';
 import { commandTable } from '../../../src/cli/main.js';
 import type { FlagShape } from '../../../src/cli/pflag.js';
@@ -11,6 +11,7 @@ import { LogLevel } from '../../../src/util/log.js';
 import { packageRoot } from '../../../src/util/package-root.js';
 import GetClusters from '../../../src/commands/get/clusters.js';
 import DeleteCluster from '../../../src/commands/delete/cluster.js';
+import SnapshotRestore from '../../../src/commands/snapshot/restore.js';
 
 test('the fast path reads the same global flags as BaseCommand', () => {
   const fromOclif: Record<string, FlagShape> = {};
@@ -29,6 +30,18 @@ test("the fast delete reads delete cluster's own flags as the command defines th
     assert.ok(!flag.allowNo, `${name}: --no- forms are not handled by the fast path`);
   }
   assert.deepEqual(DELETE_CLUSTER_FLAGS, fromOclif);
+});
+
+test("the fast restore reads snapshot restore's own flags as the command defines them", () => {
+  const fromOclif: Record<string, FlagShape> = { ...GLOBAL_FLAG_SHAPES };
+  for (const [name, flag] of Object.entries(SnapshotRestore.flags as Record<string, FlagShape & { options?: string[]; default?: unknown }>)) {
+    fromOclif[name] = { type: flag.type, ...(flag.char ? { char: flag.char } : {}), ...(flag.multiple ? { multiple: true } : {}) };
+    assert.ok(!flag.allowNo, `${name}: --no- forms are not handled by the fast path`);
+  }
+  assert.deepEqual(SNAPSHOT_RESTORE_FLAGS, fromOclif);
+  // The fast path runs the default format only, and only when it is etcd.
+  assert.equal(SnapshotRestore.flags.format.default, 'etcd');
+  assert.deepEqual(SnapshotRestore.flags.format.options, ['etcd', 'k8s']);
 });
 
 test("--version prints oclif's own version line", async () => {
@@ -51,6 +64,9 @@ const fast: Array<[string[], FastCommand]> = [
   [['--name', 'a', 'delete', 'cluster', '--name=b', '--force'], { kind: 'delete-cluster', globals: { name: 'b', logLevel: LogLevel.INFO }, kubeconfig: undefined, force: true }],
   [['-v', 'DEBUG', 'delete', 'cluster', '--kubeconfig', '/k', '--force=false', '--all=false', '--dry-run=0'], { kind: 'delete-cluster', globals: { name: 'kwok', logLevel: LogLevel.DEBUG }, kubeconfig: '/k', force: false }],
   [['delete', 'cluster', '--kubeconfig='], { kind: 'delete-cluster', globals: kwok, kubeconfig: '', force: false }],
+  [['snapshot', 'restore', '--path', 'snap.db'], { kind: 'snapshot-restore', globals: kwok, path: 'snap.db' }],
+  [['--name', 'a', 'snapshot', 'restore', '--path=x.db', '--format', 'etcd', '--name=b', '--path', 'y.db'], { kind: 'snapshot-restore', globals: { name: 'b', logLevel: LogLevel.INFO }, path: 'y.db' }],
+  [['-v', 'DEBUG', 'snapshot', '-v=WARN', 'restore', '--format=etcd', '--path', '-', '--replay=false', '--dry-run=false'], { kind: 'snapshot-restore', globals: { name: 'kwok', logLevel: LogLevel.WARN }, path: '-' }],
 ];
 
 test('plain hot commands take the fast path, reading flags as pflag does', () => {
@@ -64,6 +80,7 @@ test('the fast path runs what the oclif path would route to the same command', a
     const routed = routeArgv(argv, table);
     if (expected.kind === 'get-clusters') assert.equal(routed[0], 'get:clusters', argv.join(' '));
     else if (expected.kind === 'delete-cluster') assert.equal(routed[0], 'delete:cluster', argv.join(' '));
+    else if (expected.kind === 'snapshot-restore') assert.equal(routed[0], 'snapshot:restore', argv.join(' '));
     else {
       assert.equal(routed[0], expected.tool, argv.join(' '));
       assert.deepEqual(routed.slice(routed.indexOf('--') + 1), expected.toolArgs, argv.join(' '));
@@ -113,6 +130,27 @@ test('anything unusual is left to oclif, so its help, messages and exit codes st
     ['delete', 'cluster', '--name', 'BAD'],
     ['delete', 'cluster', '-v', 'nope'],
     ['delete', '--force', 'cluster'],
+    ['snapshot'],
+    ['snapshot', 'save', '--path', 's.db'],
+    ['snapshot', 'restore'],
+    ['snapshot', 'restore', '--path'],
+    ['snapshot', 'restore', '--path='],
+    ['snapshot', 'restore', '--path', 's.db', 'extra'],
+    ['snapshot', 'restore', '--path', 's.db', '--format', 'k8s'],
+    ['snapshot', 'restore', '--path', 's.db', '--format', 'yaml'],
+    ['snapshot', 'restore', '--path', 's.db', '--filter', 'pod'],
+    ['snapshot', 'restore', '--path', 's.db', '--replay'],
+    ['snapshot', 'restore', '--path', 's.db', '--replay=maybe'],
+    ['snapshot', 'restore', '--path', 's.db', '--dry-run'],
+    ['--dry-run', 'snapshot', 'restore', '--path', 's.db'],
+    ['-c', 'a.yaml', 'snapshot', 'restore', '--path', 's.db'],
+    ['snapshot', 'restore', '--path', 's.db', '--help'],
+    ['snapshot', 'restore', '-h', '--path', 's.db'],
+    ['snapshot', 'restore', '--path', 's.db', '--', 'x'],
+    ['snapshot', 'restore', '--path', 's.db', '--bogus'],
+    ['snapshot', 'restore', '--path', 's.db', '--name', 'BAD'],
+    ['snapshot', 'restore', '--path', 's.db', '-v', 'nope'],
+    ['snapshot', '--path', 's.db', 'restore'],
   ];
   for (const argv of slow) assert.equal(classifyFast(argv), undefined, JSON.stringify(argv));
 });
