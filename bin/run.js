@@ -5,7 +5,7 @@ import module from 'node:module';
 module.enableCompileCache?.();
 
 const argv = process.argv.slice(2);
-// The hot commands (--version, get clusters, kubectl/etcdctl/kectl, delete cluster) run from a
+// The hot commands (--version, get clusters, kubectl/etcdctl/kectl, delete cluster, snapshot restore) run from a
 // bundle without oclif; everything else, and anything unusual about those, goes through oclif
 // below. The installed entry is bin/kwokts, which runs the plain passthroughs without Node.
 const fast = await import('../dist/fast/fast-path.js').catch((error) => {

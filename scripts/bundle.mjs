@@ -1,5 +1,5 @@
 // Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl,
-// delete cluster) into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
+// delete cluster, snapshot restore) into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
 // compiling hundreds of modules (oclif alone is several hundred): fast-path.js (10 kB, all that
 // --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
 // passthroughs is most of it; one file would cost --version ~5 ms more to compile). The rare cases (probing for `get clusters -o wide`,
@@ -18,7 +18,7 @@ const pjson = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 // node_modules (installed with the package).
 const BUNDLED = new Set(['js-yaml', 'yaml', 'proper-lockfile']);
 const external = [...Object.keys(pjson.dependencies), ...Object.keys(pjson.optionalDependencies ?? {})].filter((name) => !BUNDLED.has(name));
-/** Dynamic imports left to the tsc output: rarely needed, and they pull in much more. */
+/** Dynamic imports left to the tsc output: rarely needed, and they pull in much more (snapshot.ts: a k8s restore, never on the fast path). */
 const RARE = new Set(['src/cluster/summary.ts', 'src/cluster/programs.ts', 'src/cluster/record.ts', 'src/snapshot/snapshot.ts']);
 
 const rareToTscOutput = {

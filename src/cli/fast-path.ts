@@ -11,7 +11,7 @@ import { flagTokenCount, normalizeFlags, type FlagShape } from './pflag.js';
 
 /**
  * The commands scripts call over and over (`--version`, `get clusters`, `kubectl ...`,
- * `etcdctl ...`, `kectl ...`, `delete cluster`) run here without loading oclif and the command
+ * `etcdctl ...`, `kectl ...`, `delete cluster`, `snapshot restore` of an etcd snapshot) run here without loading oclif and the command
  * modules, which costs several hundred milliseconds a call. Only plain, valid invocations take this path: for
  * anything else (help, a flag we would have to reject, an unknown word) it answers `undefined`
  * and the oclif path runs, so messages, help and exit codes stay oclif's and BaseCommand's.

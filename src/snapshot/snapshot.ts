@@ -20,7 +20,6 @@ import { resolveTool } from '../cluster/programs.js';
 import { etcdClientArgs } from '../cluster/etcd-client.js';
 import { loadCluster, type LoadedCluster } from '../cluster/record.js';
 import { startComponents } from '../cluster/start-components.js';
-import { mark } from '../util/timeline.js';
 import { summarizeCluster } from '../cluster/summary.js';
 import { clientForKubeconfig } from '../scale/scale.js';
 import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
