@@ -57,6 +57,14 @@ export const REVISION_MARGIN = 1_000_000n;
 /** How often the apiserver is asked whether it serves the restored data yet. */
 const SERVED_POLL_MS = 50;
 
+/**
+ * How long one such question may take. A request that reaches the apiserver while its etcd client
+ * is still reconnecting (gRPC's backoff: about a second, sometimes two) can hang past the moment
+ * it serves again, while a new one is answered at once; so each try is short, a little longer
+ * after each that timed out (a busy machine answers slowly, and must still get an answer).
+ */
+const SERVED_TRY_MS = { first: 300, step: 100, max: 2000 };
+
 /** The --bump-revision for a cluster whose etcd is at `revision`: the restored data then starts above every revision handed out. */
 export function bumpFor(revision: bigint): bigint {
   return revision + REVISION_MARGIN;
@@ -258,16 +266,18 @@ async function rollBack(r: Restore, error: unknown): Promise<never> {
 async function waitServed(apiserver: ReadinessProbe, paths: LoadedCluster['paths'], bump: bigint, deadline: number, signal: AbortSignal): Promise<void> {
   let last = 'no answer';
   let said = '';
+  let tryMs = SERVED_TRY_MS.first;
   for (;;) {
     signal.throwIfAborted();
+    const timeout = AbortSignal.timeout(tryMs);
     try {
-      // Each try is short: while the apiserver reconnects to etcd a request may hang.
-      const { status, body } = await getOnce(apiserver, '/api/v1/namespaces?limit=1', paths, AbortSignal.any([signal, AbortSignal.timeout(2000)]));
+      const { status, body } = await getOnce(apiserver, '/api/v1/namespaces?limit=1', paths, AbortSignal.any([signal, timeout]));
       if (status !== 200) last = `HTTP ${status} ${summarizeBody(body)}`;
       else if (servesRestored(JSON.parse(body), bump)) return;
       else last = `still the old data (resourceVersion below ${bump})`;
     } catch (error) {
       last = (error as Error).message.split('\n')[0] ?? 'error';
+      if (timeout.aborted) tryMs = Math.min(tryMs + SERVED_TRY_MS.step, SERVED_TRY_MS.max);
     }
     if (last !== said) mark(`restore: apiserver: ${(said = last)}`);
     if (Date.now() >= deadline) throw new OperationError(`kube-apiserver did not serve the restored data (${last})`);
