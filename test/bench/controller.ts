@@ -1,12 +1,13 @@
 /**
- * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300]`
+ * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--no-settle]`
  *
  * Our kwok controller (`node dist/src/kwok/main.js`, flags as kwokts runs it) beside Go kwok
  * (`~/go/bin/kwok`, or KWOK=/path; skipped with a note when missing). For each, a fresh
  * `kwokts create cluster --disable kwok-controller --disable kube-scheduler --disable-qps-limits`
  * (deleted afterwards), the same stage YAML (templates/stages/{node-fast,node-heartbeat-with-lease,
  * pod-fast}.yaml) via --config, then the load of ./controller-load.ts: seconds until N nodes are
- * Ready, until M pods on one node are Running, until they are gone after a graceful delete; and
+ * Ready, until M pods on one node are Running, until they are gone after a graceful delete (between
+ * the nodes and the pods, untimed, until kcm has untainted every node: --no-settle skips it); and
  * the controller's CPU seconds (utime+stime) and peak RSS (VmHWM) from /proc. Then, per phase, the
  * CPU seconds of every process (components from the cluster's pid files, the controller, this
  * process as the load generator) and the floor they set: the others' CPU over the machine's cores.
@@ -90,7 +91,7 @@ export async function waitHealthy(port: number, child: ChildProcess, seconds: nu
   throw new Error(`controller /healthz on port ${port} not ok after ${seconds}s`);
 }
 
-async function runOne(controller: Controller, load: { nodes: number; pods: number; concurrency: number; timeout: number }, logDir: string): Promise<Outcome> {
+async function runOne(controller: Controller, load: { nodes: number; pods: number; concurrency: number; timeout: number }, settle: boolean, logDir: string): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-'));
   const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
   const log = join(logDir, `${controller.label.replace(/\W+/g, '-')}.log`);
@@ -140,6 +141,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
     try {
       outcome.load = await runControllerLoad(client, {
         mark: sample,
+        settle,
         nodes: load.nodes,
         pods: load.pods,
         concurrency: load.concurrency,
@@ -267,7 +269,17 @@ function floors(outcome: Outcome): number[] {
 /** Each phase's time over its floor (1.10 = 10% above what the other processes allow). */
 function overFloor(o: Outcome): string[] {
   const f = floors(o);
-  return [o.load?.nodesReady, o.load?.podsRunning, o.load?.podsDeleted].map((p, i) => (p && !Number.isNaN(p.seconds) && f[i] ? `${(p.seconds / f[i]!).toFixed(2)}×` : '-'));
+  // The settle wait, when there is one, is a sample of its own and no phase of the three.
+  const floorOf = (phase: string): number | undefined => f[o.cpuSamples.findIndex((s) => s.phase === phase)];
+  const timed: Array<[PhaseResult | undefined, string]> = [
+    [o.load?.nodesReady, 'nodes'],
+    [o.load?.podsRunning, 'pods'],
+    [o.load?.podsDeleted, 'delete'],
+  ];
+  return timed.map(([p, name]) => {
+    const floor = floorOf(name);
+    return p && !Number.isNaN(p.seconds) && floor ? `${(p.seconds / floor).toFixed(2)}×` : '-';
+  });
 }
 
 /** The peer's time over ours per phase (2.00 = ours took half as long). */
@@ -292,6 +304,8 @@ export function table(rows: string[][]): string {
 
 export async function benchController(args: string[]): Promise<void> {
   const load = { nodes: flag(args, 'nodes', 1000), pods: flag(args, 'pods', 2000), concurrency: flag(args, 'concurrency', 32), timeout: flag(args, 'timeout', 300) };
+  // --no-settle: start the pods right after the last node is Ready, as before (see LoadOptions.settle).
+  const settle = !args.includes('--no-settle');
   const startedAt = new Date();
   const ours = join(ROOT, 'dist', 'src', 'kwok', 'main.js');
   if (!existsSync(ours)) throw new Error(`${ours} is missing: run npm run build`);
@@ -311,11 +325,12 @@ export async function benchController(args: string[]): Promise<void> {
   const logDir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-logs-'));
   mkdirSync(logDir, { recursive: true });
   const outcomes: Outcome[] = [];
-  for (const controller of controllers) outcomes.push(await runOne(controller, load, logDir));
+  for (const controller of controllers) outcomes.push(await runOne(controller, load, settle, logDir));
 
   const rows = [
     ['', ...outcomes.map((o) => o.label)],
     [`${load.nodes} nodes Ready`, ...outcomes.map((o) => phase(o.load?.nodesReady, load.nodes))],
+    ...(settle ? [[`then kcm done with them (not timed)`, ...outcomes.map((o) => phase(o.load?.nodesSettled, load.nodes))]] : []),
     [`${load.pods} pods Running`, ...outcomes.map((o) => phase(o.load?.podsRunning, load.pods))],
     [`${load.pods} pods deleted`, ...outcomes.map((o) => phase(o.load?.podsDeleted, load.pods))],
     ['controller CPU', ...outcomes.map((o) => (Number.isNaN(o.cpu) ? '-' : `${o.cpu.toFixed(1)} s`))],
@@ -358,6 +373,8 @@ function controllerResults(outcomes: readonly Outcome[], load: { nodes: number; 
       results.series.push({ name, tool: o.label, target, points: p.series });
     }
   }
+  // kcm's catching up between the phases: a figure, not a curve (no controller is timed by it).
+  for (const o of outcomes) if (o.load?.nodesSettled) results.timings.push(timing(`${load.nodes} nodes: kcm done after Ready`, o.label, 's', [o.load.nodesSettled.seconds]));
   results.notes.push(...notes);
   return results;
 }

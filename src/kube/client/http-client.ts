@@ -39,6 +39,9 @@ export interface HttpKubeClientOptions {
   onRequest?: (method: string, ref: ResourceRef | undefined, status: number, seconds: number) => void;
 }
 
+/** PartialObjectMetadata when the server can transform the answer (client-go's metadata client asks the same), else the object. */
+const METADATA_ONLY = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json';
+
 const patchContentTypes: Record<PatchType, string> = {
   json: 'application/json-patch+json',
   merge: 'application/merge-patch+json',
@@ -52,6 +55,8 @@ interface RawRequest {
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
   contentType?: string;
+  /** The Accept header; application/json when absent. */
+  accept?: string;
   impersonate?: string;
   signal?: AbortSignal;
   ref?: ResourceRef;
@@ -189,6 +194,7 @@ export class HttpKubeClient implements KubeClient {
       path,
       body: request.body,
       contentType: patchContentTypes[request.patchType],
+      ...(request.metadataOnly ? { accept: METADATA_ONLY } : {}),
       ref,
       ...(query ? { query } : {}),
       ...(request.impersonate ? { impersonate: request.impersonate } : {}),
@@ -272,7 +278,7 @@ export class HttpKubeClient implements KubeClient {
   }
 
   private async open(request: RawRequest, agent: http.Agent, timeoutMs: number): Promise<IncomingMessage> {
-    const headers: Record<string, string> = { ...(await this.connection.headers()), Accept: 'application/json', 'User-Agent': this.userAgent };
+    const headers: Record<string, string> = { ...(await this.connection.headers()), Accept: request.accept ?? 'application/json', 'User-Agent': this.userAgent };
     let payload: string | undefined;
     if (request.body !== undefined) {
       payload = JSON.stringify(request.body);

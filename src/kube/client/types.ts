@@ -90,6 +90,12 @@ export interface PatchRequest extends ObjectTarget {
   /** Server-side apply only. */
   fieldManager?: string;
   force?: boolean;
+  /**
+   * The caller only needs the patched object's metadata (resourceVersion, say): the apiserver is
+   * asked for a PartialObjectMetadata, so it encodes, sends and we parse a fraction of the object.
+   * A server that cannot transform answers with the whole object, which callers must accept.
+   */
+  metadataOnly?: boolean;
 }
 
 export interface CreateOptions {

@@ -199,6 +199,7 @@ export class StageController {
         events: this.options.events,
         logger: this.logger,
         gracePeriodSeconds: this.options.gracePeriodSeconds ?? 0,
+        needLatest: match.stage.immediateNextStage === true,
       });
       this.metrics.stagePlayed(this.kind, stageName, outcome.writes > 0 ? 'success' : 'skipped', seconds());
       if (this.logger.level <= LogLevel.DEBUG) this.logger.debug(`${this.kind} ${key}: played stage ${stageName}${outcome.writes === 0 ? ' (no change)' : ''}${outcome.deleted ? ', deleted' : ''}`);

@@ -18,6 +18,11 @@ export interface StepContext {
   logger: Logger;
   /** Delete grace period; kwok deletes with 0 so objects vanish at once. */
   gracePeriodSeconds: number;
+  /**
+   * The caller needs the object as the last patch left it (immediateNextStage matches the next
+   * stage against it). Without that, the stage's last write asks only for metadata back.
+   */
+  needLatest?: boolean;
 }
 
 export interface StepOutcome {
@@ -34,7 +39,11 @@ export async function runStageActions(actions: readonly StageAction[], object: K
   const outcome: StepOutcome = { latest: undefined, deleted: false, writes: 0, gone: false };
   const target = { name: object.metadata.name ?? '', ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) };
   let current = object;
-  for (const action of actions) {
+  // Nothing reads what the last write returns unless the caller wants the latest object: that
+  // write's answer can be the object's metadata alone (less for the apiserver to encode and for
+  // us to parse; a pod's status patch answer is most of the pod).
+  const lastWrite = context.needLatest ? -1 : actions.findLastIndex((a) => a.kind !== 'event');
+  for (const [index, action] of actions.entries()) {
     if (action.kind === 'event') {
       await context.events.record(object, action);
       continue;
@@ -44,8 +53,8 @@ export async function runStageActions(actions: readonly StageAction[], object: K
       switch (action.kind) {
         case 'finalizers': {
           if (action.patch.length === 0) break;
-          current = await context.client.patch(context.ref, { ...target, patchType: 'json', body: action.patch });
-          outcome.latest = current;
+          current = await context.client.patch(context.ref, { ...target, patchType: 'json', body: action.patch, ...(index === lastWrite ? { metadataOnly: true } : {}) });
+          outcome.latest = index === lastWrite ? undefined : current;
           outcome.writes++;
           break;
         }
@@ -63,10 +72,11 @@ export async function runStageActions(actions: readonly StageAction[], object: K
             body: action.body,
             ...(action.subresource ? { subresource: action.subresource } : {}),
             ...(action.impersonation ? { impersonate: action.impersonation } : {}),
+            ...(index === lastWrite ? { metadataOnly: true } : {}),
           };
           const result = await patchCheaply(context, request, current);
           current = result;
-          outcome.latest = result;
+          outcome.latest = index === lastWrite ? undefined : result;
           outcome.writes++;
           break;
         }

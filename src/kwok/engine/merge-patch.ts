@@ -11,14 +11,27 @@
  */
 import { cloneJson, isJsonObject, type JsonObject } from './json-value.js';
 
-export function applyMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isJsonObject(patch)) return cloneJson(patch);
-  const out: JsonObject = isJsonObject(target) ? cloneJson(target) : {};
+/*
+ * The appliers below build their result by copying only what the patch touches: every map on a
+ * patched path is copied one level deep, and everything else (the pod's spec under a status patch,
+ * say) is the target's own subtree, shared. The exported appliers then copy the result once, so
+ * callers still get a value of their own; patchChangesObject compares the shared result directly,
+ * which is what saves the controller a deep copy of the whole object per stage play.
+ */
+
+/** RFC 7386 JSON merge patch; the result shares untouched subtrees with target and patch. */
+export function mergePatchShared(target: unknown, patch: unknown): unknown {
+  if (!isJsonObject(patch)) return patch;
+  const out: JsonObject = isJsonObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
     if (value === null) delete out[key];
-    else out[key] = applyMergePatch(out[key], value);
+    else out[key] = mergePatchShared(out[key], value);
   }
   return out;
+}
+
+export function applyMergePatch(target: unknown, patch: unknown): unknown {
+  return cloneJson(mergePatchShared(target, patch));
 }
 
 /** Dotted path (without list indices) → merge key, for lists merged by key. */
@@ -44,10 +57,10 @@ function join(path: string, key: string): string {
 }
 
 function mergeKeyedList(original: unknown[], patch: unknown[], key: string, path: string): unknown[] {
-  const out = original.map((v) => cloneJson(v));
+  const out = original.slice();
   for (const item of patch) {
     if (!isJsonObject(item)) {
-      out.push(cloneJson(item));
+      out.push(item);
       continue;
     }
     const index = out.findIndex((o) => isJsonObject(o) && o[key] === item[key]);
@@ -76,13 +89,13 @@ function orderBy(list: unknown[], order: unknown[], key: string | undefined): un
 }
 
 function strategicMerge(target: unknown, patch: unknown, path: string): unknown {
-  if (!isJsonObject(patch)) return cloneJson(patch);
+  if (!isJsonObject(patch)) return patch;
   if (patch.$patch === 'replace') {
     const { $patch: _ignored, ...rest } = patch;
-    return cloneJson(rest);
+    return rest;
   }
   if (patch.$patch === 'delete') return undefined;
-  let out: JsonObject = isJsonObject(target) ? cloneJson(target) : {};
+  let out: JsonObject = isJsonObject(target) ? { ...target } : {};
   const retain = patch.$retainKeys;
   for (const [key, value] of Object.entries(patch)) {
     if (key === '$patch' || key === '$retainKeys' || key.startsWith(SET_ORDER)) continue;
@@ -118,8 +131,13 @@ function strategicMerge(target: unknown, patch: unknown, path: string): unknown 
   return out;
 }
 
-/** Strategic merge patch for the built-in kinds kwok patches (Pod, Node); see the notes above. */
-export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
+/** Strategic merge patch (see the notes above); the result shares untouched subtrees with target and patch. */
+export function strategicMergePatchShared(target: unknown, patch: unknown): unknown {
   const out = strategicMerge(target, patch, '');
   return out === undefined ? {} : out;
+}
+
+/** Strategic merge patch for the built-in kinds kwok patches (Pod, Node); see the notes above. */
+export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
+  return cloneJson(strategicMergePatchShared(target, patch));
 }

@@ -6,7 +6,7 @@
 import type { StageAction } from './actions.js';
 import { applyJsonPatch, type JsonPatchOp } from './json-patch.js';
 import { cloneJson, jsonEqual } from './json-value.js';
-import { applyMergePatch, applyStrategicMergePatch } from './merge-patch.js';
+import { applyMergePatch, applyStrategicMergePatch, mergePatchShared, strategicMergePatchShared } from './merge-patch.js';
 
 export type ObjectEffect = { deleted: true } | { deleted: false; object: Record<string, unknown> };
 
@@ -41,6 +41,12 @@ export function applyAction(object: Record<string, unknown>, action: StageAction
  */
 export function patchChangesObject(object: Record<string, unknown>, action: StageAction): boolean {
   if (action.kind !== 'patch' && action.kind !== 'finalizers') return true;
+  // Merge patches are compared without copying the object: the result shares every subtree the
+  // patch leaves alone, so the comparison also stops at once on those (same reference).
+  if (action.kind === 'patch' && action.patchType !== 'json') {
+    const patched = action.patchType === 'merge' ? mergePatchShared(object, action.body) : strategicMergePatchShared(object, action.body);
+    return !jsonEqual(object, patched);
+  }
   try {
     const effect = applyAction(object, action);
     return effect.deleted || !jsonEqual(object, effect.object);

@@ -88,6 +88,16 @@ describe('HttpKubeClient', () => {
     assert.deepEqual(JSON.parse(seen[0]!.body), { status: { phase: 'Running' } });
     assert.equal(seen[1]!.url, '/api/v1/namespaces/ns/pods/p?fieldManager=kwok&force=true');
     assert.equal(seen[1]!.headers['content-type'], 'application/apply-patch+yaml');
+    assert.equal(seen[0]!.headers.accept, 'application/json');
+  });
+
+  it('asks for PartialObjectMetadata (or the object) when a patch needs only metadata back', async () => {
+    routes.push((_req, res) => json(res, 200, { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: { name: 'p', resourceVersion: '7' } }));
+    const c = client();
+    const answer = await c.patch(podsResource, { name: 'p', namespace: 'ns', patchType: 'merge', subresource: 'status', body: { status: { phase: 'Running' } }, metadataOnly: true });
+    c.close();
+    assert.equal(seen[0]!.headers.accept, 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json');
+    assert.equal(answer.metadata.resourceVersion, '7');
   });
 
   it('retries 503 and 429 and surfaces other errors at once', async () => {

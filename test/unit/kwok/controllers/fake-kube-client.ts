@@ -28,6 +28,7 @@ export interface Call {
   subresource?: string;
   body?: unknown;
   impersonate?: string;
+  metadataOnly?: boolean;
 }
 
 interface Subscriber {
@@ -228,6 +229,7 @@ export class FakeKubeClient implements KubeClient {
       body: request.body,
       ...(request.subresource ? { subresource: request.subresource } : {}),
       ...(request.impersonate ? { impersonate: request.impersonate } : {}),
+      ...(request.metadataOnly ? { metadataOnly: true } : {}),
     });
     const current = this.table(ref).get(key);
     if (!current) {
@@ -235,7 +237,9 @@ export class FakeKubeClient implements KubeClient {
       throw new KubeApiError(`${ref.resource} ${key} not found`, 404, 'NotFound');
     }
     const next = request.patchType === 'json' ? jsonPatch(current, request.body as []) : (mergePatch(current, request.body) as KubeObject);
-    return structuredClone(this.store(ref, next, 'MODIFIED'));
+    const stored = structuredClone(this.store(ref, next, 'MODIFIED'));
+    // As the apiserver answers Accept: ...;as=PartialObjectMetadata.
+    return request.metadataOnly ? { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: stored.metadata } : stored;
   }
 
   async delete(ref: ResourceRef, request: DeleteRequest): Promise<void> {

@@ -53,3 +53,40 @@ describe('strategic patches sent as merge patches when the effect is the same', 
     assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['merge', 'strategic']);
   });
 });
+
+describe('the answer a stage write asks for', () => {
+  const context = (client: FakeKubeClient, needLatest: boolean) => ({
+    client,
+    ref: podsResource,
+    stages,
+    events: new EventRecorder(client, silentLogger, 'test'),
+    logger: silentLogger,
+    gracePeriodSeconds: 0,
+    needLatest,
+  });
+  const labels = { kind: 'patch', patchType: 'merge', body: { metadata: { labels: { a: 'b' } } } } as const;
+  const status = { kind: 'patch', patchType: 'merge', subresource: 'status', body: { status: { phase: 'Running' } } } as const;
+
+  it('only the last write asks for metadata alone, and then no latest object is reported', async () => {
+    const client = new FakeKubeClient();
+    const object = client.seed(podsResource, pod('p', 'n1'));
+    const outcome = await runStageActions([labels, { kind: 'event', type: 'Normal', reason: 'R', message: 'm' }, status, { kind: 'event', type: 'Normal', reason: 'S', message: 'm' }], object, context(client, false));
+    assert.deepEqual(
+      client.callsOf('patch').map((c) => c.metadataOnly === true),
+      [false, true],
+    );
+    assert.equal(outcome.writes, 2);
+    assert.equal(outcome.latest, undefined);
+  });
+
+  it('immediateNextStage (needLatest) keeps every answer whole and reports the latest object', async () => {
+    const client = new FakeKubeClient();
+    const object = client.seed(podsResource, pod('p', 'n1'));
+    const outcome = await runStageActions([labels, status], object, context(client, true));
+    assert.deepEqual(
+      client.callsOf('patch').map((c) => c.metadataOnly === true),
+      [false, false],
+    );
+    assert.equal((outcome.latest?.['status'] as { phase?: string } | undefined)?.phase, 'Running');
+  });
+});

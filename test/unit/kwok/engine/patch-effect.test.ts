@@ -44,6 +44,29 @@ describe('JSON patch (RFC 6902)', () => {
 });
 
 describe('merge patches', () => {
+  test('neither the object nor the patch is changed, and the result is a copy of its own', () => {
+    const object = pod();
+    const patch = { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }], extra: { a: [1] } } };
+    const before = { object: structuredClone(object), patch: structuredClone(patch) };
+    for (const apply of [applyMergePatch, applyStrategicMergePatch]) {
+      const out = apply(object, patch) as { metadata: { labels: Record<string, string> }; status: { extra: { a: number[] } } };
+      out.metadata.labels['y'] = '2';
+      out.status.extra.a.push(2);
+      assert.deepEqual(object, before.object);
+      assert.deepEqual(patch, before.patch);
+    }
+    assert.equal(patchChangesObject(object, { kind: 'patch', patchType: 'strategic', body: patch } as StageAction), true);
+    assert.equal(patchChangesObject(object, { kind: 'patch', patchType: 'merge', body: patch } as StageAction), true);
+    assert.deepEqual(object, before.object);
+    assert.deepEqual(patch, before.patch);
+  });
+  test('a patch that restates what the object has changes nothing (keyed lists merged in place)', () => {
+    const same = { status: { phase: 'Pending', conditions: [{ type: 'Ready', status: 'False' }], containerStatuses: (pod()['status'] as { containerStatuses: unknown[] }).containerStatuses } };
+    assert.equal(patchChangesObject(pod(), { kind: 'patch', patchType: 'strategic', body: same } as StageAction), false);
+    assert.equal(patchChangesObject(pod(), { kind: 'patch', patchType: 'merge', body: { metadata: { labels: { x: '1' } } } } as StageAction), false);
+    assert.equal(patchChangesObject(pod(), { kind: 'patch', patchType: 'merge', body: { metadata: { labels: { x: null } } } } as StageAction), true);
+    assert.equal(patchChangesObject(pod(), { kind: 'patch', patchType: 'merge', body: { metadata: { labels: { z: null } } } } as StageAction), false);
+  });
   test('RFC 7386: null deletes, objects merge, lists replace', () => {
     assert.deepEqual(applyMergePatch({ a: 1, b: { c: 1, d: 2 }, l: [1, 2] }, { a: null, b: { c: 3 }, l: [3] }), { b: { c: 3, d: 2 }, l: [3] });
     assert.deepEqual(applyMergePatch({ a: 1 }, 'x'), 'x');
