@@ -205,7 +205,8 @@ export class HttpKubeClient implements KubeClient {
     const path = resourcePath(ref, request.namespace, request.name);
     const body = request.gracePeriodSeconds === undefined ? undefined : { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: request.gracePeriodSeconds };
     try {
-      await this.json({ method: 'DELETE', path, ref, ...(body ? { body, contentType: 'application/json' } : {}) });
+      // The answer (the deleted object, or a Status) is not read: metadata is all the apiserver need encode.
+      await this.json({ method: 'DELETE', path, ref, accept: METADATA_ONLY, ...(body ? { body, contentType: 'application/json' } : {}) });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }

@@ -124,6 +124,7 @@ describe('HttpKubeClient', () => {
     c.close();
     assert.equal(seen[1]!.method, 'DELETE');
     assert.deepEqual(JSON.parse(seen[1]!.body), { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: 0 });
+    assert.match(String(seen[1]!.headers.accept), /as=PartialObjectMetadata/, 'nobody reads what a delete answers');
   });
 
   it('streams watch events and throws Gone on an ERROR 410 event', async () => {
