@@ -10,6 +10,7 @@ type Options = ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions;
 
 const OPTIONS: Options = {
   version: '1.1',
+  uniqueKeys: false,
   merge: true,
   customTags: (tags) => tags.filter((t) => typeof t === 'string' || t.tag !== 'tag:yaml.org,2002:timestamp'),
 };

@@ -7,6 +7,8 @@ import { loadAllYaml11 } from './yaml11-schema.js';
  */
 export const GO_YAML_OPTIONS: ParseOptions & DocumentOptions & SchemaOptions = {
   version: '1.1',
+  // A repeated key replaces the earlier value, as in go-yaml v2 outside strict mode.
+  uniqueKeys: false,
   customTags: (tags) => tags.filter((t) => typeof t === 'object' && 'tag' in t && t.tag !== 'tag:yaml.org,2002:timestamp'),
 };
 

@@ -106,12 +106,21 @@ const mergeType = new Type('tag:yaml.org,2002:merge', {
 /** go-yaml v2's view of plain scalars; quoted scalars stay strings as in every YAML reader. */
 export const YAML11_SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nullType, boolType, intType, floatType, mergeType] });
 
+/**
+ * go-yaml v2 outside strict mode (sigs.k8s.io/yaml's Unmarshal, which kwokctl and kwok read
+ * configs, stages and rendered templates with) lets a repeated mapping key replace the earlier
+ * value; js-yaml's `json` option does the same (it is the only thing that option changes).
+ * kwok's own shell e2e suite appends its config file to one that lacks a trailing `---`, which
+ * gives such a document.
+ */
+const LOAD_OPTIONS = { schema: YAML11_SCHEMA, json: true };
+
 /** One document with go-yaml v2 scalar rules; throws js-yaml's YAMLException on bad syntax. */
 export function loadYaml11(text: string): unknown {
-  return jsyaml.load(text, { schema: YAML11_SCHEMA });
+  return jsyaml.load(text, LOAD_OPTIONS);
 }
 
 /** Every document of a stream (empty ones as null or undefined), with the same rules as loadYaml11. */
 export function loadAllYaml11(text: string): unknown[] {
-  return jsyaml.loadAll(text, null, { schema: YAML11_SCHEMA });
+  return jsyaml.loadAll(text, null, LOAD_OPTIONS);
 }

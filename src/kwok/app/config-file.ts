@@ -8,9 +8,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseAllDocuments } from 'yaml';
-import type { DocumentOptions, ParseOptions, SchemaOptions } from 'yaml';
 import { z } from 'zod';
-import { loadAllYaml11 } from '../../gocompat/yaml/index.js';
+import { GO_YAML_OPTIONS, loadAllYaml11 } from '../../gocompat/yaml/index.js';
 import { LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../api/logs-schema.js';
 import type { ClusterPodLogs, PodLogs } from '../api/logs-schema.js';
 import { addStreamingDocument, emptyStreamingRules, isStreamingKind, StreamingDocumentError } from '../api/streaming-schema.js';
@@ -19,11 +18,6 @@ import { MetricsDocumentError, parseClusterResourceUsageDocument, parseMetricDoc
 import type { ClusterResourceUsage, Metric, ResourceUsage } from '../api/metrics-schema.js';
 
 /** sigs.k8s.io/yaml reads YAML 1.1 (yes/no booleans, 0755 octal) but keeps timestamps as strings. */
-const goYamlOptions: ParseOptions & DocumentOptions & SchemaOptions = {
-  version: '1.1',
-  customTags: (tags) => tags.filter((t) => typeof t === 'object' && 'tag' in t && t.tag !== 'tag:yaml.org,2002:timestamp'),
-};
-
 /** The KwokConfiguration.options fields the controller honours. */
 export const kwokConfigurationOptionsSchema = z
   .object({
@@ -88,7 +82,7 @@ export function parseYamlStream(text: string, source: string): unknown[] {
 /** The `yaml` package's reading of a config file; exported for the test that compares both. */
 export function parseYamlStreamStrictly(text: string, source: string): unknown[] {
   const documents: unknown[] = [];
-  for (const document of parseAllDocuments(text, goYamlOptions)) {
+  for (const document of parseAllDocuments(text, GO_YAML_OPTIONS)) {
     if (!('errors' in document)) continue;
     const first = document.errors[0];
     if (first) {

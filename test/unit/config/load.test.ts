@@ -40,6 +40,14 @@ options: {cidr: 10.1.0.0/16}
   assert.deepEqual(loaded.kwokDocuments.map((d) => d.kind), ['Stage', 'KwokConfiguration']);
 });
 
+test('a key given twice in a document takes its last value, as kwokctl v0.8.0 reads it', async () => {
+  // kwok's shell e2e suite appends its resources file to a kwok.yaml without a trailing `---`,
+  // which joins two documents into one with every key twice; kwokctl creates the cluster.
+  const p = file('dup.yaml', 'kind: KwokctlConfiguration\noptions:\n  kubeApiserverPort: 1234\n  kubeApiserverPort: 5678\n');
+  const loaded = await loadConfigFiles([p], silentLogger);
+  assert.equal(loaded.fileOptions.kubeApiserverPort, 5678);
+});
+
 test('later files win over earlier ones', async () => {
   const a = file('b1.yaml', 'kind: KwokctlConfiguration\noptions: {etcdPort: 1, kubeApiserverPort: 2}\n');
   const b = file('b2.yaml', 'kind: KwokctlConfiguration\noptions: {etcdPort: 3}\n');

@@ -4,7 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { loadYaml11, resolveNumber } from '../../../../src/gocompat/yaml/yaml11-schema.js';
-import { parseK8sYaml, YamlSyntaxError } from '../../../../src/gocompat/yaml/k8s-yaml.js';
+import { parseK8sYaml, parseK8sYamlDocuments, YamlSyntaxError } from '../../../../src/gocompat/yaml/k8s-yaml.js';
 
 const ROOT = resolve(import.meta.dirname, '../../../..');
 // The reader parseK8sYaml used before: the `yaml` package in YAML 1.1 mode, timestamps as strings.
@@ -62,5 +62,10 @@ test('merge keys, nesting and empty documents', () => {
 
 test('syntax errors surface as YamlSyntaxError', () => {
   assert.throws(() => parseK8sYaml('a: [1, 2'), YamlSyntaxError);
-  assert.throws(() => parseK8sYaml('a: 1\na: 2'), YamlSyntaxError);
+  assert.throws(() => parseK8sYaml('a: b: c'), YamlSyntaxError);
+});
+
+test('a repeated key replaces the earlier value (go-yaml v2 outside strict mode)', () => {
+  assert.deepEqual(parseK8sYaml('a: 1\nb: {c: 2}\na: 3\nb: {d: 4}'), { a: 3, b: { d: 4 } });
+  assert.deepEqual(parseK8sYamlDocuments('a: 1\na: 2\n'), [{ a: 2 }]);
 });
