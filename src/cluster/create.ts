@@ -3,7 +3,7 @@
  * apply (apply-plan.ts). A cluster that exists and is ready is left as it is.
  */
 import { existsSync } from 'node:fs';
-import { checkMergeable, mergeContext } from '../kube/index.js';
+import { checkMergeable, mergeContext, resolveUserKubeconfigPath } from '../kube/index.js';
 import { COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ComponentName } from '../components/index.js';
 import { resolveImages } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -62,6 +62,11 @@ export interface CreateClusterResult {
   kubeconfig: string;
   context: string;
   elapsedMs: number;
+}
+
+/** The user's kubeconfig a create adds its context to, from --kubeconfig: "" skips it, absent is $KUBECONFIG or ~/.kube/config. */
+export function userKubeconfigFor(flag: string | undefined): string {
+  return flag === '' ? '' : resolveUserKubeconfigPath(flag);
 }
 
 export async function createCluster(options: CreateClusterOptions): Promise<CreateClusterResult> {
