@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LoadedConfig } from '../config/load.js';
+import { emptyConfig, type LoadedConfig } from '../config/loaded-config.js';
 import type { Logger } from '../util/log.js';
 
 /**
@@ -10,6 +10,8 @@ import type { Logger } from '../util/log.js';
 export async function loadCommandConfig(workdir: string, configFlag: readonly string[], logger: Logger): Promise<LoadedConfig> {
   const defaultFile = join(workdir, 'kwok.yaml');
   const files = [...(existsSync(defaultFile) ? [defaultFile] : []), ...configFlag];
+  // No file, nothing to parse (loadConfigFiles would return this very value).
+  if (files.length === 0) return emptyConfig();
   // Loaded on demand: the config loader pulls in YAML and the kwok schemas (half a second on a
   // busy machine), which --help, --version and most commands never need.
   const { loadConfigFiles } = await import('../config/load.js');
