@@ -1,5 +1,5 @@
 // Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl,
-// delete cluster, snapshot restore) into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
+// delete cluster, snapshot restore, create cluster) into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
 // compiling hundreds of modules (oclif alone is several hundred): fast-path.js (10 kB, all that
 // --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
 // passthroughs is most of it; one file would cost --version ~5 ms more to compile). The rare cases (probing for `get clusters -o wide`,
@@ -14,9 +14,12 @@ const pjson = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 // js-yaml (the fast path's record reader) is pure JS and small: bundled. So are yaml and
 // proper-lockfile (with graceful-fs, retry and signal-exit), which `delete cluster` needs for the
 // kubeconfig edit: from node_modules, Node resolves and wraps some eighty CommonJS files of them
-// (about three times the time of one bundled chunk). The other dependencies stay imports from
-// node_modules (installed with the package).
-const BUNDLED = new Set(['js-yaml', 'yaml', 'proper-lockfile']);
+// (about three times the time of one bundled chunk). `create cluster` also needs zod (the config
+// schemas: ~95 files from node_modules), p-limit and, on a terminal, listr2 (its progress display,
+// a chunk of its own): every CPU-millisecond create spends starting up is one the components it
+// starts at the same time do not get. The other dependencies stay imports from node_modules
+// (installed with the package).
+const BUNDLED = new Set(['js-yaml', 'yaml', 'proper-lockfile', 'zod', 'p-limit', 'listr2']);
 const external = [...Object.keys(pjson.dependencies), ...Object.keys(pjson.optionalDependencies ?? {})].filter((name) => !BUNDLED.has(name));
 /** Dynamic imports left to the tsc output: rarely needed, and they pull in much more (snapshot.ts: a k8s restore, never on the fast path). */
 const RARE = new Set(['src/cluster/summary.ts', 'src/cluster/programs.ts', 'src/cluster/record.ts', 'src/snapshot/snapshot.ts']);
@@ -33,6 +36,15 @@ const rareToTscOutput = {
   },
 };
 
+// zod re-exports every locale it has as `z.locales` (a sixth of the bundle, ~360 kB, compiled at each
+// start); the controller never touches them and zod's own default is English, so only `en` stays.
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir) ? { path: resolve(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: root }));
+  },
+};
 rmSync(resolve(root, 'dist/fast'), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
@@ -45,7 +57,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: [...external, ...external.map((name) => `${name}/*`)],
-  plugins: [rareToTscOutput],
+  plugins: [rareToTscOutput, zodEnglishOnly],
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
@@ -60,15 +72,6 @@ if (process.argv.includes('--analyze')) console.log(await (await import('esbuild
 // reads and compiles ~380 files; one file with every dependency inside costs about a third less.
 // Only the native, optional node-pty stays an import; execa (exec credential plugins, rare) is
 // imported when needed, so it becomes a chunk of its own.
-// zod re-exports every locale it has as `z.locales` (a sixth of the bundle, ~360 kB, compiled at each
-// start); the controller never touches them and zod's own default is English, so only `en` stays.
-const zodEnglishOnly = {
-  name: 'zod-english-only',
-  setup(b) {
-    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => (/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir) ? { path: resolve(args.resolveDir, '../locales/en.js'), namespace: 'zod-locales' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: root }));
-  },
-};
 rmSync(resolve(root, 'dist/kwok-controller'), { recursive: true, force: true });
 await build({
   absWorkingDir: root,

@@ -4,13 +4,13 @@ import type { Executor } from '../exec/executor.js';
 import { RealExecutor } from '../exec/real-executor.js';
 import { DEFAULT_CLUSTER_NAME, resolveWorkdir, validateClusterName } from '../naming/naming.js';
 import type { LoadedConfig } from '../config/load.js';
-import { TimeoutError, UsageError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
-import { existsSync } from 'node:fs';
 import { FlagSyntaxError, normalizeFlags, type FlagShape } from './pflag.js';
-import { join } from 'node:path';
 import { reportError } from './report-error.js';
 import { installInterruptHandlers } from './interrupts.js';
+import { armDeadline } from './deadline.js';
+import { loadCommandConfig } from './command-config.js';
 
 // Kept importable from here, where they lived before the fast path needed them without oclif.
 export { oneLineParseError, reportError } from './report-error.js';
@@ -90,11 +90,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
    * like on Ctrl-C (a create rolls back) and fails with a TimeoutError (exit 5).
    */
   protected armTimeout(ms: number | undefined, flag = '--timeout'): void {
-    if (!ms) return;
-    const timer = setTimeout(() => {
-      this.abort.abort(new TimeoutError(`${this.id?.replaceAll(':', ' ') ?? 'the command'} did not finish within ${flag} ${formatMs(ms)}`, { hint: `raise ${flag}, or leave it out to have no overall deadline` }));
-    }, ms);
-    timer.unref();
+    armDeadline(this.abort, ms, this.id?.replaceAll(':', ' ') ?? 'the command', flag);
   }
 
   protected executor(): Executor {
@@ -103,23 +99,10 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
 
   /** ~/.kwok/kwok.yaml (under $KWOK_WORKDIR) first, then every -c file, as kwokctl does. */
   protected async loadConfig(): Promise<LoadedConfig> {
-    const defaultFile = join(this.workdir, 'kwok.yaml');
-    const files = [...(existsSync(defaultFile) ? [defaultFile] : []), ...this.flags.config];
-    // Loaded on demand: the config loader pulls in YAML and the kwok schemas (half a second on a
-    // busy machine), which --help, --version and most commands never need.
-    const { loadConfigFiles } = await import('../config/load.js');
-    return loadConfigFiles(files, this.logger);
+    return loadCommandConfig(this.workdir, this.flags.config, this.logger);
   }
 
   override async catch(error: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<void> {
     process.exitCode = reportError(error, this.logLevel);
   }
 }
-
-/** A duration as the user would write it: 1m, 90s, 1500ms. */
-function formatMs(ms: number): string {
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  if (ms % 1000 === 0) return `${ms / 1000}s`;
-  return `${ms}ms`;
-}
-

@@ -32,8 +32,5 @@ export function waitFlags(verb: 'created' | 'started') {
   };
 }
 
-/** What `--wait` asks for: absent, every component within 2m; 0, kube-apiserver only. */
-export function waitPlan(wait: number | undefined): { waitMs: number; waitFor: 'all' | 'apiserver' } {
-  if (wait === undefined) return { waitMs: 0, waitFor: 'all' };
-  return wait === 0 ? { waitMs: 0, waitFor: 'apiserver' } : { waitMs: wait, waitFor: 'all' };
-}
+// Kept importable from here; it lives in wait-plan.ts so that code without oclif can use it.
+export { waitPlan } from './wait-plan.js';

@@ -8,7 +8,7 @@ import { reportError } from './report-error.js';
  * Runs what src/cli/fast-path.ts recognised, as BaseCommand and the command classes would: the
  * same workdir, logger, Ctrl-C handling and error report; returns the exit code.
  */
-export async function runFastCommand(command: Exclude<FastCommand, { kind: 'version' }>): Promise<number> {
+export async function runFastCommand(command: Exclude<FastCommand, { kind: 'version' } | { kind: 'create-cluster' }>): Promise<number> {
   const logLevel = command.globals.logLevel;
   try {
     const workdir = resolveWorkdir();

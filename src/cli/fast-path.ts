@@ -21,7 +21,9 @@ export type FastCommand =
   | { kind: 'get-clusters'; globals: Globals; output: ClusterListFormat }
   | { kind: 'passthrough'; tool: PassthroughTool; globals: Globals; toolArgs: string[] }
   | { kind: 'delete-cluster'; globals: Globals; kubeconfig: string | undefined; force: boolean }
-  | { kind: 'snapshot-restore'; globals: Globals; path: string };
+  | { kind: 'snapshot-restore'; globals: Globals; path: string }
+  /** A candidate only: create-cluster-fast.ts reads its flags, and may still leave it to oclif. */
+  | { kind: 'create-cluster'; tokens: string[] };
 
 export type PassthroughTool = 'kubectl' | 'etcdctl' | 'kectl';
 
@@ -84,7 +86,12 @@ export function classifyFast(argv: readonly string[]): FastCommand | undefined {
     }
     if (words.join(' ') === 'delete cluster') return classifyDelete([...leading, ...argv.slice(i)]);
     if (words.join(' ') === 'snapshot restore') return classifyRestore([...leading, ...argv.slice(i)]);
-    if (!['get', 'delete', 'snapshot'].includes(words.join(' '))) return undefined;
+    if (words.join(' ') === 'create cluster') {
+      const tokens = [...leading, ...argv.slice(i)];
+      // Help and `--` are oclif's, without loading the create code first.
+      return tokens.some((t) => t === '--' || HELP.has(t)) ? undefined : { kind: 'create-cluster', tokens };
+    }
+    if (!['get', 'delete', 'snapshot', 'create'].includes(words.join(' '))) return undefined;
   }
   return undefined;
 }
@@ -181,11 +188,16 @@ function classifyRestore(tokens: readonly string[]): FastCommand | undefined {
 export async function runFast(argv: readonly string[]): Promise<number | undefined> {
   const command = classifyFast(argv);
   if (!command) return undefined;
-  warnIfCwdIsGone();
-  // As oclif does: a reader that goes away (`| head`) is no error.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  if (command.kind === 'create-cluster') {
+    // Loaded only now (the create code is most of what the fast path has); it decides whether
+    // the flags are for the fast path before anything is printed.
+    const create = await import('./create-cluster-fast.js');
+    const flags = create.readCreateClusterFlags(command.tokens);
+    if (!flags) return undefined;
+    prepareOutput();
+    return create.runCreateClusterFast(flags);
+  }
+  prepareOutput();
   if (command.kind === 'version') {
     process.stdout.write(userAgent() + '\n');
     return 0;
@@ -193,6 +205,14 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
   // Loaded only now, so that --version reads no more than this file.
   const { runFastCommand } = await import('./fast-commands.js');
   return runFastCommand(command);
+}
+
+function prepareOutput(): void {
+  warnIfCwdIsGone();
+  // As oclif does: a reader that goes away (`| head`) is no error.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
 }
 
 /** oclif's `--version` line: `kwokts/0.1.0 linux-x64 node-v22.0.0`. */

@@ -1,6 +1,5 @@
 import { Flags, type Interfaces } from '@oclif/core';
 import { OPTION_SPECS, type OptionKey, type OptionSpec } from '../config/options.js';
-import type { GivenOptions } from '../config/resolve.js';
 
 type AnyFlag = Interfaces.Flag<string | boolean | string[] | undefined>;
 
@@ -35,18 +34,5 @@ export function optionFlags(): Record<string, AnyFlag> {
   return out;
 }
 
-/** Flag values that were actually given, keyed by option. */
-export function givenOptionValues(flags: Record<string, unknown>): GivenOptions {
-  const out: Record<string, unknown> = {};
-  for (const spec of OPTION_SPECS as readonly OptionSpec[]) {
-    if (spec.flag && flags[spec.flag] !== undefined) out[spec.key] = flags[spec.flag];
-  }
-  return out as GivenOptions;
-}
-
-/** The deprecated flags among those given, with kwokctl's advice (unsupported ones get that warning instead: one line each). */
-export function deprecatedFlagWarnings(given: GivenOptions): string[] {
-  return (OPTION_SPECS as readonly OptionSpec[])
-    .filter((s) => s.deprecated && s.flag && s.honour !== 'unsupported' && given[s.key as OptionKey] !== undefined)
-    .map((s) => `flag --${s.flag} has been deprecated, ${s.deprecated}`);
-}
+// Kept importable from here; they live in option-values.ts so that code without oclif can use them.
+export { deprecatedFlagWarnings, givenOptionValues } from './option-values.js';

@@ -3,7 +3,7 @@
  * apply (apply-plan.ts). A cluster that exists and is ready is left as it is.
  */
 import { existsSync } from 'node:fs';
-import { checkMergeable, mergeContext } from '../kube/index.js';
+import { checkMergeable, mergeContext, resolveUserKubeconfigPath } from '../kube/index.js';
 import { COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ComponentName } from '../components/index.js';
 import { resolveImages } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
@@ -13,7 +13,7 @@ import { clusterVersions } from '../config/versions.js';
 import type { Executor } from '../exec/executor.js';
 import { ConflictError, UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { createRuntime, detectRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import type { Runtime } from '../../runtimes/runtime.js';
 import { applyPlan } from './apply-plan.js';
 import { planCreate } from './create-plan.js';
@@ -64,6 +64,11 @@ export interface CreateClusterResult {
   elapsedMs: number;
 }
 
+/** The user's kubeconfig a create adds its context to, from --kubeconfig: "" skips it, absent is $KUBECONFIG or ~/.kube/config. */
+export function userKubeconfigFor(flag: string | undefined): string {
+  return flag === '' ? '' : resolveUserKubeconfigPath(flag);
+}
+
 export async function createCluster(options: CreateClusterOptions): Promise<CreateClusterResult> {
   const started = Date.now();
   mark('create: command parsed');
@@ -79,7 +84,8 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   if (existsSync(paths.config)) return existing(options, paths, started);
 
   const runtimeName = values.runtime || (await detectRuntimeFor(values, chosen, options.logger));
-  const runtime = createRuntime(runtimeName);
+  // The binary runtime alone (the usual case) loads no container engine, kind or artifact code.
+  const runtime = await loadRuntime(runtimeName);
   // A real cluster (kind) brings its own control plane; only the controller is ours to deploy.
   const components = runtime.info().mode === 'cluster' ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
 
@@ -173,6 +179,7 @@ export function chooseComponents(enable: readonly string[], disable: readonly st
 async function detectRuntimeFor(values: ClusterOptionValues, components: readonly ComponentName[], logger: Logger): Promise<string> {
   const { kubeVersion, etcdVersion } = clusterVersions(values);
   const images = resolveImages(values, kubeVersion, etcdVersion);
+  const { detectRuntime } = await import('../../runtimes/registry.js');
   const name = await detectRuntime({
     images: components.map((c) => images[c]).filter((i): i is string => i !== undefined),
     onSkip: (runtime, reason) => logger.info(`not using ${runtime}: ${reason} (pass --runtime ${runtime} to use it anyway)`),

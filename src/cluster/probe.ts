@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { ReadinessProbe } from '../components/index.js';
 import type { ClusterPaths } from '../naming/naming.js';
 
@@ -38,12 +39,28 @@ function requestOptions(probe: ReadinessProbe, paths: ClusterPaths): { host: str
     host: '127.0.0.1',
     port: probe.port,
     method: 'GET',
-    ...(probe.scheme === 'https'
-      ? probe.clientCert
-        ? { ca: readFileSync(paths.caCert), cert: readFileSync(paths.adminCert), key: readFileSync(paths.adminKey), servername: 'localhost' }
-        : { rejectUnauthorized: false }
-      : {}),
+    ...(probe.scheme === 'https' ? (probe.clientCert ? { ...adminClient(paths), servername: 'localhost' } : { rejectUnauthorized: false }) : {}),
   };
+}
+
+/**
+ * The TLS set-up for the admin client certificate, made once per set of files' contents and kept
+ * with an agent of its own (keep-alive, as Node's global one). Given as ca/cert/key, every new
+ * connection parsed the private key again: while kube-apiserver does not listen yet, each check
+ * is a new connection, and those parses were most of create's own CPU while it waited. The files
+ * are still read on every check, so credentials that change get a set-up of their own.
+ */
+const adminClients = new Map<string, { secureContext: SecureContext; agent: HttpsAgent }>();
+
+function adminClient(paths: ClusterPaths): { secureContext: SecureContext; agent: HttpsAgent } {
+  const [ca, cert, key] = [paths.caCert, paths.adminCert, paths.adminKey].map((file) => readFileSync(file, 'utf8')) as [string, string, string];
+  const id = `${ca}\0${cert}\0${key}`;
+  let client = adminClients.get(id);
+  if (!client) {
+    client = { secureContext: createSecureContext({ ca, cert, key }), agent: new HttpsAgent({ keepAlive: true, scheduling: 'lifo', timeout: 5000 }) };
+    adminClients.set(id, client);
+  }
+  return client;
 }
 
 /**

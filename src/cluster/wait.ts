@@ -64,7 +64,9 @@ export async function waitForComponents(components: readonly Component[], paths:
         options.onReady?.(c.name, Date.now() - started);
         return;
       }
-      if (options.isAlive && !(await options.isAlive(c.name))) throw new ComponentExitedError(c.name);
+      // A component that answered (not ready yet) runs: only a silent one may have died. Asking
+      // the runtime costs a few file reads (binary) or an engine call (containers) each time.
+      if (result.status === undefined && options.isAlive && !(await options.isAlive(c.name))) throw new ComponentExitedError(c.name);
       if (Date.now() >= options.deadline) {
         const detail = [...pending].map((n) => `${n} (${last.get(n) ?? 'no answer'})`).join(', ');
         throw new TimeoutError(`not ready before the deadline: ${detail}`, {

@@ -6,7 +6,7 @@ import type { Logger } from '../util/log.js';
 import { SPEC_BY_KEY, type OptionKey } from './options.js';
 import { coerce, type GivenOptions } from './resolve.js';
 import { parseYamlDocuments } from '../gocompat/yaml/index.js';
-import { parseEnvs, parseUserComponents, parseVolumes, type UserComponentSpec, type VolumeSpec } from './component-specs.js';
+import { parseEnvs, parseUserComponents, parseVolumes } from './component-specs.js';
 import { readKustomization } from './kustomize.js';
 import { COMPONENT_NAMES } from './component-names.js';
 import { logFilesOf, LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../kwok/api/logs-schema.js';
@@ -15,31 +15,9 @@ import type { StreamingKind } from '../kwok/api/streaming-schema.js';
 
 export { resolveOptionValues } from './resolve.js';
 
-/** Extra arguments for a built-in component, as KwokctlConfiguration.componentsPatches. */
-export interface ComponentPatch {
-  name: string;
-  extraArgs: Array<{ key: string; value: string | null; override?: boolean }>;
-  extraEnvs: Array<{ name: string; value: string }>;
-  extraVolumes: VolumeSpec[];
-}
-
-export interface LoadedConfig {
-  /** Values set by config files only (not defaults), typed; a later file wins. */
-  fileOptions: GivenOptions;
-  /** The file that set each of fileOptions (for messages). */
-  optionSources: Partial<Record<OptionKey, string>>;
-  componentsPatches: ComponentPatch[];
-  /** Extra components started with the built-in ones (KwokctlConfiguration.components). */
-  components: UserComponentSpec[];
-  /** Documents handed to the kwok controller as they are (KwokConfiguration, Stage, ...). */
-  kwokDocuments: Array<Record<string, unknown>>;
-  /** Every logsFile and previousLogsFile of the Logs and ClusterLogs documents and logsFile of the Attach and ClusterAttach ones (absolute paths). */
-  logFiles: string[];
-  /** KwokctlResource documents: user templates for `scale`, by metadata.name. */
-  resources: Array<Record<string, unknown>>;
-  /** Which files were read, in order. */
-  sources: string[];
-}
+// The types and the empty configuration live in loaded-config.ts (no parser there), kept importable from here.
+export { emptyConfig, type ComponentPatch, type LoadedConfig } from './loaded-config.js';
+import { emptyConfig, type LoadedConfig } from './loaded-config.js';
 
 const KNOWN_KINDS = new Set([
   'KwokctlConfiguration', 'KwokConfiguration', 'KwokctlResource', 'Stage', 'Attach', 'ClusterAttach', 'Exec',
@@ -80,9 +58,6 @@ const PATH_OPTIONS: Readonly<Partial<Record<OptionKey, 'file' | 'program'>>> = {
   prometheusBinaryPrefix: 'program',
 };
 
-export function emptyConfig(): LoadedConfig {
-  return { fileOptions: {}, optionSources: {}, componentsPatches: [], components: [], kwokDocuments: [], logFiles: [], resources: [], sources: [] };
-}
 
 /** One YAML stream and the file it came from (relative paths inside resolve against its directory). */
 interface ConfigText {

@@ -1,19 +1,16 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { deprecatedFlagWarnings, givenOptionValues, optionFlags } from '../../cli/option-flags.js';
-import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
-import { createCluster } from '../../cluster/create.js';
-import { refreshPassthroughFacts } from '../../cli/launcher-facts.js';
-import { resolveUserKubeconfigPath } from '../../kube/index.js';
-import { waitFlags, waitPlan } from '../../cli/duration-flag.js';
-import { parseExtraArgs } from '../../config/extra-args.js';
-import { resolveOptionValues, unsupportedOptionWarnings } from '../../config/resolve.js';
+import { createAndReport, type CreateClusterFlags } from '../../cli/create-cluster.js';
+import { optionFlags } from '../../cli/option-flags.js';
+import { waitFlags } from '../../cli/duration-flag.js';
 
 export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
   static override summary = 'Create a cluster';
   static override description = 'Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and the kwok controller, and adds the context kwok-<name> to your kubeconfig.';
   static override examples = ['<%= config.bin %> create cluster', '<%= config.bin %> --name ci create cluster --wait 2m', 'KWOK_KUBE_VERSION=v1.36.1 <%= config.bin %> create cluster --disable kube-scheduler'];
 
+  // The fast path (src/cli/create-cluster-fast.ts) reads these flags as CREATE_CLUSTER_FLAGS
+  // (src/cli/create-cluster-flags.ts); a unit test keeps the two equal.
   static override flags = {
     ...optionFlags(),
     'extra-args': Flags.string({ description: 'extra argument for a component, COMPONENT=KEY=VALUE (repeatable), e.g. kube-apiserver=v=4', multiple: true, default: [] }),
@@ -25,43 +22,14 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
   protected override interruptAction = 'rolling back';
 
   async run(): Promise<void> {
-    const flags = this.flags;
-    const { waitMs, waitFor } = waitPlan(flags.wait);
-    this.armTimeout(flags.timeout);
-    const config = await this.loadConfig();
-    // Flags come after config files, so their arguments land last and win.
-    config.componentsPatches = [...config.componentsPatches, ...parseExtraArgs(flags['extra-args'])];
-    const given = givenOptionValues(flags as Record<string, unknown>);
-    const values = resolveOptionValues(config.fileOptions, process.env, given);
-    for (const line of [...deprecatedFlagWarnings(given), ...unsupportedOptionWarnings({ fileOptions: config.fileOptions, optionSources: config.optionSources, env: process.env, flags: given }, this.workdir)]) {
-      this.logger.warn(line);
-    }
-    const executor = this.executor();
-    const result = await createCluster({
-      name: flags.name,
+    // The plain form (no --dry-run, help or unusual flag syntax) usually runs on the fast path (src/cli/fast-path.ts) instead.
+    await createAndReport(this.flags as CreateClusterFlags, {
       workdir: this.workdir,
-      config,
-      values,
-      sources: { flags: given, env: process.env },
-      userKubeconfig: flags.kubeconfig === '' ? '' : resolveUserKubeconfigPath(flags.kubeconfig),
-      waitMs,
-      waitFor,
-      retain: flags.retain,
-      logLevel: this.logLevel,
-      executor,
       logger: this.logger,
-      signal: this.abort.signal,
-      runPhases: phaseRunner(detectProgressMode(this.logLevel > 4, flags['dry-run'])),
-      onCommit: () => this.ignoreInterrupts(),
+      logLevel: this.logLevel,
+      executor: this.executor(),
+      abort: this.abort,
+      commit: () => this.ignoreInterrupts(),
     });
-    if (executor.dryRun) return;
-    await refreshPassthroughFacts(this.workdir, result.name, this.logger);
-    if (result.alreadyExisted) {
-      this.logger.info(`Cluster ${result.name} already exists and is ready`);
-      return;
-    }
-    const state = waitFor === 'apiserver' ? 'is started and kube-apiserver serves (--wait 0: the other components were not waited for)' : 'is ready';
-    this.logger.info(`Cluster ${result.name} ${state} (${(result.elapsedMs / 1000).toFixed(1)}s); context ${result.context}`);
-    this.logger.info(`You can now use it: kwokts --name ${result.name} kubectl get ns`);
   }
 }

@@ -110,7 +110,7 @@ test('anything unusual is left to oclif, so its help, messages and exit codes st
     ['--name'],
     ['--', 'kubectl'],
     ['kwok', '--help'],
-    ['create', 'cluster'],
+    ['create', 'cluster', '--help'],
     ['kubectl-x'],
     ['--version=1'],
     ['delete'],

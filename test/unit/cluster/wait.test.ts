@@ -43,3 +43,20 @@ test('a component is checked over one kept-alive connection (no handshake per ch
   assert.equal(s.requests(), 4);
   assert.equal(s.connections(), 1);
 });
+
+test('only a component that does not answer is asked whether it still runs; a dead one fails the wait', async (t) => {
+  const s = await scriptedServer([500, 500, 500, 200]);
+  t.after(() => s.server.close());
+  let asked = 0;
+  await waitForComponents([component(s.port)], paths, { deadline: Date.now() + 60_000, isAlive: async () => (asked++, true) });
+  assert.equal(s.requests(), 4);
+  assert.equal(asked, 0, 'an answer (ready or not) says it runs');
+
+  // Nothing listens there any more: the check cannot connect, so the runtime is asked, and it is gone.
+  s.server.close();
+  await assert.rejects(
+    waitForComponents([component(s.port)], paths, { deadline: Date.now() + 60_000, isAlive: async () => (asked++, false) }),
+    (error: Error) => error.name === 'Error' && error.message === 'kube-apiserver exited',
+  );
+  assert.equal(asked, 1);
+});
