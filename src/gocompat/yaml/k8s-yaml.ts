@@ -5,6 +5,7 @@
  */
 import { parseAllDocuments, type ParseOptions, type DocumentOptions, type SchemaOptions, type ToJSOptions } from 'yaml';
 import { loadYaml11 } from './yaml11-schema.js';
+import { NOT_SIMPLE, readSimpleYaml } from './simple-block-yaml.js';
 
 type Options = ParseOptions & DocumentOptions & SchemaOptions & ToJSOptions;
 
@@ -24,10 +25,14 @@ export class YamlSyntaxError extends Error {
 
 /**
  * One YAML document to plain JSON values; an empty document is null. This is the hot path (every
- * rendered stage template goes through it), so it uses the js-yaml reader with go-yaml v2's
- * scalar rules; multi-document config files below keep the `yaml` package's richer errors.
+ * rendered stage template goes through it): the simple block reader answers what it is sure of
+ * (what stage templates render), the js-yaml reader with go-yaml v2's scalar rules the rest, so
+ * answers and errors are js-yaml's either way; multi-document config files below keep the `yaml`
+ * package's richer errors.
  */
 export function parseK8sYaml(text: string): unknown {
+  const simple = readSimpleYaml(text);
+  if (simple !== NOT_SIMPLE) return simple;
   try {
     return loadYaml11(text) ?? null;
   } catch (error) {

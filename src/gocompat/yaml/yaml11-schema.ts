@@ -56,7 +56,7 @@ export function resolveNumber(text: string): number | undefined {
     if (special !== undefined) return special;
     return /^\.[0-9]+(?:[eE][-+]?[0-9]+)?$/.test(text) ? Number(text) : undefined;
   }
-  if (!/[-+0-9]/.test(first)) return undefined;
+  if (!(first === '-' || first === '+' || (first >= '0' && first <= '9'))) return undefined;
   const special = SPECIAL_FLOATS.get(text);
   if (special !== undefined) return special;
   const plain = text.replace(/_/g, '');
@@ -78,6 +78,21 @@ function goParseIntBase0(s: string): number | undefined {
   else if (body.length > 1 && body.startsWith('0')) value = parseInt(body.slice(1), 8);
   else value = parseInt(body, 10);
   return sign * value;
+}
+
+/**
+ * The value of a plain (unquoted) scalar under this schema: null, a boolean, a number, or the
+ * text itself, tried in the schema's order (see YAML11_SCHEMA). Quoted scalars are always text.
+ */
+export function resolvePlainScalar(text: string): unknown {
+  // Most scalars and keys start with a letter: then only the null and boolean words (none longer
+  // than five letters) can make them something else. This reader's hot path, so no lookups then.
+  const c = text.charCodeAt(0) | 0x20;
+  if (c >= 0x61 && c <= 0x7a && text.length > 5) return text;
+  if (NULLS.has(text)) return null;
+  if (TRUES.has(text)) return true;
+  if (FALSES.has(text)) return false;
+  return resolveNumber(text) ?? text;
 }
 
 const numberType = (tag: string, isKind: (n: number) => boolean): InstanceType<typeof Type> =>
