@@ -157,9 +157,11 @@ class Reader {
       let p = (this.start[i] as number) + 1;
       while (p < e && t.charCodeAt(p) === SPACE) p++;
       if (p === e) {
-        // `-` alone: the entry is the more indented block below, or null.
+        // `-` alone: the entry is the more indented block below. A null entry is js-yaml's: in a
+        // nested sequence it takes a following less indented `- x` for its own next entry.
         this.line++;
-        out.push(this.nestedBlockOrNull(col, false));
+        if (this.line >= this.indent.length || (this.indent[this.line] as number) <= col) giveUp();
+        out.push(this.block(this.indent[this.line] as number));
       } else {
         const c = t.charCodeAt(p);
         const nestedSequence = c === DASH && (p + 1 === e || t.charCodeAt(p + 1) === SPACE);
@@ -199,7 +201,7 @@ class Reader {
       while (v < e && t.charCodeAt(v) === SPACE) v++;
       if (v === e) {
         this.line++;
-        out[key] = this.nestedBlockOrNull(col, true);
+        out[key] = this.nestedBlockOrNull(col);
       } else {
         out[key] = this.scalar(v, e);
         this.line++;
@@ -209,15 +211,12 @@ class Reader {
     return out;
   }
 
-  /**
-   * After `key:` or `-` with nothing behind it: a block indented deeper, a sequence flush with
-   * the key (mappings only, as go-yaml writes them), or null.
-   */
-  private nestedBlockOrNull(col: number, inMapping: boolean): unknown {
+  /** After `key:` with nothing behind it: a block indented deeper, a sequence flush with the key (as go-yaml writes them), or null. */
+  private nestedBlockOrNull(col: number): unknown {
     if (this.line >= this.indent.length) return null;
     const next = this.indent[this.line] as number;
     if (next > col) return this.block(next);
-    if (inMapping && next === col && this.isSequenceEntry(this.line)) {
+    if (next === col && this.isSequenceEntry(this.line)) {
       if (++this.depth > MAX_DEPTH) giveUp();
       const value = this.sequence(col);
       this.depth--;

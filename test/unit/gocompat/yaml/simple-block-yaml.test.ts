@@ -303,6 +303,13 @@ describe('generated documents', () => {
     assert.ok(fast > 1000, `${fast} read fast`);
   });
 
+  test('random block layouts (indent widths, flush and compact forms, blank lines, raw odd scalars)', () => {
+    const random = mulberry32(21);
+    const counts = { fast: 0, 'gave-up': 0 };
+    for (let n = 0; n < 4000; n++) counts[check(layoutBlock(random, 0, Math.floor(random() * 3)).join('\n'))]++;
+    assert.ok(counts.fast > 800 && counts['gave-up'] > 800, JSON.stringify(counts));
+  });
+
   test('every string through Quote and strconv.Quote reads back as itself when read fast', () => {
     const strings = [...ODD, ...NAMES, ...IMAGES, 'a\u0001b', 'x\u001fy', '\u00a0nbsp', 'ascii~', 'é\u0301', '\uffff', '\ufffd'];
     for (const s of strings) {
@@ -333,8 +340,8 @@ describe('what the fast reader reads', () => {
     ['sequence indented under its key', 'a:\n  - x\n  - y\nb: 1', { a: ['x', true], b: 1 }],
     ['compact mappings in a sequence', 'a:\n- k: 1\n  j: 2\n- k: 3', { a: [{ k: 1, j: 2 }, { k: 3 }] }],
     ['a sequence flush with a key of a compact mapping', '- a:\n  - x\n  b: 1\n- c', [{ a: ['x'], b: 1 }, 'c']],
-    ['lists of lists, as go-yaml writes them', 'a:\n- - 1\n  - 2\n- - - 3\n- -\n  - k: v', { a: [[1, 2], [[3]], [null, { k: 'v' }]] }],
-    ['a dash alone, then a block', '-\n  a: 1\n-\n- x', [{ a: 1 }, null, 'x']],
+    ['lists of lists, as go-yaml writes them', 'a:\n- - 1\n  - 2\n- - - 3\n- - k: v', { a: [[1, 2], [[3]], [{ k: 'v' }]] }],
+    ['a dash alone, then a block', '-\n  a: 1\n-\n  - x', [{ a: 1 }, ['x']]],
     ['empty values', 'a:\nb:\n  \nc: ~', { a: null, b: null, c: null }],
     ['empty collections', 'a: []\nb: {}  \nc:\n- []', { a: [], b: {}, c: [[]] }],
     ['go-yaml v2 scalars', 'a: yes\nb: 0755\nc: 1e3\nd: "0755"\ne: off\nf: .inf\ng: 0x1F\nh: 1_000\ni: 08', { a: true, b: 493, c: 1000, d: '0755', e: false, f: Infinity, g: 31, h: 1000, i: 8 }],
@@ -406,6 +413,8 @@ describe('what makes the fast reader give up (and parseK8sYaml answer as js-yaml
     ['a value ending in a colon', 'a: b:'],
     ['a sequence where a value belongs', 'a: - b'],
     ['a dash alone as a value', 'a: -'],
+    ['a null sequence entry (js-yaml reads what follows into a nested one)', '- - a\n  -\n- b'],
+    ['a null sequence entry at the end', 'a:\n- x\n-'],
     ['space before the colon', 'a : 1'],
     ['key without a value separator', 'a:b'],
     ['bad indentation of a mapping entry', 'a:\n  b: 1\n c: 2'],
@@ -519,4 +528,57 @@ function randomValue(random: () => number, depth: number): unknown {
   if (r < 0.65) return random() < 0.5;
   if (r < 0.7) return null;
   return pick(NAMES, Math.floor(random() * NAMES.length));
+}
+
+function randomScalar(random: () => number): string {
+  const r = random();
+  const s = pick(NAMES, Math.floor(random() * NAMES.length));
+  if (r < 0.3) return kwokQuote(s);
+  if (r < 0.4) return `'${s.replaceAll("'", "''")}'`;
+  if (r < 0.5) return String(Math.floor(random() * 100) - 50);
+  if (r < 0.55) return random() < 0.5 ? '[]' : '{}';
+  if (r < 0.75) return pick(['Running', 'True', 'x y', '10.0.0.1', 'fd00::1', 'a:b', 'v1.30.0', '1Gi', '100m', 'nginx:1.24.0'], Math.floor(random() * 10));
+  return s; // raw: odd strings make odd YAML, which must be js-yaml's
+}
+
+function blankOrSpaces(random: () => number): string {
+  return random() < 0.1 ? (random() < 0.5 ? '' : '   ') : '\u0000';
+}
+
+/** Lines of a random mapping or sequence whose entries start at column `indent`. */
+function layoutBlock(random: () => number, depth: number, indent: number): string[] {
+  const pad = ' '.repeat(indent);
+  const lines: string[] = [];
+  const entries = 1 + Math.floor(random() * 3);
+  const trailing = (): string => (random() < 0.1 ? '  ' : '');
+  const child = (col: number): string[] => layoutBlock(random, depth + 1, col);
+  if (depth < 4 && random() < 0.4) {
+    for (let e = 0; e < entries; e++) {
+      const r = random();
+      const gap = ' '.repeat(random() < 0.85 ? 1 : 2);
+      if (r < 0.4) lines.push(`${pad}-${gap}${randomScalar(random)}${trailing()}`);
+      else if (r < 0.7) {
+        const inner = child(indent + 1 + gap.length);
+        lines.push(`${pad}-${gap}${(inner[0] ?? '').trimStart()}`, ...inner.slice(1));
+      } else if (r < 0.85) lines.push(`${pad}-${trailing()}`, ...child(indent + 1 + Math.floor(random() * 3)));
+      else lines.push(`${pad}-`);
+      const blank = blankOrSpaces(random);
+      if (blank !== '\u0000') lines.push(blank);
+    }
+    return lines;
+  }
+  for (let e = 0; e < entries; e++) {
+    const key = random() < 0.8 ? `k${e}` : pick(NAMES, Math.floor(random() * NAMES.length));
+    const r = random();
+    if (depth >= 4 || r < 0.5) lines.push(`${pad}${key}: ${randomScalar(random)}${trailing()}`);
+    else if (r < 0.6) lines.push(`${pad}${key}:${trailing()}`);
+    else if (r < 0.75) {
+      // a sequence flush with its key, as go-yaml writes it
+      const inner = child(indent);
+      lines.push(`${pad}${key}:`, ...inner);
+    } else lines.push(`${pad}${key}:${trailing()}`, ...child(indent + 1 + Math.floor(random() * 3)));
+    const blank = blankOrSpaces(random);
+    if (blank !== '\u0000') lines.push(blank);
+  }
+  return lines;
 }
