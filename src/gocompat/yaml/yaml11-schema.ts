@@ -18,6 +18,12 @@ const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
 const TRUES = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const FALSES = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
 
+const WORDS = [...NULLS, ...TRUES, ...FALSES];
+const LONGEST_WORD = Math.max(...WORDS.map((w) => w.length));
+/** First characters of the null and boolean words, by char code. */
+const WORD_INITIALS = new Uint8Array(128);
+for (const w of WORDS) if (w !== '') WORD_INITIALS[w.charCodeAt(0)] = 1;
+
 const SPECIAL_FLOATS: ReadonlyMap<string, number> = new Map([
   ...['.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF'].map((s): [string, number] => [s, Infinity]),
   ...['-.inf', '-.Inf', '-.INF'].map((s): [string, number] => [s, -Infinity]),
@@ -85,10 +91,10 @@ function goParseIntBase0(s: string): number | undefined {
  * text itself, tried in the schema's order (see YAML11_SCHEMA). Quoted scalars are always text.
  */
 export function resolvePlainScalar(text: string): unknown {
-  // Most scalars and keys start with a letter: then only the null and boolean words (none longer
-  // than five letters) can make them something else. This reader's hot path, so no lookups then.
-  const c = text.charCodeAt(0) | 0x20;
-  if (c >= 0x61 && c <= 0x7a && text.length > 5) return text;
+  // The fast reader's hot path. Most keys and values start with a letter, and then only the null
+  // and boolean words can make them something else: skip the lookups unless the text could be one.
+  const c = text.charCodeAt(0);
+  if (((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a && (text.length > LONGEST_WORD || WORD_INITIALS[c] !== 1)) || c >= 0x80) return text;
   if (NULLS.has(text)) return null;
   if (TRUES.has(text)) return true;
   if (FALSES.has(text)) return false;
