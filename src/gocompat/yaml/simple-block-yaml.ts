@@ -104,6 +104,8 @@ class Reader {
   private readonly end: number[] = [];
   private line = 0;
   private depth = 0;
+  /** The first backslash at or after the last search's start (2^32 - 1 when there is none). */
+  private nextBackslash = -1;
 
   constructor(private readonly text: string) {
     const t = text;
@@ -280,19 +282,22 @@ class Reader {
     const t = this.text;
     let out = '';
     let from = p + 1;
-    for (let k = from; k < e; k++) {
-      const c = t.charCodeAt(k);
-      if (c === DOUBLE_QUOTE) {
-        this.onlySpaces(k + 1, e);
-        return out + t.slice(from, k);
+    for (;;) {
+      // Native searches: most quoted scalars are long and have no escapes.
+      const close = t.indexOf('"', from);
+      if (close === -1 || close >= e) giveUp(); // the scalar goes on to the next line
+      if (this.nextBackslash < from) this.nextBackslash = t.indexOf('\\', from) >>> 0; // none: 2^32 - 1
+      const k = this.nextBackslash;
+      if (k > close) {
+        this.onlySpaces(close + 1, e);
+        return out + t.slice(from, close);
       }
-      if (c !== BACKSLASH) continue;
       out += t.slice(from, k);
       const escape = t.charCodeAt(k + 1);
       const simple = SIMPLE_ESCAPES.get(escape);
       if (simple !== undefined) {
         out += simple;
-        k += 1;
+        from = k + 2;
       } else {
         const length = HEX_ESCAPE_LENGTH.get(escape);
         if (length === undefined || k + 2 + length > e) giveUp(); // an unknown escape, a line continuation
@@ -301,11 +306,9 @@ class Reader {
         const code = parseInt(hex, 16);
         if (code > 0x10ffff) giveUp();
         out += String.fromCodePoint(code);
-        k += 1 + length;
+        from = k + 2 + length;
       }
-      from = k + 1;
     }
-    return giveUp(); // the scalar goes on to the next line
   }
 
   private singleQuoted(p: number, e: number): string {

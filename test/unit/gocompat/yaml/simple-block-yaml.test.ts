@@ -351,6 +351,7 @@ describe('what the fast reader reads', () => {
     ['trailing spaces', 'a: x   \nb: "y"  \nc:   \n  d: 1', { a: 'x', b: 'y', c: { d: 1 } }],
     ['single quotes', "a: 'it''s'\nb: ''\nc: '[ x ] # y: z'", { a: "it's", b: '', c: '[ x ] # y: z' }],
     ['plain scalars with inner indicators', 'a: b,c\nb: x[0]\nc: http://h:80/p\nd: a#b\ne: -7\nf: 10.0.0.1\ng: fd00::1', { a: 'b,c', b: 'x[0]', c: 'http://h:80/p', d: 'a#b', e: -7, f: '10.0.0.1', g: 'fd00::1' }],
+    ['backslashes in and between double-quoted scalars', 'a: "x"\nb: p\\q\nc: \'r\\s\'\nd: "t\\"u\\\\"\ne: "\\u00e9\\n"\nf: "plain"', { a: 'x', b: 'p\\q', c: 'r\\s', d: 't"u\\', e: 'é\n', f: 'plain' }],
     ['unicode', 'ключ: значение\n名前: "日本語"', { ключ: 'значение', 名前: '日本語' }],
   ];
   for (const [name, text, want] of cases) {
