@@ -1,15 +1,14 @@
 /**
- * KubeClient over node:http(s) with a keep-alive agent. client-node's generated API allocates a
+ * KubeClient over HTTP/1.1 (undici, see transport.ts). client-node's generated API allocates a
  * fetch pipeline per call and its informer stops on the first error; the controller patches
  * thousands of objects per second and must keep watching through apiserver restarts, so the hot
  * paths talk HTTP directly. KubeConfig (via Connection) still decides TLS and credentials.
  */
-import http from 'node:http';
-import https from 'node:https';
-import type { IncomingMessage } from 'node:http';
 import { KubeApiError, isNotFound } from './api-error.js';
 import type { Connection } from './connection.js';
 import { readJsonLines } from './json-lines.js';
+import { Transport } from './transport.js';
+import type { BufferedResponse, TransportRequest } from './transport.js';
 import { parseApiVersion, resourcePath, wellKnownResources } from './resources.js';
 import { defaultRetry, withRetry } from './retry.js';
 import type { RetryOptions } from './retry.js';
@@ -29,7 +28,7 @@ import type {
 } from './types.js';
 
 export interface HttpKubeClientOptions {
-  /** Concurrent connections for ordinary requests; watches use their own agent. */
+  /** Concurrent connections for ordinary requests; watches use connections of their own. */
   maxSockets?: number;
   retry?: RetryOptions;
   /** Per-request timeout for non-watch calls. */
@@ -62,12 +61,6 @@ interface RawRequest {
   ref?: ResourceRef;
 }
 
-interface RawResponse {
-  status: number;
-  body: string;
-  retryAfterMs: number;
-}
-
 function buildQuery(query: RawRequest['query']): string {
   if (!query) return '';
   const params = new URLSearchParams();
@@ -90,9 +83,8 @@ function listQuery(options: ListOptions): Record<string, string | number | undef
 }
 
 export class HttpKubeClient implements KubeClient {
-  private readonly agent: http.Agent;
-  private readonly watchAgent: http.Agent;
-  private readonly transport: typeof http | typeof https;
+  private readonly requests: Transport;
+  private readonly watches: Transport;
   private readonly retry: RetryOptions;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
@@ -102,19 +94,18 @@ export class HttpKubeClient implements KubeClient {
     private readonly connection: Connection,
     private readonly options: HttpKubeClientOptions = {},
   ) {
-    const secure = connection.server.protocol === 'https:';
-    this.transport = secure ? https : http;
-    const Agent = secure ? https.Agent : http.Agent;
-    this.agent = new Agent({ keepAlive: true, maxSockets: options.maxSockets ?? 64, ...connection.tls });
-    this.watchAgent = new Agent({ keepAlive: false, ...connection.tls });
     this.retry = options.retry ?? defaultRetry;
     this.timeoutMs = options.requestTimeoutMs ?? 60_000;
+    this.requests = new Transport(connection.server, connection.tls, { connections: options.maxSockets ?? 64, connectTimeoutMs: this.timeoutMs });
+    // One connection per watch, however many there are.
+    this.watches = new Transport(connection.server, connection.tls, { connectTimeoutMs: this.timeoutMs });
     this.userAgent = options.userAgent ?? 'kwokts-controller';
   }
 
+  /** Closes every connection (so a process can exit); a later call opens new ones. */
   close(): void {
-    this.agent.destroy();
-    this.watchAgent.destroy();
+    this.requests.close();
+    this.watches.close();
   }
 
   async list(ref: ResourceRef, options: ListOptions = {}, signal?: AbortSignal): Promise<ListResult> {
@@ -145,13 +136,18 @@ export class HttpKubeClient implements KubeClient {
     // The server ends the watch after timeoutSeconds; an idle limit a minute past that catches a
     // connection that died without a reset (otherwise the watch would hang silently forever).
     const idleMs = ((options.timeoutSeconds ?? 600) + 60) * 1000;
-    const response = await this.open({ method: 'GET', path, query, signal }, this.watchAgent, idleMs);
+    let response;
     try {
-      if (response.statusCode !== 200) {
-        const text = await readAll(response);
-        throw KubeApiError.fromStatus('WATCH', path, response.statusCode ?? 0, parseBody(text));
+      response = await this.watches.stream(await this.prepare({ method: 'GET', path, query, signal }, idleMs));
+    } catch (error) {
+      throw networkError('GET', path, error, signal);
+    }
+    try {
+      if (response.status !== 200) {
+        const text = await readAll(response.body);
+        throw KubeApiError.fromStatus('WATCH', path, response.status, parseBody(text));
       }
-      for await (const value of readJsonLines(response)) {
+      for await (const value of readJsonLines(response.body)) {
         const event = value as { type?: string; object?: KubeObject & { code?: number } };
         if (event.type === 'ERROR') {
           const status = event.object?.code ?? 500;
@@ -162,7 +158,7 @@ export class HttpKubeClient implements KubeClient {
         }
       }
     } finally {
-      response.destroy();
+      response.body.destroy();
     }
   }
 
@@ -271,52 +267,43 @@ export class HttpKubeClient implements KubeClient {
     );
   }
 
-  private async send(request: RawRequest): Promise<RawResponse> {
-    const response = await this.open(request, this.agent, this.timeoutMs);
-    const body = await readAll(response);
-    const retryAfter = Number(response.headers['retry-after']);
-    return { status: response.statusCode ?? 0, body, retryAfterMs: Number.isFinite(retryAfter) ? retryAfter * 1000 : 0 };
+  private async send(request: RawRequest): Promise<BufferedResponse> {
+    const prepared = await this.prepare(request, this.timeoutMs);
+    try {
+      return await this.requests.send(prepared);
+    } catch (error) {
+      throw networkError(request.method, request.path, error, request.signal);
+    }
   }
 
-  private async open(request: RawRequest, agent: http.Agent, timeoutMs: number): Promise<IncomingMessage> {
+  private async prepare(request: RawRequest, timeoutMs: number): Promise<TransportRequest> {
     const headers: Record<string, string> = { ...(await this.connection.headers()), Accept: request.accept ?? 'application/json', 'User-Agent': this.userAgent };
-    let payload: string | undefined;
+    let body: string | undefined;
     if (request.body !== undefined) {
-      payload = JSON.stringify(request.body);
+      body = JSON.stringify(request.body);
       headers['Content-Type'] = request.contentType ?? 'application/json';
-      headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
     if (request.impersonate) headers['Impersonate-User'] = request.impersonate;
-    const server = this.connection.server;
-    const basePath = server.pathname.replace(/\/$/, '');
-    return new Promise<IncomingMessage>((resolve, reject) => {
-      const req = this.transport.request(
-        {
-          protocol: server.protocol,
-          hostname: server.hostname.replace(/^\[|\]$/g, ''),
-          port: server.port || (server.protocol === 'https:' ? 443 : 80),
-          method: request.method,
-          path: basePath + request.path + buildQuery(request.query),
-          headers,
-          agent,
-          ...(request.signal ? { signal: request.signal } : {}),
-        },
-        resolve,
-      );
-      req.on('error', (error: NodeJS.ErrnoException) => {
-        reject(request.signal?.aborted ? error : new KubeApiError(`${request.method} ${request.path}: ${error.message}`, 0, error.code, { cause: error }));
-      });
-      if (timeoutMs > 0) req.setTimeout(timeoutMs, () => req.destroy(Object.assign(new Error(`timeout after ${timeoutMs} ms`), { code: 'ETIMEDOUT' })));
-      req.end(payload);
-    });
+    return {
+      method: request.method,
+      path: request.path + buildQuery(request.query),
+      headers,
+      timeoutMs,
+      ...(body !== undefined ? { body } : {}),
+      ...(request.signal ? { signal: request.signal } : {}),
+    };
   }
 }
 
-function readAll(response: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    response.on('data', (chunk: Buffer) => chunks.push(chunk));
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('error', reject);
-  });
+/** A connection-level failure: status 0 (retried), Node's error code as the reason; an abort stays as it is. */
+function networkError(method: string, path: string, error: unknown, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted || !(error instanceof Error)) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  return new KubeApiError(`${method} ${path}: ${error.message}`, 0, code, { cause: error });
+}
+
+async function readAll(body: AsyncIterable<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }

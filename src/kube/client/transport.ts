@@ -1,0 +1,254 @@
+/**
+ * HTTP/1.1 to one apiserver over an undici Pool. The controller patches thousands of objects per
+ * second; with node:http(s) every request paid for a ClientRequest, agent bookkeeping, header
+ * objects and an IncomingMessage stream (about twice the client CPU per request of this). The
+ * handlers below are undici's plain dispatch callbacks: a buffered answer for ordinary requests,
+ * a Readable only for watches.
+ */
+import { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
+// Only the Pool: undici's index also loads fetch, WebSocket, caches and mocks, which the
+// controller would compile at every start for nothing.
+import Pool from 'undici/lib/dispatcher/pool.js';
+import type { TlsMaterial } from './connection.js';
+
+export interface TransportOptions {
+  /** Connections at most; undefined: no limit (watches, one long request each). */
+  connections?: number;
+  /** Connect timeout in ms; 0: none. */
+  connectTimeoutMs: number;
+}
+
+export interface TransportRequest {
+  method: string;
+  /** Path with query, without the server URL's path prefix. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+  /** Limit for the answer's headers and for each silence in its body; 0: none. */
+  timeoutMs: number;
+}
+
+export interface BufferedResponse {
+  status: number;
+  body: string;
+  retryAfterMs: number;
+}
+
+export interface StreamedResponse {
+  status: number;
+  body: Readable;
+}
+
+/** How long an idle connection is kept. The apiserver closes idle ones after 90 s; closing first avoids sending on a socket it is closing. */
+const keepAliveMs = 30_000;
+
+export class Transport {
+  private pool: Pool | undefined;
+  private readonly origin: string;
+  private readonly basePath: string;
+
+  constructor(
+    server: URL,
+    private readonly tls: TlsMaterial,
+    private readonly options: TransportOptions,
+  ) {
+    // URL.origin keeps IPv6 brackets and drops a default port; a path prefix goes in front of every path.
+    this.origin = server.origin;
+    this.basePath = server.pathname.replace(/\/$/, '');
+  }
+
+  /** The whole body, as text. */
+  send(request: TransportRequest): Promise<BufferedResponse> {
+    return new Promise((resolve, reject) => {
+      const handler = new BufferingHandler(request, resolve, reject);
+      this.dispatcher().dispatch(this.dispatchOptions(request), handler);
+    });
+  }
+
+  /** Resolves at the answer's headers; the body streams (destroy it to end the request). */
+  stream(request: TransportRequest): Promise<StreamedResponse> {
+    return new Promise((resolve, reject) => {
+      const handler = new StreamingHandler(request, resolve, reject);
+      this.dispatcher().dispatch(this.dispatchOptions(request), handler);
+    });
+  }
+
+  /** Drops every connection; in-flight requests fail (and are retried on new ones, as after a reset). */
+  close(): void {
+    const pool = this.pool;
+    this.pool = undefined;
+    pool?.destroy().catch(() => undefined);
+  }
+
+  private dispatcher(): Pool {
+    // Created on use, also again after close(): the node:http agent this replaces behaved so.
+    this.pool ??= new Pool(this.origin, {
+      connections: this.options.connections ?? null,
+      keepAliveTimeout: keepAliveMs,
+      connect: { ...this.tls, timeout: this.options.connectTimeoutMs },
+    });
+    return this.pool;
+  }
+
+  private dispatchOptions(request: TransportRequest): Dispatcher.DispatchOptions {
+    return {
+      method: request.method as Dispatcher.HttpMethod,
+      path: this.basePath + request.path,
+      headers: request.headers,
+      body: request.body ?? null,
+      headersTimeout: request.timeoutMs,
+      bodyTimeout: request.timeoutMs,
+    };
+  }
+}
+
+const timeoutCodes = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * undici's own errors in the shapes node:http gave (retry.ts and log readers know those): a
+ * timeout is ETIMEDOUT, a connection the server closed ECONNRESET. Node's socket errors
+ * (ECONNREFUSED, ...) pass through unchanged.
+ */
+function nodeShaped(error: Error, timeoutMs: number): Error {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && timeoutCodes.has(code)) return Object.assign(new Error(`timeout after ${timeoutMs} ms`, { cause: error }), { code: 'ETIMEDOUT' });
+  if (code === 'UND_ERR_SOCKET') return Object.assign(new Error(error.message, { cause: error }), { code: 'ECONNRESET' });
+  return error;
+}
+
+function abortError(signal: AbortSignal): Error {
+  return Object.assign(new Error('The operation was aborted', { cause: signal.reason }), { name: 'AbortError', code: 'ABORT_ERR' });
+}
+
+function retryAfterMs(rawHeaders: Buffer[] | string[] | null): number {
+  if (!rawHeaders) return 0;
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (name.length === 11 && name.toString().toLowerCase() === 'retry-after') {
+      const seconds = Number(rawHeaders[i + 1]!.toString());
+      return Number.isFinite(seconds) ? seconds * 1000 : 0;
+    }
+  }
+  return 0;
+}
+
+/** Common part: the abort callback undici hands over, and the caller's AbortSignal wired to it. */
+abstract class SignalledHandler {
+  private abortRequest: ((error?: Error) => void) | undefined;
+  private readonly signal: AbortSignal | undefined;
+  private readonly onAbort: (() => void) | undefined;
+  protected finished = false;
+  protected readonly timeoutMs: number;
+
+  constructor(request: TransportRequest) {
+    this.timeoutMs = request.timeoutMs;
+    this.signal = request.signal;
+    if (this.signal) {
+      this.onAbort = () => this.aborted(abortError(this.signal!));
+      this.signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  onConnect(abort: (error?: Error) => void): void {
+    if (this.signal?.aborted) abort(abortError(this.signal));
+    else this.abortRequest = abort;
+  }
+
+  /** Ends the request; undici answers with onError. Before onConnect, onConnect does it. */
+  protected aborted(error: Error): void {
+    if (!this.finished) this.abortRequest?.(error);
+  }
+
+  protected finish(): void {
+    this.finished = true;
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+class BufferingHandler extends SignalledHandler implements Dispatcher.DispatchHandler {
+  private status = 0;
+  private retryAfter = 0;
+  private readonly chunks: Buffer[] = [];
+
+  constructor(
+    request: TransportRequest,
+    private readonly resolve: (response: BufferedResponse) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    super(request);
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[]): boolean {
+    if (status < 200) return true;
+    this.status = status;
+    this.retryAfter = retryAfterMs(rawHeaders);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.finish();
+    const body = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    this.resolve({ status: this.status, body, retryAfterMs: this.retryAfter });
+  }
+
+  onError(error: Error): void {
+    this.finish();
+    this.reject(nodeShaped(error, this.timeoutMs));
+  }
+}
+
+class StreamingHandler extends SignalledHandler implements Dispatcher.DispatchHandler {
+  private body: Readable | undefined;
+
+  constructor(
+    request: TransportRequest,
+    private readonly resolve: (response: StreamedResponse) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    super(request);
+  }
+
+  onHeaders(status: number, _rawHeaders: Buffer[], resume: () => void): boolean {
+    if (status < 200) return true;
+    this.body = new Readable({
+      // undici pauses the socket when push() says the reader is behind; read() is the reader catching up.
+      read: () => resume(),
+      destroy: (error, callback) => {
+        // The reader gave up (or the signal fired): end the request, which closes its connection.
+        this.aborted(error ?? Object.assign(new Error('watch closed'), { code: 'UND_ERR_ABORTED' }));
+        callback(error);
+      },
+    });
+    this.resolve({ status, body: this.body });
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    return this.body!.push(chunk);
+  }
+
+  onComplete(): void {
+    this.finish();
+    this.body!.push(null);
+  }
+
+  onError(error: Error): void {
+    this.finish();
+    const shaped = nodeShaped(error, this.timeoutMs);
+    if (this.body) this.body.destroy(shaped);
+    else this.reject(shaped);
+  }
+
+  protected override aborted(error: Error): void {
+    // Once the body is out, the signal ends it through destroy() so its reader sees the error.
+    if (this.body && !this.body.destroyed && error.name === 'AbortError') this.body.destroy(error);
+    else super.aborted(error);
+  }
+}
