@@ -6,10 +6,7 @@
  * a Readable only for watches.
  */
 import { Readable } from 'node:stream';
-import type { Dispatcher } from 'undici';
-// Only the Pool: undici's index also loads fetch, WebSocket, caches and mocks, which the
-// controller would compile at every start for nothing.
-import Pool from 'undici/lib/dispatcher/pool.js';
+import type { Dispatcher, Pool } from 'undici';
 import type { TlsMaterial } from './connection.js';
 
 export interface TransportOptions {
@@ -41,6 +38,18 @@ export interface StreamedResponse {
   body: Readable;
 }
 
+/**
+ * undici's Pool module alone, loaded at the first request: undici's index also loads fetch,
+ * WebSocket, caches and mocks, which the controller would compile at every start for nothing, and
+ * CLI commands that import the client without sending anything (the fast path's `delete cluster`
+ * reaches it through the runtimes) should not load undici at all.
+ */
+let poolClass: Promise<typeof Pool> | undefined;
+function loadPool(): Promise<typeof Pool> {
+  poolClass ??= import('undici/lib/dispatcher/pool.js').then((module) => module.default);
+  return poolClass;
+}
+
 /** How long an idle connection is kept. The apiserver closes idle ones after 90 s; closing first avoids sending on a socket it is closing. */
 const keepAliveMs = 30_000;
 
@@ -60,18 +69,18 @@ export class Transport {
   }
 
   /** The whole body, as text. */
-  send(request: TransportRequest): Promise<BufferedResponse> {
+  async send(request: TransportRequest): Promise<BufferedResponse> {
+    const pool = this.pool ?? (await this.open());
     return new Promise((resolve, reject) => {
-      const handler = new BufferingHandler(request, resolve, reject);
-      this.dispatcher().dispatch(this.dispatchOptions(request), handler);
+      pool.dispatch(this.dispatchOptions(request), new BufferingHandler(request, resolve, reject));
     });
   }
 
   /** Resolves at the answer's headers; the body streams (destroy it to end the request). */
-  stream(request: TransportRequest): Promise<StreamedResponse> {
+  async stream(request: TransportRequest): Promise<StreamedResponse> {
+    const pool = this.pool ?? (await this.open());
     return new Promise((resolve, reject) => {
-      const handler = new StreamingHandler(request, resolve, reject);
-      this.dispatcher().dispatch(this.dispatchOptions(request), handler);
+      pool.dispatch(this.dispatchOptions(request), new StreamingHandler(request, resolve, reject));
     });
   }
 
@@ -82,9 +91,10 @@ export class Transport {
     pool?.destroy().catch(() => undefined);
   }
 
-  private dispatcher(): Pool {
+  private async open(): Promise<Pool> {
+    const PoolClass = await loadPool();
     // Created on use, also again after close(): the node:http agent this replaces behaved so.
-    this.pool ??= new Pool(this.origin, {
+    this.pool ??= new PoolClass(this.origin, {
       connections: this.options.connections ?? null,
       keepAliveTimeout: keepAliveMs,
       connect: { ...this.tls, timeout: this.options.connectTimeoutMs },
