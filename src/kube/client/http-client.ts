@@ -295,10 +295,15 @@ export class HttpKubeClient implements KubeClient {
   }
 }
 
-/** A connection-level failure: status 0 (retried), Node's error code as the reason; an abort stays as it is. */
+/**
+ * A connection-level failure: status 0 (retried), Node's error code as the reason. An abort stays
+ * as it is, and so does a request undici refused to send (a header value with a newline, say):
+ * sending it again would not help.
+ */
 function networkError(method: string, path: string, error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted || !(error instanceof Error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'UND_ERR_INVALID_ARG') return error;
   return new KubeApiError(`${method} ${path}: ${error.message}`, 0, code, { cause: error });
 }
 

@@ -272,6 +272,28 @@ describe('HttpKubeClient over plain HTTP', () => {
     }
   });
 
+  it('does not retry a request that cannot be sent (a header value with a newline)', async () => {
+    let requests = 0;
+    const server = http.createServer((_req, res) => {
+      requests++;
+      res.end();
+    });
+    const port = await listen(server);
+    let attempts = 0;
+    const counting = new HttpKubeClient(connectionTo(`http://127.0.0.1:${port}`, {}, async () => {
+      attempts++;
+      return { Authorization: 'Bearer a\nb' };
+    }), { retry: { ...noRetry, retries: 3 } });
+    try {
+      await assert.rejects(counting.get(nodesResource, { name: 'n1' }), (error: unknown) => error instanceof Error && !(error instanceof KubeApiError));
+      assert.equal(attempts, 1, 'no retry');
+      assert.equal(requests, 0);
+    } finally {
+      counting.close();
+      await shut(server);
+    }
+  });
+
   it('works again after close(), on new connections', async () => {
     const server = http.createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
