@@ -6,6 +6,7 @@
  * a Readable only for watches.
  */
 import { Readable } from 'node:stream';
+import { createSecureContext } from 'node:tls';
 import type { Dispatcher, Pool } from 'undici';
 import type { TlsMaterial } from './connection.js';
 
@@ -93,11 +94,16 @@ export class Transport {
 
   private async open(): Promise<Pool> {
     const PoolClass = await loadPool();
+    if (this.pool) return this.pool;
+    // One TLS context for every connection: given ca/cert/key, each tls.connect would parse them
+    // into a context of its own (the most expensive part of a reconnect).
+    const { ca, cert, key, ...verify } = this.tls;
+    const secure = this.origin.startsWith('https:') ? { secureContext: createSecureContext({ ca, cert, key }), ...verify } : {};
     // Created on use, also again after close(): the node:http agent this replaces behaved so.
-    this.pool ??= new PoolClass(this.origin, {
+    this.pool = new PoolClass(this.origin, {
       connections: this.options.connections ?? null,
       keepAliveTimeout: keepAliveMs,
-      connect: { ...this.tls, timeout: this.options.connectTimeoutMs },
+      connect: { ...secure, timeout: this.options.connectTimeoutMs },
     });
     return this.pool;
   }
@@ -108,6 +114,9 @@ export class Transport {
       path: this.basePath + request.path,
       headers: request.headers,
       body: request.body ?? null,
+      // undici closes a connection after a body on a method that does not expect one (a DELETE's
+      // DeleteOptions), for servers that would not read it; the apiserver (Go's net/http) does.
+      ...(request.body !== undefined ? { reset: false } : {}),
       headersTimeout: request.timeoutMs,
       bodyTimeout: request.timeoutMs,
     };

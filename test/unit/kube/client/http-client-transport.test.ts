@@ -76,6 +76,26 @@ describe('HttpKubeClient over TLS', () => {
     assert.equal(seen.at(-1)?.cn, ADMIN_USER);
   });
 
+  it('keeps one connection across deletes with DeleteOptions, and reconnects after close()', async () => {
+    let connections = 0;
+    const count = (): void => {
+      connections++;
+    };
+    server.on('secureConnection', count);
+    const tls: TlsMaterial = { ca: Buffer.from(pki.caCert), cert: Buffer.from(pki.adminCert), key: Buffer.from(pki.adminKey) };
+    const c = new HttpKubeClient(connectionTo(`https://127.0.0.1:${port}`, tls), { retry: noRetry, maxSockets: 1 });
+    try {
+      for (const name of ['a', 'b', 'c']) await c.delete(podsResource, { name, namespace: 'ns', gracePeriodSeconds: 0 });
+      assert.equal(connections, 1);
+      c.close();
+      assert.equal((await c.get(nodesResource, { name: 'n1' }))?.metadata.name, 'n1');
+      assert.equal(connections, 2);
+    } finally {
+      c.close();
+      server.off('secureConnection', count);
+    }
+  });
+
   it('sends tls-server-name for SNI and checks the certificate against it', async () => {
     const tls: TlsMaterial = { ca: Buffer.from(pki.caCert), cert: Buffer.from(pki.adminCert), key: Buffer.from(pki.adminKey), servername: 'apiserver.test' };
     const c = new HttpKubeClient(connectionTo(`https://127.0.0.1:${port}`, tls), { retry: noRetry });
