@@ -22,17 +22,20 @@ export interface StartComponentsOptions {
 
 /**
  * Start components in dependency order and wait until every one is ready: create and
- * `start cluster` share it. Each group starts once the links it cannot retry are ready; a
+ * `start cluster` share it. Each group starts once the links it cannot retry are ready, and those
+ * of its components that start when their links serve (startsWhenLinksServe) answer; a
  * component whose process dies while we wait fails fast (ComponentExitedError) instead of
  * running into the deadline. Components that already run are left alone by the runtime.
  */
 export async function startComponents(runtime: Runtime, components: readonly Component[], ctx: RuntimeContext, options: StartComponentsOptions): Promise<void> {
   const dryRun = ctx.executor.dryRun;
+  const startedAt = Date.now();
   const waitOptions = {
     deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
     ...(options.signal ? { signal: options.signal } : {}),
     isAlive: async (name: ComponentName) => (await runtime.status(components.filter((c) => c.name === name), ctx))[0]?.state === 'running',
-    ...(options.onReady ? { onReady: options.onReady } : {}),
+    // Since the first start, not since the wait that saw it (there are several).
+    ...(options.onReady ? { onReady: (name: ComponentName) => options.onReady!(name, Date.now() - startedAt) } : {}),
   };
   const ready = new Set<ComponentName>();
   const waitReady = async (names: ReadonlySet<ComponentName>): Promise<void> => {
@@ -41,9 +44,18 @@ export async function startComponents(runtime: Runtime, components: readonly Com
     await waitForComponents(todo, options.paths, waitOptions);
     for (const c of todo) ready.add(c.name);
   };
+  const serving = new Set<ComponentName>();
+  const waitServing = async (names: ReadonlySet<ComponentName>): Promise<void> => {
+    const todo = components.filter((c) => names.has(c.name) && !ready.has(c.name) && !serving.has(c.name));
+    if (dryRun || todo.length === 0) return;
+    // A link that is ready by now is reported as such and counts as ready later.
+    await waitForComponents(todo, options.paths, { ...waitOptions, untilAnswers: true, onReady: (name) => (ready.add(name), waitOptions.onReady?.(name)) });
+    for (const c of todo) serving.add(c.name);
+  };
   for (const group of startGroups(components)) {
     options.signal?.throwIfAborted();
     await waitReady(new Set(group.filter((c) => !c.retriesLinks).flatMap((c) => c.links)));
+    await waitServing(new Set(group.filter((c) => c.retriesLinks && c.startsWhenLinksServe).flatMap((c) => c.links)));
     await runtime.start(group, ctx);
   }
   const last = options.waitFor === 'apiserver' ? components.filter((c) => c.name === 'kube-apiserver') : components;

@@ -13,6 +13,8 @@ export interface WaitOptions {
   onReady?: (name: ComponentName, elapsedMs: number) => void;
   /** One readiness check; tests replace it. */
   probe?: typeof probeOnce;
+  /** Done once each component answers its probe at all (not ready yet is enough): it serves. */
+  untilAnswers?: boolean;
 }
 
 export class ComponentExitedError extends Error {
@@ -62,6 +64,10 @@ export async function waitForComponents(components: readonly Component[], paths:
       if (result.ok) {
         pending.delete(c.name);
         options.onReady?.(c.name, Date.now() - started);
+        return;
+      }
+      if (options.untilAnswers && result.status !== undefined) {
+        pending.delete(c.name);
         return;
       }
       // A component that answered (not ready yet) runs: only a silent one may have died. Asking

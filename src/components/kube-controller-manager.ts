@@ -30,6 +30,7 @@ export function buildKubeControllerManager(spec: ClusterSpec): Component {
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
+    startsWhenLinksServe: true,
     ports: publishedPorts(spec, 'kube-controller-manager'),
     probe: { scheme: 'https', port: ports.kubeControllerManager, path: '/healthz', clientCert: false },
     mounts: [{ path: kubeconfig, readOnly: true }, { path: paths.pki, readOnly: true }],

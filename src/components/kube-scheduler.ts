@@ -28,6 +28,7 @@ export function buildKubeScheduler(spec: ClusterSpec): Component {
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
+    startsWhenLinksServe: true,
     ports: publishedPorts(spec, 'kube-scheduler'),
     probe: { scheme: 'https', port: ports.kubeScheduler, path: '/healthz', clientCert: false },
     mounts,

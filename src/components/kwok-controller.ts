@@ -61,6 +61,7 @@ export function buildKwokController(spec: ClusterSpec): Component {
     env: {},
     links: ['kube-apiserver'],
     retriesLinks: true,
+    startsWhenLinksServe: true,
     ports: publishedPorts(spec, 'kwok-controller'),
     probe: { scheme: 'http', port: ports.kwokController, path: '/healthz', clientCert: false },
     mounts: [
