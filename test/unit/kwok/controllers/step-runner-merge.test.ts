@@ -5,7 +5,7 @@ import { podsResource } from '../../../../src/kube/client/resources.js';
 import type { KubeObject } from '../../../../src/kube/client/types.js';
 import { EventRecorder } from '../../../../src/kwok/controllers/event-recorder.js';
 import type { ResourceStages } from '../../../../src/kwok/controllers/stage-engine.js';
-import { runStageActions, sameAsMergePatch } from '../../../../src/kwok/controllers/step-runner.js';
+import { runStageActions, sameAsMergePatch, type StepContext } from '../../../../src/kwok/controllers/step-runner.js';
 import { silentLogger } from '../../../../src/util/log.js';
 import { FakeKubeClient } from './fake-kube-client.js';
 import { pod } from './harness.js';
@@ -13,15 +13,12 @@ import { pod } from './harness.js';
 const stages: ResourceStages = { stageNames: [], match: () => undefined, planActions: () => [], patchChangesObject: () => true };
 const readyPatch = { status: { phase: 'Running', podIP: '10.0.0.1', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'c', ready: true }] } };
 
+function context(client: FakeKubeClient, needLatest = false): StepContext {
+  return { client, ref: podsResource, stages, events: new EventRecorder(client, silentLogger, 'test'), logger: silentLogger, gracePeriodSeconds: 0, needLatest };
+}
+
 async function play(client: FakeKubeClient, object: KubeObject): Promise<void> {
-  await runStageActions([{ kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch }], object, {
-    client,
-    ref: podsResource,
-    stages,
-    events: new EventRecorder(client, silentLogger, 'test'),
-    logger: silentLogger,
-    gracePeriodSeconds: 0,
-  });
+  await runStageActions([{ kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch }], object, context(client));
 }
 
 describe('strategic patches sent as merge patches when the effect is the same', () => {
@@ -55,15 +52,6 @@ describe('strategic patches sent as merge patches when the effect is the same', 
 });
 
 describe('the answer a stage write asks for', () => {
-  const context = (client: FakeKubeClient, needLatest: boolean) => ({
-    client,
-    ref: podsResource,
-    stages,
-    events: new EventRecorder(client, silentLogger, 'test'),
-    logger: silentLogger,
-    gracePeriodSeconds: 0,
-    needLatest,
-  });
   const labels = { kind: 'patch', patchType: 'merge', body: { metadata: { labels: { a: 'b' } } } } as const;
   const status = { kind: 'patch', patchType: 'merge', subresource: 'status', body: { status: { phase: 'Running' } } } as const;
 
