@@ -44,6 +44,9 @@ export async function startComponents(runtime: Runtime, components: readonly Com
     await waitForComponents(todo, options.paths, waitOptions);
     for (const c of todo) ready.add(c.name);
   };
+  // In a real cluster (kind) its own node runs kcm and the scheduler: there is no start-up of
+  // ours to keep out of the apiserver's way, and the controller image can load while it starts.
+  const staged = runtime.info().mode !== 'cluster';
   const serving = new Set<ComponentName>();
   const waitServing = async (names: ReadonlySet<ComponentName>): Promise<void> => {
     const todo = components.filter((c) => names.has(c.name) && !ready.has(c.name) && !serving.has(c.name));
@@ -55,7 +58,7 @@ export async function startComponents(runtime: Runtime, components: readonly Com
   for (const group of startGroups(components)) {
     options.signal?.throwIfAborted();
     await waitReady(new Set(group.filter((c) => !c.retriesLinks).flatMap((c) => c.links)));
-    await waitServing(new Set(group.filter((c) => c.retriesLinks && c.startsWhenLinksServe).flatMap((c) => c.links)));
+    if (staged) await waitServing(new Set(group.filter((c) => c.retriesLinks && c.startsWhenLinksServe).flatMap((c) => c.links)));
     await runtime.start(group, ctx);
   }
   const last = options.waitFor === 'apiserver' ? components.filter((c) => c.name === 'kube-apiserver') : components;

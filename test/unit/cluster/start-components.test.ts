@@ -42,6 +42,7 @@ describe('startComponents', () => {
       servers.push(server.listen(port, '127.0.0.1'));
     };
     const runtime = {
+      info: () => ({ name: 'fake', mode: 'native' as const }),
       async start(group: readonly Component[]) {
         for (const c of group) {
           events.push(`start ${c.name}${c.name === 'kube-controller-manager' ? ` (apiserver answered: ${apiserverAnswered})` : ''}`);
