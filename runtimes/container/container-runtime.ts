@@ -119,6 +119,20 @@ export class ContainerRuntime implements Runtime {
 
   async check(ctx: RuntimeContext): Promise<void> {
     const engine = await this.engineFor(ctx);
+    await this.checkNetwork(engine, ctx);
+    // A create starts from nothing: containers of an earlier cluster of this name (its directory
+    // deleted, its create killed) would be taken for this one's by start(), and run on that
+    // cluster's ports and files; they may be the user's, so they are named, never removed.
+    const left = await engine.listByLabel('container', CLUSTER_LABEL, ctx.cluster);
+    if (left.length > 0) {
+      throw new PreflightError(`${this.dialect.name} still has ${left.length === 1 ? 'a container' : 'containers'} of an earlier cluster named ${ctx.cluster} that kwokts has no record of: ${left.join(', ')}`, {
+        hint: `remove ${left.length === 1 ? 'it' : 'them'} (\`${this.dialect.cli} rm -f ${left.join(' ')}\`) or choose another --name`,
+      });
+    }
+  }
+
+  /** The cluster's network, when it exists, must be this cluster's. */
+  private async checkNetwork(engine: ContainerEngine, ctx: RuntimeContext): Promise<void> {
     const name = runtimeObjectName(ctx.cluster);
     const network = await engine.inspectNetwork(name);
     if (network && network.labels[CLUSTER_LABEL] !== ctx.cluster) {
@@ -158,7 +172,7 @@ export class ContainerRuntime implements Runtime {
 
   private async ensureNetwork(engine: ContainerEngine, ctx: RuntimeContext): Promise<void> {
     if (this.networkEnsured) return;
-    await this.check(ctx);
+    await this.checkNetwork(engine, ctx);
     const name = runtimeObjectName(ctx.cluster);
     if (!(await engine.inspectNetwork(name))) {
       await this.apply(ctx, { op: 'network-create', name, labels: clusterLabels(ctx.cluster, this.dialect.networkLabels(ctx.cluster)) });

@@ -35,7 +35,16 @@ export class KindRuntime implements Runtime {
     const kind = kindOf(ctx);
     const execa = await loadExeca();
     const result = await execa(kind, ['version'], { reject: false, timeout: 10_000 });
-    if (result.exitCode === 0 || ctx.executor.dryRun) return;
+    if (ctx.executor.dryRun) return;
+    if (result.exitCode === 0) {
+      // As for containers: a node left by an earlier cluster of this name would be taken for
+      // this one's by start(); it is named, never removed.
+      const node = nodeName(ctx);
+      if ((await nodeState(node)) === undefined) return;
+      throw new PreflightError(`${PROVIDER_CLI} still has the kind node ${node} of an earlier cluster named ${ctx.cluster} that kwokts has no record of`, {
+        hint: `remove it (\`${kind} delete cluster --name ${runtimeObjectName(ctx.cluster)}\`) or choose another --name`,
+      });
+    }
     const missing = (result as { code?: string }).code === 'ENOENT';
     throw new PreflightError(missing ? `kind is not installed (looked for ${kind})` : `${kind} version failed: ${String(result.stderr).trim().split('\n').pop() ?? ''}`, {
       hint: 'install Go (kwokts then builds kind itself) or kind v0.32.0 (`go install sigs.k8s.io/kind@v0.32.0`), or pass --kind-binary; kind also needs docker',

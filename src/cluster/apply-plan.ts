@@ -9,11 +9,11 @@ import type { Logger } from '../util/log.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import type { CreatePlan } from './create-plan.js';
 import { REAL_EFFECTS, runtimeContext, type ApplyEnv, type CreateEffects, type PlanStep } from './create-steps.js';
-import { componentFailure } from './log-tail.js';
+import { componentFailure, notReadyFailure } from './log-tail.js';
 import { resolveHostPrograms } from './programs.js';
 import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { Journal } from './transaction.js';
-import { ComponentExitedError } from './wait.js';
+import { ComponentExitedError, NotReadyError } from './wait.js';
 import { span } from '../util/timeline.js';
 
 export interface ApplyOptions {
@@ -100,6 +100,9 @@ async function explainFailure(error: unknown, runtime: Runtime, ctx: RuntimeCont
       hint: 'the cluster was rolled back; rerun with --retain to keep it for debugging',
       cause: error,
     });
+  }
+  if (error instanceof NotReadyError) {
+    return notReadyFailure(error, runtime, ctx, 'the cluster was rolled back; give it longer with --wait, or rerun with --retain to keep it for debugging');
   }
   return error;
 }

@@ -14,8 +14,8 @@ import { lockCluster } from './lock.js';
 import { isPortInUse, waitForPortsFree } from './ports.js';
 import { assertManageable, loadCluster, type LoadedCluster } from './record.js';
 import { startComponents, type WaitFor } from './start-components.js';
-import { ComponentExitedError } from './wait.js';
-import { componentFailure } from './log-tail.js';
+import { ComponentExitedError, NotReadyError } from './wait.js';
+import { componentFailure, notReadyFailure } from './log-tail.js';
 
 /** Long enough for etcd and the apiserver to shut down cleanly; then they are killed. */
 const STOP_GRACE_MS = 10_000;
@@ -91,6 +91,9 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
           hint: `look at \`kwokts --name ${options.name} logs ${error.component}\`; the cluster's data is untouched`,
           cause: error,
         });
+      }
+      if (error instanceof NotReadyError) {
+        throw await notReadyFailure(error, runtime, ctx, `look at \`kwokts --name ${options.name} logs <component>\`, or give it longer with --wait; the cluster's data is untouched`);
       }
       throw error;
     }

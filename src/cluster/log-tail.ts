@@ -2,6 +2,8 @@ import type { ComponentName } from '../components/index.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import { readComponentLog } from './logs.js';
 import { summarizeOutput } from '../util/output-tail.js';
+import { TimeoutError } from '../util/errors.js';
+import type { NotReadyError } from './wait.js';
 
 /*
  * Output tails under errors, in two places only: a component that died (its log, read through
@@ -20,4 +22,14 @@ export async function logTail(runtime: Runtime, component: ComponentName, ctx: R
 export async function componentFailure(message: string, runtime: Runtime, component: ComponentName, ctx: RuntimeContext): Promise<string> {
   const tail = await logTail(runtime, component, ctx);
   return `${message}${tail ? `; its log ends with:\n${tail}` : ''}`;
+}
+
+/**
+ * A readiness deadline that passed, with the last log lines of each component still not ready:
+ * read before a create rolls back, so what the component said is not lost with it.
+ */
+export async function notReadyFailure(error: NotReadyError, runtime: Runtime, ctx: RuntimeContext, hint: string): Promise<TimeoutError> {
+  const tails = await Promise.all(error.pending.map(async (c) => ({ c, tail: await logTail(runtime, c, ctx, 6).catch(() => '') })));
+  const told = tails.filter((t) => t.tail).map((t) => `${t.c}'s log ends with:\n${t.tail}`);
+  return new TimeoutError([error.message, ...told].join('\n'), { hint, cause: error });
 }

@@ -23,6 +23,13 @@ export class ComponentExitedError extends Error {
   }
 }
 
+/** The deadline passed with these components still not ready: callers add what their logs say. */
+export class NotReadyError extends TimeoutError {
+  constructor(readonly pending: readonly ComponentName[], detail: string) {
+    super(`not ready before the deadline: ${detail}`, { hint: 'look at `kwokts logs <component>`, or give it longer with --wait' });
+  }
+}
+
 /**
  * Without a probe, running is all we can know: a component counts as ready once it has kept
  * running for a second, so one that dies during start-up fails the wait instead of passing it.
@@ -75,9 +82,7 @@ export async function waitForComponents(components: readonly Component[], paths:
       if (result.status === undefined && options.isAlive && !(await options.isAlive(c.name))) throw new ComponentExitedError(c.name);
       if (Date.now() >= options.deadline) {
         const detail = [...pending].map((n) => `${n} (${last.get(n) ?? 'no answer'})`).join(', ');
-        throw new TimeoutError(`not ready before the deadline: ${detail}`, {
-          hint: 'look at `kwokts logs <component>`, or give it longer with --wait',
-        });
+        throw new NotReadyError([...pending], detail);
       }
       await new Promise((r) => setTimeout(r, options.intervalMs ?? nextCheckIn(result)));
     }

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { freePort, isListening, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 import { TEST_PROMETHEUS_IMAGE, type TestEngine } from '../engines/images.js';
-import { startEngine, type EngineUnderTest } from '../engines/start-engine.js';
+import { engineLogTail, startEngine, type EngineUnderTest } from '../engines/start-engine.js';
 
 const LABEL = 'io.kwokts.cluster';
 
@@ -92,7 +92,7 @@ export function containerRuntimeSuite(engine: TestEngine): void {
     test('create, kubectl, seed 000 (pods Running), stop, start, delete; nothing left', async () => {
       const started = Date.now();
       const created = await run(['create', 'cluster', '--wait', '2m']);
-      assert.equal(created.exitCode, 0, created.stderr);
+      assert.equal(created.exitCode, 0, `${created.stderr}\n${engineLogTail(engine)}`);
       console.log(`# ${engine}: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (CLI wall time, images present)`);
 
       const ns = await k(['get', 'ns']);
@@ -308,6 +308,23 @@ spec:
         assert.equal((await execa(under.engine, ['network', 'inspect', network], { env, reject: false })).exitCode, 0);
       } finally {
         await execa(under.engine, ['network', 'rm', network], { env, reject: false });
+      }
+    });
+
+    test('a container left by an earlier cluster of that name (its directory gone): one clear error, nothing made, the container kept', async () => {
+      const taken = `${name}-left`;
+      const container = `kwok-${taken}-etcd`;
+      const env = { ...process.env, ...under.env };
+      await execa(under.engine, ['create', '--name', container, '--label', `${LABEL}=${taken}`, TEST_PROMETHEUS_IMAGE], { env });
+      try {
+        const r = await kwokts(box, ['--name', taken, 'create', 'cluster']);
+        assert.equal(r.exitCode, 3, r.stderr);
+        assert.match(r.stderr, new RegExp(`error: ${engine} still has a container of an earlier cluster named ${taken} that kwokts has no record of: ${container}`));
+        assert.match(r.stderr, new RegExp(`hint: remove it \\(\`${engine} rm -f ${container}\`\\)`));
+        assert.ok(!existsSync(join(box.workdir, 'clusters', taken)));
+        assert.deepEqual(await leftovers(under, taken), [`container ${container}`]);
+      } finally {
+        await execa(under.engine, ['rm', '-f', container], { env, reject: false });
       }
     });
 

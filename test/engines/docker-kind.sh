@@ -5,6 +5,7 @@
 # runtime is runc minus the missing capabilities (runc-capbnd, written here). Elsewhere it is
 # plain runc. Idempotent: prints the DOCKER_HOST value.
 set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
 root="${KWOKTS_TEST_ENGINES:-/var/lib/kwokts-test}/kind-engine"
 run="${KWOKTS_TEST_ENGINES_RUN:-/run/kwokts-test}/kind-engine"
 sock="$run/docker.sock"
@@ -43,12 +44,15 @@ exec runc "$@"
 WRAP
 chmod 0755 "$wrapper"
 if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then echo "$host"; exit 0; fi
-bash "$(dirname "$0")/docker.sh" >/dev/null # installs Debian's docker.io when dockerd is missing
+bash "$here/docker.sh" >/dev/null # installs Debian's docker.io when dockerd is missing
 cd /
 nohup dockerd --host "$host" --data-root "$root/docker" --exec-root "$run/exec" --pidfile "$run/docker.pid" --bridge=none \
   --add-runtime "capbnd=$wrapper" --default-runtime capbnd >"$root/dockerd.log" 2>&1 &
 for _ in $(seq 1 100); do
-  if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then echo "$host"; exit 0; fi
+  if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then
+    bash "$here/clear-leftovers.sh" "$sock" io.x-k8s.kind.cluster
+    echo "$host"; exit 0
+  fi
   sleep 0.2
 done
 echo "dockerd (kind) did not answer on $sock; see $root/dockerd.log" >&2

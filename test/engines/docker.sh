@@ -3,6 +3,7 @@
 # touch (or depend on) a system Docker. Idempotent: prints the DOCKER_HOST value and returns at
 # once when it already answers. Installs Debian's docker.io when dockerd is missing.
 set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
 root="${KWOKTS_TEST_ENGINES:-/var/lib/kwokts-test}"
 run="${KWOKTS_TEST_ENGINES_RUN:-/run/kwokts-test}"
 sock="$run/docker.sock"
@@ -28,7 +29,10 @@ cd /
 nohup dockerd --host "$host" --data-root "$root/docker" --exec-root "$run/docker-exec" \
   --pidfile "$run/docker.pid" --bridge=none >"$root/dockerd.log" 2>&1 &
 for _ in $(seq 1 100); do
-  if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then echo "$host"; exit 0; fi
+  if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then
+    bash "$here/clear-leftovers.sh" "$sock" io.kwokts.cluster
+    echo "$host"; exit 0
+  fi
   sleep 0.2
 done
 echo "dockerd did not answer on $sock; see $root/dockerd.log" >&2

@@ -5,6 +5,7 @@
 # netavark network backend (with aardvark-dns: container names resolve).
 # Idempotent: prints the CONTAINER_HOST value and returns at once when the service answers.
 set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
 root="${KWOKTS_TEST_ENGINES:-/var/lib/kwokts-test}"
 run="${KWOKTS_TEST_ENGINES_RUN:-/run/kwokts-test}"
 sock="$run/podman.sock"
@@ -51,7 +52,10 @@ CONF
 cd /
 CONTAINERS_CONF="$conf" CONTAINERS_STORAGE_CONF="$storage" nohup podman system service --time=0 "$host" >"$root/podman-service.log" 2>&1 &
 for _ in $(seq 1 100); do
-  if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then echo "$host"; exit 0; fi
+  if curl -sf --unix-socket "$sock" http://localhost/_ping >/dev/null 2>&1; then
+    bash "$here/clear-leftovers.sh" "$sock" io.kwokts.cluster
+    echo "$host"; exit 0
+  fi
   sleep 0.2
 done
 echo "podman system service did not answer on $sock; see $root/podman-service.log" >&2

@@ -4,6 +4,7 @@
  * CLI at it. A missing prerequisite is an error, never a silent pass.
  */
 import { execa } from 'execa';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ensureTestImages, podmanEnv, type TestEngine } from './images.js';
 
@@ -12,6 +13,17 @@ const ROOT = resolve(import.meta.dirname, '../..');
 export interface EngineUnderTest {
   engine: TestEngine;
   env: Record<string, string>;
+}
+
+/** The last warnings and errors in the engine daemon's own log (test/engines/<engine>.sh writes it), for failure messages. */
+export function engineLogTail(engine: TestEngine, lines = 15): string {
+  const root = process.env.KWOKTS_TEST_ENGINES ?? '/var/lib/kwokts-test';
+  const file = join(root, engine === 'docker' ? 'dockerd.log' : 'podman-service.log');
+  try {
+    return `${file} ends with:\n${readFileSync(file, 'utf8').trimEnd().split('\n').filter((l) => !/level=(info|debug)|shim disconnected/.test(l)).slice(-lines).join('\n')}`;
+  } catch {
+    return `(no ${file})`;
+  }
 }
 
 export async function startEngine(engine: TestEngine): Promise<EngineUnderTest> {

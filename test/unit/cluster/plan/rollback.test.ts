@@ -12,9 +12,9 @@ import type { CreateEffects, PlanStep, StepId } from '../../../../src/cluster/cr
 import type { Component, ComponentName, ComponentPort } from '../../../../src/components/index.js';
 import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from '../../../../src/exec/executor.js';
 import { silentLogger } from '../../../../src/util/log.js';
-import { OperationError } from '../../../../src/util/errors.js';
+import { OperationError, TimeoutError } from '../../../../src/util/errors.js';
 import type { ComponentStatus, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../../../../runtimes/runtime.js';
-import { ComponentExitedError } from '../../../../src/cluster/wait.js';
+import { ComponentExitedError, NotReadyError } from '../../../../src/cluster/wait.js';
 import { planFor } from './plan-harness.js';
 
 /** One log of everything that happens; `failAt` makes the n-th effect (1-based) throw, once. */
@@ -163,6 +163,18 @@ test('a component that dies during start-up fails the create with the tail of it
   const error = await applyPlan(plan, { executor: new RecordingExecutor(r), logger: silentLogger, signal: new AbortController().signal, retain: false, effects }).then(() => undefined, (e: unknown) => e);
   assert.ok(error instanceof OperationError);
   assert.match(error.message, /^create failed: kube-apiserver exited during start-up; its log ends with:\n {2}boom: the last line of its log$/);
+  assert.deepEqual(r.log.filter((l) => l.startsWith('undo ')), ['undo start-components', 'undo make-directories']);
+});
+
+test('a component not ready by the deadline fails the create with the tail of its log, read before the rollback', async () => {
+  const r = new Recorder();
+  const plan = traced(await fullPlan(r), r);
+  const effects: CreateEffects = { ...fakeEffects(r), startComponents: async () => { throw new NotReadyError(['kube-apiserver'], 'kube-apiserver (connect ECONNREFUSED 127.0.0.1:1)'); } };
+  const error = await applyPlan(plan, { executor: new RecordingExecutor(r), logger: silentLogger, signal: new AbortController().signal, retain: false, effects }).then(() => undefined, (e: unknown) => e);
+  assert.ok(error instanceof TimeoutError);
+  assert.equal(error.exitCode, 5);
+  assert.match(error.message, /^not ready before the deadline: kube-apiserver \(connect ECONNREFUSED 127\.0\.0\.1:1\)\nkube-apiserver's log ends with:\n {2}boom: the last line of its log$/);
+  assert.match(error.hint ?? '', /rolled back.*--retain/);
   assert.deepEqual(r.log.filter((l) => l.startsWith('undo ')), ['undo start-components', 'undo make-directories']);
 });
 

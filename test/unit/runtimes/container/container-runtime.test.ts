@@ -94,6 +94,23 @@ test("a network or container of the cluster's name that is not the cluster's is 
   assert.ok(!other.engine.applied.some((o) => o.op === 'create' || o.op === 'start'));
 });
 
+test("a create refuses containers left by an earlier cluster of the same name (its record gone): named, not removed, not adopted", async () => {
+  const { engine, runtime, ctx } = setup();
+  await runtime.start(components(), ctx);
+  const applied = engine.applied.length;
+  // A fresh runtime, as a later create would have: the earlier cluster's containers still carry the label.
+  const again = new ContainerRuntime(DOCKER, async () => engine);
+  await assert.rejects(again.check(ctx), (e: unknown) =>
+    e instanceof PreflightError &&
+    /^docker still has containers of an earlier cluster named c1 that kwokts has no record of: kwok-c1-etcd, kwok-c1-kube-apiserver, kwok-c1-kwok-controller$/.test(e.message) &&
+    /docker rm -f kwok-c1-etcd kwok-c1-kube-apiserver kwok-c1-kwok-controller/.test(e.hint ?? ''));
+  assert.equal(engine.containers.size, 3);
+  assert.equal(engine.applied.length, applied);
+  // A network alone (its containers removed by hand) is no obstacle: it is reused.
+  for (const n of [...engine.containers.keys()]) engine.containers.delete(n);
+  await again.check(ctx);
+});
+
 test('an image that cannot be pulled: PreflightError naming image, component and the flag', async () => {
   const { engine, runtime, ctx } = setup();
   engine.pullFails = true;
