@@ -3,7 +3,8 @@
  * test/kwokctl/kwokctl_binary.test.sh) check, where no other e2e file already guards it, on one
  * real cluster: a config whose ClusterLogs names `./logs.log` (taken from the directory `create
  * cluster` runs in), the explicitly chosen component ports answering their health checks, scaled
- * fake nodes and pods running, and `kectl` against the cluster's etcd. As in kwok's suite, the
+ * fake nodes and pods running, `--dry-run export logs` printing kwokctl's transcript, and `kectl`
+ * against the cluster's etcd. As in kwok's suite, the
  * controller is given with --kwok-controller-binary: a #! wrapper that execs `kwokts kwok`.
  */
 import { after, before, describe, test } from 'node:test';
@@ -136,6 +137,23 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
   test('the kwok controller runs from --kwok-controller-binary and counts as running', async () => {
     assert.match(await ok(['get', 'components', '-o', 'wide']), /^kwok-controller\s+Ready\b/m);
     assert.match(await ok(['get', 'clusters', '-o', 'wide']), new RegExp(`^${NAME}\\s+\\S+\\s+Ready$`, 'm'));
+  });
+
+  // kwok's TestDryrunExportLogs compares this transcript with its golden file line for line.
+  test("--dry-run export logs prints kwokctl's lines and nothing else", async () => {
+    const root = join(box.workdir, 'clusters', NAME);
+    const out = join(root, 'export', 'logs');
+    const components = (JSON.parse(await ok(['get', 'components', '-o', 'json'])) as Array<{ name: string }>).map((c) => c.name);
+    assert.deepEqual(components.slice(0, 5), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
+    const arch = process.arch === 'x64' ? 'amd64' : process.arch;
+    assert.deepEqual((await ok(['--dry-run', 'export', 'logs'])).trimEnd().split('\n'), [
+      `mkdir -p ${out}`,
+      `cp ${join(root, 'kwok.yaml')} ${join(out, 'kwok.yaml')}`,
+      `mkdir -p ${join(out, 'components')}`,
+      `echo ${process.platform}/${arch} >${join(out, 'binary-info.txt')}`,
+      ...components.map((c) => `cp ${join(root, 'logs', `${c}.log`)} ${join(out, 'components', `${c}.log`)}`),
+    ]);
+    assert.ok(!existsSync(join(root, 'export')), 'a dry run writes nothing');
   });
 
   test('etcdctl reads the default namespace key', async () => {
