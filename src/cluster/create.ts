@@ -1,6 +1,7 @@
 /**
  * `create cluster`: refuse bad input, take the cluster's lock, then plan (create-plan.ts) and
- * apply (apply-plan.ts). A cluster that exists and is ready is left as it is.
+ * apply (apply-plan.ts). A cluster that exists and is ready is left as it is; one that exists
+ * and is not ready is continued (started and waited for), as kwokctl does.
  */
 import { existsSync } from 'node:fs';
 import { checkMergeable, mergeContext, resolveUserKubeconfigPath } from '../kube/index.js';
@@ -11,7 +12,7 @@ import { applyHeartbeatFactor, componentSelection } from '../config/resolve.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { clusterVersions } from '../config/versions.js';
 import type { Executor } from '../exec/executor.js';
-import { ConflictError, UsageError } from '../util/errors.js';
+import { UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { loadRuntime } from '../../runtimes/load.js';
 import type { Runtime } from '../../runtimes/runtime.js';
@@ -92,11 +93,12 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   // Dry-run takes no lock: it changes nothing, so it cannot race.
   const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
   try {
-    if (existsSync(paths.config)) return await existing(options, paths, started);
-    return await createLocked(options, { values: { ...values, runtime: runtimeName }, runtime, components, started });
+    if (!existsSync(paths.config)) return await createLocked(options, { values: { ...values, runtime: runtimeName }, runtime, components, started });
   } finally {
     await release();
   }
+  // Made by another create while this one waited for the lock; continued without it (start takes it).
+  return existing(options, paths, started);
 }
 
 async function createLocked(options: CreateClusterOptions, input: { values: ClusterOptionValues; runtime: Runtime; components: ComponentName[]; started: number }): Promise<CreateClusterResult> {
@@ -132,10 +134,15 @@ async function createLocked(options: CreateClusterOptions, input: { values: Clus
 
 async function existing(options: CreateClusterOptions, paths: ClusterPaths, started: number): Promise<CreateClusterResult> {
   const { record } = await loadCluster(options.workdir, options.name);
-  const ready = await isClusterReady(record, paths, options.logger);
-  if (!ready) {
-    throw new ConflictError(`cluster ${options.name} already exists but is not ready`, {
-      hint: `start it with \`kwokts --name ${options.name} start cluster\`, or delete it with \`kwokts --name ${options.name} delete cluster\``,
+  if (!(await isClusterReady(record, paths, options.logger))) {
+    // kwokctl continues a cluster that is not ready: what is not running is started, and the
+    // create waits (its --wait) for every component, as `start cluster` does. One answer that
+    // came late (a loaded machine, a create killed while components started) is no failure.
+    options.logger.info(`cluster ${options.name} already exists and is not ready yet; continuing it`);
+    const { startCluster } = await import('./lifecycle.js');
+    await startCluster({
+      name: options.name, workdir: options.workdir, executor: options.executor, logger: options.logger, signal: options.signal, waitMs: options.waitMs,
+      ...(options.waitFor ? { waitFor: options.waitFor } : {}),
     });
   }
   const apiserver = record.components.find((c) => c.name === 'kube-apiserver');

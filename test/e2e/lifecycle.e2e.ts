@@ -1,5 +1,5 @@
 /**
- * stop/start keep a cluster's data; start restarts a crashed component and only it; get
+ * stop/start keep a cluster's data; create continues a stopped cluster; start restarts a crashed component and only it; get
  * components / get clusters -o wide report what is running; get kubeconfig --user signs an
  * identity RBAC applies to.
  */
@@ -54,6 +54,15 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
     assert.match(again.stderr, /already stopped/);
 
     await ok(box, ['start', 'cluster', '--wait', '2m']);
+    assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 3), ['5/5', 'Ready']);
+    assert.equal((await ok(box, ['kubectl', 'get', 'configmap', 'keep-me', '-o', 'jsonpath={.data.answer}'])).trim(), '42');
+  });
+
+  test('create of a cluster that exists and is not ready continues it, as kwokctl does: started, ready, data kept', async () => {
+    await ok(box, ['stop', 'cluster']);
+    const created = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '2m']);
+    assert.equal(created.exitCode, 0, created.stderr);
+    assert.match(created.stderr, /already exists and is not ready yet; continuing it/);
     assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 3), ['5/5', 'Ready']);
     assert.equal((await ok(box, ['kubectl', 'get', 'configmap', 'keep-me', '-o', 'jsonpath={.data.answer}'])).trim(), '42');
   });
