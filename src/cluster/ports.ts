@@ -33,13 +33,24 @@ export async function isPortInUse(port: number, host = '127.0.0.1'): Promise<boo
   });
 }
 
-/** Allocate every requested port (0 = any), never handing out the same port twice. */
-export async function allocatePorts<K extends string>(requested: Record<K, number>, avoid: ReadonlySet<number>, host = '127.0.0.1'): Promise<Record<K, number>> {
-  const taken = new Set(avoid);
+/**
+ * Allocate every requested port (0 = any), never handing out the same port twice. Every pinned
+ * port is reserved before any free one is chosen: a pinned port nobody listens on yet is "free"
+ * to the kernel, which readily hands a just-closed port out again, so a component earlier in
+ * the table could otherwise be given the port the user pinned for a later one.
+ */
+export async function allocatePorts<K extends string>(
+  requested: Record<K, number>,
+  avoid: ReadonlySet<number>,
+  host = '127.0.0.1',
+  pick: (taken: ReadonlySet<number>, host: string) => Promise<number> = findFreePort,
+): Promise<Record<K, number>> {
+  const keys = Object.keys(requested) as K[];
+  const taken = new Set([...avoid, ...keys.map((key) => requested[key]).filter((want) => want > 0)]);
   const out = {} as Record<K, number>;
-  for (const key of Object.keys(requested) as K[]) {
+  for (const key of keys) {
     const want = requested[key];
-    const port = want > 0 ? want : await findFreePort(taken, host);
+    const port = want > 0 ? want : await pick(taken, host);
     taken.add(port);
     out[key] = port;
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { kwokts, ROOT, sandbox, type Sandbox } from './harness.js';
+import { kwokts, ROOT, sandbox, type Sandbox, failure } from './harness.js';
 
 const EXAMPLE = join(ROOT, 'templates', 'autoscaler', 'kwok-provider-configmaps.yaml');
 
@@ -14,7 +14,7 @@ describe('kwokts autoscaler check', () => {
 
   test('the shipped example is fine and names its nodegroups', async () => {
     const r = await kwokts(box, ['autoscaler', 'check', '-f', EXAMPLE]);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     assert.equal(r.stdout, 'default: ok, nodegroups small, large');
   });
 

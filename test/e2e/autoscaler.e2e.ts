@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { parse } from 'yaml';
 import { clusterAutoscalerVersionForKube, DEFAULT_KUBE_VERSION, normalizeVersion } from '../../src/config/versions.js';
-import { freePort, kwokts, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
+import { freePort, kwokts, requireBinaries, ROOT, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'ca';
 const NS = 'autoscaling';
@@ -81,7 +81,7 @@ describe('cluster-autoscaler kwok provider', () => {
     requireBinaries();
     box = sandbox();
     const r = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '2m']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     await ok(['create', 'namespace', NS]);
   });
   after(async () => {

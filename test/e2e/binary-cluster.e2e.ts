@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
-import { isAlive, isListening, isListeningFor, processesMentioning, kwokts, kwoktsInstalled, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox } from './harness.js';
+import { isAlive, isListening, isListeningFor, processesMentioning, kwokts, kwoktsInstalled, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox, failure } from './harness.js';
 
 /** After a delete or a rollback: no process, no port, no file, no kubeconfig entry of ours. */
 async function assertNothingLeft(box: Sandbox, cluster: string, pids: number[], ports: number[]): Promise<void> {
@@ -26,24 +26,24 @@ describe('binary runtime: a real cluster', () => {
   test('create, use with kubectl and etcdctl, delete, nothing left', async () => {
     // A plain create runs on the fast path: with oclif made unloadable it still succeeds.
     const created = await kwokts(box, ['--name', 'e2e', 'create', 'cluster', '--wait', '2m'], { withoutOclif: true });
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     assert.match(created.stderr, /Cluster e2e is ready \(\d+\.\ds\); context kwok-e2e/);
 
     // Through `kwokts` as npm installs it (bin/kwokts): the passthroughs run without Node at all,
     // from the facts create left in the cluster directory (a `node` that only fails comes first on PATH).
     const ns = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'get', 'ns'], { withoutNode: true });
-    assert.equal(ns.exitCode, 0, ns.stderr);
+    assert.equal(ns.exitCode, 0, failure(ns));
     assert.match(ns.stdout, /^default\s+Active/m);
     assert.match(ns.stdout, /^kube-system\s+Active/m);
 
     const keys = await kwoktsInstalled(box, ['--name=e2e', 'etcdctl', 'get', '/registry', '--prefix', '--keys-only'], { withoutNode: true });
-    assert.equal(keys.exitCode, 0, keys.stderr);
+    assert.equal(keys.exitCode, 0, failure(keys));
     assert.match(keys.stdout, /^\/registry\/namespaces\/default$/m);
 
     // An object round trip, through stdin (`-f -`) and back.
     const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: probe\n  namespace: default\ndata:\n  answer: "42"\n';
     const applied = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'apply', '-f', '-'], { input: cm, withoutNode: true });
-    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.equal(applied.exitCode, 0, failure(applied));
     const read = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'probe', '-o', 'jsonpath={.data.answer}'], { withoutNode: true });
     assert.equal(read.stdout, '42');
 
@@ -75,7 +75,7 @@ describe('binary runtime: a real cluster', () => {
 
     // The aggregation layer trusts its own CA, not the cluster CA (the apiserver publishes what it loaded).
     const auth = await kwokts(box, ['--name', 'e2e', 'kubectl', '-n', 'kube-system', 'get', 'configmap', 'extension-apiserver-authentication', '-o', 'json']);
-    assert.equal(auth.exitCode, 0, auth.stderr);
+    assert.equal(auth.exitCode, 0, failure(auth));
     const authData = (JSON.parse(auth.stdout) as { data: Record<string, string> }).data;
     assert.equal(authData['requestheader-allowed-names'], '["front-proxy-client"]');
     assert.equal(authData['requestheader-client-ca-file']?.trim(), readFileSync(join(dir, 'pki', 'front-proxy-ca.crt'), 'utf8').trim());
@@ -87,7 +87,7 @@ describe('binary runtime: a real cluster', () => {
 
     // A second create of a ready cluster succeeds without touching it (kwokctl's behaviour).
     const recreate = await kwokts(box, ['--name', 'e2e', 'create', 'cluster']);
-    assert.equal(recreate.exitCode, 0, recreate.stderr);
+    assert.equal(recreate.exitCode, 0, failure(recreate));
     assert.match(recreate.stderr, /already exists/);
 
     const pids = recordedPids(box.workdir);
@@ -96,7 +96,7 @@ describe('binary runtime: a real cluster', () => {
     for (const pid of pids) assert.ok(isAlive(pid));
 
     const deleted = await kwoktsInstalled(box, ['--name', 'e2e', 'delete', 'cluster']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     assert.equal(deleted.stderr.trim(), 'Cluster e2e deleted');
     await assertNothingLeft(box, 'e2e', pids, ports);
     assert.equal(readFileSync(box.kubeconfig, 'utf8').includes('current-context: kwok-e2e'), false);
@@ -107,11 +107,11 @@ describe('binary runtime: a real cluster', () => {
       kwokts(box, ['--name', 'left', 'create', 'cluster', '--wait', '3m']),
       kwokts(box, ['--name', 'right', 'create', 'cluster', '--wait', '3m']),
     ]);
-    assert.equal(a.exitCode, 0, a.stderr);
-    assert.equal(b.exitCode, 0, b.stderr);
+    assert.equal(a.exitCode, 0, failure(a));
+    assert.equal(b.exitCode, 0, failure(b));
     for (const name of ['left', 'right']) {
       const ns = await kwokts(box, ['--name', name, 'kubectl', 'create', 'namespace', `only-in-${name}`]);
-      assert.equal(ns.exitCode, 0, ns.stderr);
+      assert.equal(ns.exitCode, 0, failure(ns));
     }
     const left = await kwokts(box, ['--name', 'left', 'kubectl', 'get', 'ns', '-o', 'name']);
     assert.match(left.stdout, /only-in-left/);
@@ -122,7 +122,7 @@ describe('binary runtime: a real cluster', () => {
     const pids = recordedPids(box.workdir);
     const ports = [...recordedPorts(box.workdir, 'left'), ...recordedPorts(box.workdir, 'right')];
     const deleted = await kwokts(box, ['delete', 'cluster', '--all']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     await assertNothingLeft(box, 'left', pids, ports);
     await assertNothingLeft(box, 'right', [], []);
   });
@@ -181,7 +181,7 @@ describe('binary runtime: a real cluster', () => {
     const running = processesMentioning(join(box.workdir, 'clusters', 'race'));
     assert.equal(running.length, recordedPids(box.workdir).length, `processes: ${running.join(' ')}`);
     const deleted = await kwokts(box, ['--name', 'race', 'delete', 'cluster']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
   });
 });
 
@@ -214,7 +214,7 @@ describe('binary runtime: bad input', () => {
 
   test('delete cluster of a cluster that does not exist: one warning line and exit 0 (kwokctl, kind)', async () => {
     const result = await kwokts(box, ['--name', 'ghost', 'delete', 'cluster']);
-    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.exitCode, 0, failure(result));
     assert.equal(result.stdout, '');
     assert.match(result.stderr, /cluster ghost does not exist/i);
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
@@ -231,7 +231,7 @@ describe('binary runtime: bad input', () => {
 
   test('--dry-run prints the plan and changes nothing', async () => {
     const result = await kwokts(box, ['--name', 'dry', '--dry-run', 'create', 'cluster']);
-    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.exitCode, 0, failure(result));
     assert.match(result.stdout, /^mkdir -p .*clusters\/dry$/m);
     assert.match(result.stdout, /# Generate PKI to /);
     assert.match(result.stdout, /kube-apiserver \\\n(  .* \\\n)*  --etcd-servers=https:\/\/127\.0\.0\.1:\d+ \\/);
@@ -244,7 +244,7 @@ describe('binary runtime: bad input', () => {
 
   test('--components sets the base set (kwokctl): only those are started', async () => {
     const result = await kwokts(box, ['--name', 'few', '--dry-run', 'create', 'cluster', '--components', 'etcd,kube-apiserver', '--enable', 'kwok-controller']);
-    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.exitCode, 0, failure(result));
     assert.match(result.stdout, /pids\/kwok-controller\.pid/);
     assert.doesNotMatch(result.stdout, /pids\/kube-(scheduler|controller-manager)\.pid/);
     const bad = await kwokts(box, ['--name', 'few', 'create', 'cluster', '--components', 'etcd']);

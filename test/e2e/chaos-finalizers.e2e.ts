@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, ROOT, sandbox, waitFor, watchLines, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, ROOT, sandbox, waitFor, watchLines, type Sandbox, failure } from './harness.js';
 import { NODE } from '../fixtures/seed-objects.js';
 
 const CLUSTER = 'chaos';
@@ -48,7 +48,7 @@ describe('pod chaos and finalizers on a kwokts cluster', () => {
   /** Whether the pod exists; fails on any error other than NotFound. */
   const exists = async (name: string) => {
     const out = await k(['get', 'pod', name, '-o', 'name', '--ignore-not-found']);
-    assert.equal(out.exitCode, 0, out.stderr);
+    assert.equal(out.exitCode, 0, failure(out));
     return out.stdout.trim() === `pod/${name}`;
   };
   const phase = (name: string) => field(name, '{.status.phase}');
@@ -57,9 +57,9 @@ describe('pod chaos and finalizers on a kwokts cluster', () => {
     requireBinaries();
     box = sandbox();
     const created = await kwokts(box, ['--name', CLUSTER, 'create', 'cluster', '--wait', '2m', ...STAGES.flatMap((s) => ['-c', s])]);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     const applied = await k(['apply', '-f', '-'], NODE);
-    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.equal(applied.exitCode, 0, failure(applied));
     await waitFor('node Ready', async () => (await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 30_000);
   });
   after(async () => {
@@ -85,7 +85,7 @@ describe('pod chaos and finalizers on a kwokts cluster', () => {
       'jsonpath={.status.phase} {.status.conditions[?(@.type=="Ready")].status} {.status.containerStatuses[0].ready} {.status.podIP} {.status.containerStatuses[0].state.running.startedAt}{"\\n"}']);
     try {
       const created = await k(['apply', '-f', '-'], pod('chaos-pod', meta));
-      assert.equal(created.exitCode, 0, created.stderr);
+      assert.equal(created.exitCode, 0, failure(created));
       await watch.until('chaos-pod Failed', (line) => line.startsWith('Failed'));
     } finally {
       await watch.stop();
@@ -111,7 +111,7 @@ describe('pod chaos and finalizers on a kwokts cluster', () => {
 
   test('a pod without the chaos label stays Running', async () => {
     const created = await k(['apply', '-f', '-'], pod('calm-pod'));
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     await waitFor('calm-pod Running', async () => (await phase('calm-pod')) === 'Running', 30_000, 200);
     await sleep(3000);
     assert.equal(await field('calm-pod', '{.status.phase} {.status.conditions[?(@.type=="Ready")].status} {.status.containerStatuses[0].restartCount}'), 'Running True 0');
@@ -120,22 +120,22 @@ describe('pod chaos and finalizers on a kwokts cluster', () => {
 
   test('a pod without finalizers is removed soon after delete (pod-delete)', async () => {
     const created = await k(['apply', '-f', '-'], pod('plain-pod'));
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     await waitFor('plain-pod Running', async () => (await phase('plain-pod')) === 'Running', 30_000, 200);
     const deleted = await k(['delete', 'pod', 'plain-pod', '--wait=false', '--grace-period=1']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     // pod-delete removes it without waiting for a kubelet (the deadline only guards against a hang).
     await waitFor('plain-pod gone', async () => !(await exists('plain-pod')), 120_000, 200);
   });
 
   test('a pod with a foreign finalizer stays (deletionTimestamp set) until the finalizer is removed, then goes', async () => {
     const created = await k(['apply', '-f', '-'], pod('held-pod', '  finalizers:\n    - example.com/hold\n'));
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     await waitFor('held-pod Running', async () => (await phase('held-pod')) === 'Running', 30_000, 200);
     assert.equal(await field('held-pod', '{.metadata.finalizers}'), '["example.com/hold"]');
 
     const deleted = await k(['delete', 'pod', 'held-pod', '--wait=false', '--grace-period=1']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     // Held for several seconds: the pod stays, marked for deletion, with its finalizer intact.
     const until = Date.now() + 5000;
     while (Date.now() < until) {
@@ -148,7 +148,7 @@ describe('pod chaos and finalizers on a kwokts cluster', () => {
     }
 
     const patched = await k(['patch', 'pod', 'held-pod', '--type=json', '-p', '[{"op":"remove","path":"/metadata/finalizers"}]']);
-    assert.equal(patched.exitCode, 0, patched.stderr);
+    assert.equal(patched.exitCode, 0, failure(patched));
     await waitFor('held-pod gone', async () => !(await exists('held-pod')), 120_000, 200);
   });
 });

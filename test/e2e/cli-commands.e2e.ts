@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'gr-cmds';
 // kube-scheduler refuses an unknown flag and exits at once: a component that never gets ready.
@@ -42,7 +42,7 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
 
   test('create --wait 0 returns once kube-apiserver serves, without waiting for the scheduler (kwokctl)', async () => {
     const r = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '0', ...BROKEN_SCHEDULER]);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     assert.match(r.stderr, /kube-apiserver serves/);
     const ns = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
     assert.equal(ns.stdout.trim(), 'namespace/default', ns.stderr);
@@ -65,9 +65,9 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
     assert.match(denied.stderr, /forbidden/i);
     assert.equal(existsSync(path('denied')), false);
     const allowed = await kwokts(box, [...base, '--path', path('allowed'), '--as', 'gr-nobody', '--as-group', 'system:masters']);
-    assert.equal(allowed.exitCode, 0, allowed.stderr);
+    assert.equal(allowed.exitCode, 0, failure(allowed));
     const paged = await kwokts(box, [...base, '--path', path('paged'), '--page-size', '1', '--page-buffer-size', '3']);
-    assert.equal(paged.exitCode, 0, paged.stderr);
+    assert.equal(paged.exitCode, 0, failure(paged));
     assert.match(paged.stderr, /--page-buffer-size 3 has no effect/);
     assert.equal(readFileSync(path('paged'), 'utf8'), readFileSync(path('allowed'), 'utf8'));
     assert.match(readFileSync(path('paged'), 'utf8'), /name: kube-root-ca\.crt/);
@@ -75,7 +75,7 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
 
   test('delete cluster --force removes a cluster whose runtime is gone; without it the error stands', async () => {
     const stop = await kwokts(box, ['--name', NAME, 'stop', 'cluster']);
-    assert.equal(stop.exitCode, 0, stop.stderr);
+    assert.equal(stop.exitCode, 0, failure(stop));
     // Pretend the cluster was made with nerdctl, which this machine does not have.
     const record = join(box.workdir, 'clusters', NAME, 'kwok.yaml');
     const text = readFileSync(record, 'utf8');
@@ -87,7 +87,7 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
     assert.match(refused.stderr, /nerdctl/);
     assert.ok(existsSync(record), 'kept without --force');
     const forced = await kwokts({ ...box, env: { ...box.env, ...env } }, ['--name', NAME, 'delete', 'cluster', '--force']);
-    assert.equal(forced.exitCode, 0, forced.stderr);
+    assert.equal(forced.exitCode, 0, failure(forced));
     assert.match(forced.stderr, /--force: removing its files and kubeconfig context anyway/);
     assert.equal(existsSync(join(box.workdir, 'clusters', NAME)), false);
     assert.doesNotMatch(readFileSync(box.kubeconfig, 'utf8'), new RegExp(`kwok-${NAME}`));

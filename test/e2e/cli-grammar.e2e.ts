@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execa } from 'execa';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, kwokts, sandbox, ROOT } from './harness.js';
+import { BIN, kwokts, sandbox, ROOT, failure } from './harness.js';
 
 const KWOKCTL = '/work/tools/bin/kwokctl';
 
@@ -33,7 +33,7 @@ test('pflag spellings are accepted: --bool=false, =1, a repeated --wait, -v=4, -
     }
     // The last value really wins, and the false really is false.
     const plan = await kwokts(box, ['create', 'cluster', '--dry-run', '--kube-authorization=false', '--kube-apiserver-port=1', '--kube-apiserver-port', '32123']);
-    assert.equal(plan.exitCode, 0, plan.stderr);
+    assert.equal(plan.exitCode, 0, failure(plan));
     assert.match(plan.stdout, /--secure-port=32123/);
     assert.doesNotMatch(plan.stdout, /--authorization-mode=Node,RBAC/);
     const withAuth = await kwokts(box, ['create', 'cluster', '--dry-run', '--kube-authorization=f', '--kube-authorization']);
@@ -82,12 +82,12 @@ test('help: -h, help CMD, and the true defaults of --wait, --timeout, --config, 
   const box = sandbox();
   try {
     const create = await kwokts(box, ['help', 'create', 'cluster']);
-    assert.equal(create.exitCode, 0, create.stderr);
+    assert.equal(create.exitCode, 0, failure(create));
     assert.match(create.stdout, /--wait=DURATION\s+\[default: 2m\][^]*0 waits only until\s+kube-apiserver serves/);
     assert.match(create.stdout, /--timeout=DURATION[^]*\(default: none\)/);
     assert.match(create.stdout, /-c, --config=<value>\.\.\.\s+\[default: ~\/\.kwok\/kwok\.yaml\]/);
     const del = await kwokts(box, ['delete', 'cluster', '-h']);
-    assert.equal(del.exitCode, 0, del.stderr);
+    assert.equal(del.exitCode, 0, failure(del));
     assert.match(del.stdout, /--force/);
     assert.match(del.stdout, /--kubeconfig=<value>\s+\[default: \$KUBECONFIG or ~\/\.kube\/config\]/);
     const topic = await kwokts(box, ['completion']);
@@ -155,7 +155,7 @@ test('get artifacts: one artifact a line, sorted, --filter binary|image, as kwok
   try {
     const run = async (args: string[]) => {
       const r = await kwokts(box, ['get', 'artifacts', ...args]);
-      assert.equal(r.exitCode, 0, r.stderr);
+      assert.equal(r.exitCode, 0, failure(r));
       return r.stdout.trimEnd().split('\n').filter(Boolean);
     };
     const binary = await run(['--runtime', 'binary']);

@@ -12,7 +12,7 @@ import { execa } from 'execa';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isAlive, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { isAlive, kwokts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const KWOKCTL = process.env.KWOKCTL_BINARY ?? '/work/tools/bin/kwokctl';
 const KWOK = process.env.KWOK_BINARY ?? '/work/tools/bin/kwok';
@@ -50,7 +50,7 @@ describe('compat: get artifacts', { skip: kwokctlMissing }, () => {
       const env = { KWOK_KUBE_APISERVER_BINARY: '/opt/kube-apiserver' };
       const theirs = (await kwokctl(box, ['get', 'artifacts', '--runtime', 'binary'], env)).stdout.split('\n');
       const result = await kwokts({ ...box, env: { ...box.env, ...env } }, ['get', 'artifacts']);
-      assert.equal(result.exitCode, 0, result.stderr);
+      assert.equal(result.exitCode, 0, failure(result));
       const ours = result.stdout.split('\n');
       assert.deepEqual(ours, [...ours].sort());
       assert.ok(ours.includes('/opt/kube-apiserver'));
@@ -94,7 +94,7 @@ describe('compat: a kwokts cluster', { timeout: 900_000 }, () => {
     assert.match(config, /certificate-authority-data: /);
     assert.match(config, /client-certificate-data: /);
     const result = await kubectlWith(config, ['get', 'ns', 'default', '-o', 'name']);
-    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.exitCode, 0, failure(result));
     assert.equal(result.stdout.trim(), 'namespace/default');
   });
 
@@ -109,11 +109,11 @@ describe('compat: a kwokts cluster', { timeout: 900_000 }, () => {
     assert.match(insecure, /insecure-skip-tls-verify: true/);
     assert.doesNotMatch(insecure, /certificate-authority/);
     const viaInsecure = await kubectlWith(insecure, ['get', 'ns', 'default', '-o', 'name']);
-    assert.equal(viaInsecure.exitCode, 0, viaInsecure.stderr);
+    assert.equal(viaInsecure.exitCode, 0, failure(viaInsecure));
 
     const alice = await ok(box, ['--name', NAME, 'get', 'kubeconfig', '--user', 'alice', '--group', 'devs,qa']);
     const who = await kubectlWith(alice, ['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.groups}']);
-    assert.equal(who.exitCode, 0, who.stderr);
+    assert.equal(who.exitCode, 0, failure(who));
     assert.match(who.stdout, /^alice \[.*"devs".*"qa".*\]/);
     // Only --group: kwokctl keeps the default user.
     const admins = await ok(box, ['--name', NAME, 'get', 'kubeconfig', '--group', 'ops']);
@@ -156,7 +156,7 @@ describe('compat: a kwokts cluster', { timeout: 900_000 }, () => {
   test('kwokctl reads it: same listing byte for byte, then stops, starts and deletes it', { skip: kwokctlMissing }, async () => {
     const ours = await ok(box, ['get', 'clusters', '-o', 'wide']);
     const theirs = await kwokctl(box, ['get', 'clusters', '-o', 'wide']);
-    assert.equal(theirs.exitCode, 0, theirs.stderr);
+    assert.equal(theirs.exitCode, 0, failure(theirs));
     assert.equal(theirs.stdout, ours);
     const theirComponents = await kwokctl(box, ['--name', NAME, 'get', 'components', '-o', 'wide']);
     assert.equal(theirComponents.stdout, await ok(box, ['--name', NAME, 'get', 'components', '-o', 'wide']));
@@ -165,12 +165,12 @@ describe('compat: a kwokts cluster', { timeout: 900_000 }, () => {
     const pids = pidsOf(box.workdir, NAME);
     assert.equal(pids.length, 5);
     const stop = await kwokctl(box, ['--name', NAME, 'stop', 'cluster']);
-    assert.equal(stop.exitCode, 0, stop.stderr);
+    assert.equal(stop.exitCode, 0, failure(stop));
     for (const pid of pids) await waitFor(`pid ${pid} gone after kwokctl stop`, () => !isAlive(pid), 30_000);
     assert.equal(await ok(box, ['get', 'clusters', '-o', 'wide']), `NAME   READY   STATUS\n${NAME}   0/5     Stopped`);
 
     const start = await kwokctl(box, ['--name', NAME, 'start', 'cluster']);
-    assert.equal(start.exitCode, 0, start.stderr);
+    assert.equal(start.exitCode, 0, failure(start));
     await waitFor('Ready after kwokctl start', async () => (await ok(box, ['get', 'clusters', '-o', 'wide'])).includes(`${NAME}   5/5     Ready`), 120_000, 1000);
     // The objects survived, and the controller kwokctl started runs our stages.
     await waitFor('the plain Deployment Running again', async () => {
@@ -180,7 +180,7 @@ describe('compat: a kwokts cluster', { timeout: 900_000 }, () => {
 
     const running = pidsOf(box.workdir, NAME);
     const del = await kwokctl(box, ['--name', NAME, 'delete', 'cluster', '--kubeconfig', box.kubeconfig]);
-    assert.equal(del.exitCode, 0, del.stderr);
+    assert.equal(del.exitCode, 0, failure(del));
     assert.equal(existsSync(join(box.workdir, 'clusters', NAME)), false);
     for (const pid of running) await waitFor(`pid ${pid} gone after kwokctl delete`, () => !isAlive(pid), 30_000);
     assert.equal(await ok(box, ['get', 'clusters']), '');
@@ -204,7 +204,7 @@ describe('compat: a kwokctl cluster, handled by kwokts', { timeout: 900_000, ski
       '--kubeconfig', box.kubeconfig,
       // kwokctl has no flag for kubectl's binary, only the variable.
     ], { KWOK_KUBECTL_BINARY: bin.kubectl! });
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
   });
   after(async () => {
     await kwokctl(box, ['--name', NAME, 'delete', 'cluster', '--kubeconfig', box.kubeconfig]);
@@ -222,7 +222,7 @@ describe('compat: a kwokctl cluster, handled by kwokts', { timeout: 900_000, ski
   test('kwokts kubectl and get kubeconfig work on it', async () => {
     assert.equal((await ok(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name'])).trim(), 'namespace/default');
     const theirs = await kwokctl(box, ['--name', NAME, 'get', 'kubeconfig']);
-    assert.equal(theirs.exitCode, 0, theirs.stderr);
+    assert.equal(theirs.exitCode, 0, failure(theirs));
     assert.equal(await ok(box, ['--name', NAME, 'get', 'kubeconfig']), theirs.stdout);
   });
 

@@ -13,7 +13,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { freePort, isListening, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { freePort, isListening, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 import { TEST_PROMETHEUS_IMAGE, type TestEngine } from '../engines/images.js';
 import { engineLogTail, startEngine, type EngineUnderTest } from '../engines/start-engine.js';
@@ -96,7 +96,7 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       console.log(`# ${engine}: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (CLI wall time, images present)`);
 
       const ns = await k(['get', 'ns']);
-      assert.equal(ns.exitCode, 0, ns.stderr);
+      assert.equal(ns.exitCode, 0, failure(ns));
       assert.match(ns.stdout, /^kube-system\s+Active/m);
       const states = await containerStates(under, name);
       assert.deepEqual(states, ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'].map((c) => `kwok-${name}-${c} running`));
@@ -117,11 +117,11 @@ export function containerRuntimeSuite(engine: TestEngine): void {
         String((await execa(under.engine, ['inspect', '--format', '{{.State.StartedAt}}', `kwok-${name}-${component}`], { env: { ...process.env, ...under.env } })).stdout).trim();
       const snapshot = join(box.workdir, '..', `${name}-snapshot.db`);
       const saved = await run(['snapshot', 'save', '--path', snapshot]);
-      assert.equal(saved.exitCode, 0, saved.stderr);
+      assert.equal(saved.exitCode, 0, failure(saved));
       assert.equal((await k(['create', 'configmap', 'made-after-save'])).exitCode, 0);
       const [apiserverBefore, etcdBefore] = [await startedAt('kube-apiserver'), await startedAt('etcd')];
       const restored = await run(['snapshot', 'restore', '--path', snapshot]);
-      assert.equal(restored.exitCode, 0, restored.stderr);
+      assert.equal(restored.exitCode, 0, failure(restored));
       assert.equal((await k(['get', 'configmap', 'made-after-save', '--ignore-not-found', '-o', 'name'])).stdout.trim(), '', 'the config map made after the save is gone');
       assert.equal(await startedAt('kube-apiserver'), apiserverBefore, 'the apiserver kept running');
       assert.notEqual(await startedAt('etcd'), etcdBefore, 'etcd was restarted on the restored data');
@@ -132,17 +132,17 @@ export function containerRuntimeSuite(engine: TestEngine): void {
 
       // Logs come from the engine; export logs collects them.
       const logs = await run(['logs', 'kwok-controller']);
-      assert.equal(logs.exitCode, 0, logs.stderr);
+      assert.equal(logs.exitCode, 0, failure(logs));
       assert.match(logs.stdout, /kwok controller .* started/);
       const exportDir = join(box.workdir, '..', 'exported');
       const exported = await run(['export', 'logs', exportDir]);
-      assert.equal(exported.exitCode, 0, exported.stderr);
+      assert.equal(exported.exitCode, 0, failure(exported));
       assert.match(readFileSync(join(exportDir, name, 'components', 'kube-apiserver.log'), 'utf8'), /Serving securely|serving/i);
       assert.ok(existsSync(join(exportDir, name, `${engine}-info.txt`)));
 
       // Passthrough uses the host's binaries against the ports published on loopback.
       const etcd = await run(['etcdctl', 'get', '/registry/namespaces/default', '--keys-only']);
-      assert.equal(etcd.exitCode, 0, etcd.stderr);
+      assert.equal(etcd.exitCode, 0, failure(etcd));
       assert.equal(etcd.stdout.trim(), '/registry/namespaces/default');
       const wide = await run(['get', 'clusters', '-o', 'wide']);
       assert.match(wide.stdout, new RegExp(`^${name}\\s+5\\/5\\s+Ready$`, 'm'));
@@ -150,13 +150,13 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       assert.equal(listed.find((c) => c.name === name)?.runtime, engine);
 
       const stopped = await run(['stop', 'cluster']);
-      assert.equal(stopped.exitCode, 0, stopped.stderr);
+      assert.equal(stopped.exitCode, 0, failure(stopped));
       for (const s of await containerStates(under, name)) assert.match(s, / exited$/, 'stop keeps the containers, stopped');
       const components = await run(['get', 'components', '-o', 'json']);
       assert.ok((JSON.parse(components.stdout) as Array<{ state: string }>).every((c) => c.state === 'stopped'), components.stdout);
 
       const restarted = await run(['start', 'cluster', '--wait', '2m']);
-      assert.equal(restarted.exitCode, 0, restarted.stderr);
+      assert.equal(restarted.exitCode, 0, failure(restarted));
       // The objects survived: same deployment, pods Running again.
       await waitFor('10 pods Running after start', async () => {
         const p = await phases();
@@ -164,7 +164,7 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       }, 60_000, 500);
 
       const deleted = await run(['delete', 'cluster']);
-      assert.equal(deleted.exitCode, 0, deleted.stderr);
+      assert.equal(deleted.exitCode, 0, failure(deleted));
       assert.deepEqual(await leftovers(under, name), []);
       assert.ok(!existsSync(join(box.workdir, 'clusters', name)));
     });
@@ -187,7 +187,7 @@ spec:
       const c = (args: string[], input?: string) => kwokts(box, ['--name', cluster, ...args], input === undefined ? {} : { input });
       try {
         const created = await c(['-c', config, 'create', 'cluster', '--enable', 'prometheus', '--prometheus-image', TEST_PROMETHEUS_IMAGE, '--prometheus-port', String(promPort), '--wait', '2m']);
-        assert.equal(created.exitCode, 0, created.stderr);
+        assert.equal(created.exitCode, 0, failure(created));
         const env = { ...process.env, ...under.env };
         const user = String((await execa(under.engine, ['inspect', '--format', '{{.Config.User}}', `kwok-${cluster}-prometheus`], { env })).stdout).trim();
         assert.equal(user, `${process.getuid!()}:${process.getgid!()}`, 'prometheus runs as the owner of the cluster\'s files');
@@ -255,7 +255,7 @@ spec:
       const c = (args: string[], input?: string) => kwokts(box, ['--name', cluster, ...args], input === undefined ? {} : { input });
       try {
         const created = await c(['-c', config, 'create', 'cluster', '--enable', 'metrics-server', '--wait', '3m']);
-        assert.equal(created.exitCode, 0, created.stderr);
+        assert.equal(created.exitCode, 0, failure(created));
         const env = { ...process.env, ...under.env };
         const user = String((await execa(under.engine, ['inspect', '--format', '{{.Config.User}}', `kwok-${cluster}-metrics-server`], { env })).stdout).trim();
         assert.equal(user, `${process.getuid!()}:${process.getgid!()}`, 'metrics-server runs as the owner of the cluster\'s files');
@@ -356,7 +356,7 @@ spec:
       // Only this engine answers: the other one's variable points nowhere.
       const other = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
       const r = await kwokts({ ...box, env: { ...box.env, KWOK_RUNTIME: '', ...other } }, ['--name', `${name}-auto`, 'create', 'cluster', '--dry-run']);
-      assert.equal(r.exitCode, 0, r.stderr);
+      assert.equal(r.exitCode, 0, failure(r));
       assert.match(r.stdout, new RegExp(`^${engine} network create .* kwok-${name}-auto$`, 'm'));
     });
 
@@ -365,7 +365,7 @@ spec:
       const other = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
       const env = { ...box.env, KWOK_RUNTIME: '', KWOK_KUBE_VERSION: 'v1.35.0', ...other };
       const r = await kwokts({ ...box, env }, ['--name', `${name}-offline`, 'create', 'cluster', '--dry-run']);
-      assert.equal(r.exitCode, 0, r.stderr);
+      assert.equal(r.exitCode, 0, failure(r));
       assert.match(r.stderr, new RegExp(`not using ${engine}: image registry\\.k8s\\.io/\\S+ is not in ${engine} and registry\\.k8s\\.io cannot be reached \\(pass --runtime ${engine} to use it anyway\\)`));
       assert.doesNotMatch(r.stdout, new RegExp(`^${engine} network create`, 'm'));
       assert.match(r.stdout, /^# Use kube-apiserver from /m, 'the binary runtime plans its programs');

@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { isAlive, kwokts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'hd-crash';
 const COMPONENTS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
@@ -25,7 +25,7 @@ describe('crash recovery', { timeout: 1_200_000 }, () => {
     requireBinaries();
     box = sandbox();
     const created = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '5m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
   });
   after(async () => {
     console.log(['component killed            start cluster  exit', ...rows].join('\n'));
@@ -43,14 +43,14 @@ describe('crash recovery', { timeout: 1_200_000 }, () => {
     assert.match(errors[0]!, /cannot restore .*not-a-snapshot\.db: \S/);
     assert.equal(existsSync(join(box.workdir, 'clusters', NAME, 'etcd-restore')), false);
     const ns = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
-    assert.equal(ns.exitCode, 0, ns.stderr);
+    assert.equal(ns.exitCode, 0, failure(ns));
   });
 
   for (const component of COMPONENTS) {
     test(`kill -9 ${component}, then start cluster: ready again`, async () => {
       // The API answers before the crash, so "ready again" means recovered, not never broken.
       const before = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
-      assert.equal(before.exitCode, 0, before.stderr);
+      assert.equal(before.exitCode, 0, failure(before));
       const pid = pidOf(box, component);
       process.kill(pid, 'SIGKILL');
       await waitFor(`${component} (pid ${pid}) to die`, () => !isAlive(pid), 30_000, 50);
@@ -58,13 +58,13 @@ describe('crash recovery', { timeout: 1_200_000 }, () => {
       const result = await kwokts(box, ['--name', NAME, 'start', 'cluster', '--wait', '5m']);
       const seconds = (Date.now() - started) / 1000;
       rows.push(`${component.padEnd(27)} ${seconds.toFixed(1).padStart(6)}s        ${result.exitCode}`);
-      assert.equal(result.exitCode, 0, result.stderr);
+      assert.equal(result.exitCode, 0, failure(result));
       const components = await kwokts(box, ['--name', NAME, 'get', 'components', '-o', 'json']);
-      assert.equal(components.exitCode, 0, components.stderr);
+      assert.equal(components.exitCode, 0, failure(components));
       const ready = (JSON.parse(components.stdout) as Array<{ name: string; ready: boolean }>).filter((c) => c.ready).map((c) => c.name);
       assert.deepEqual(ready.sort(), [...COMPONENTS].sort(), components.stdout);
       const after = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
-      assert.equal(after.exitCode, 0, after.stderr);
+      assert.equal(after.exitCode, 0, failure(after));
     });
   }
 

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
+import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 function findGoKwok(): { binary: string } | { skip: string } {
   const explicit = process.env.KWOK_GO_BINARY;
@@ -58,7 +58,7 @@ describe('create cluster with kwokctl options (binary runtime)', () => {
     writeFileSync(join(dir, 'policy', 'audit-policy.yaml'), 'apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n- level: Metadata\n');
 
     const created = await kwokts(box, ['--name', 'op-tidy', '-c', tidy, '-c', dir, 'create', 'cluster', '--wait', '3m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     assert.doesNotMatch(created.stderr, /warning/i);
 
     const clusterDir = join(box.workdir, 'clusters', 'op-tidy');
@@ -75,26 +75,26 @@ describe('create cluster with kwokctl options (binary runtime)', () => {
     assert.equal(ns.stdout.trim(), 'namespace/default', ns.stderr);
 
     const deleted = await kwokts(box, ['--name', 'op-tidy', 'delete', 'cluster']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
   });
 
   test('--kwok-controller-binary: Go kwok runs as the controller and plays the nodes', { skip: 'skip' in goKwok ? goKwok.skip : false }, async () => {
     const binary = (goKwok as { binary: string }).binary;
     const created = await kwokts(box, ['--name', 'op-gokwok', 'create', 'cluster', '--kwok-controller-binary', binary, '--wait', '3m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     const controllerPid = Number(readFileSync(join(box.workdir, 'clusters', 'op-gokwok', 'pids', 'kwok-controller.pid'), 'utf8').trim());
     assert.ok(isAlive(controllerPid));
     assert.equal(readFileSync(`/proc/${controllerPid}/cmdline`, 'utf8').split('\0')[0], binary);
 
     const applied = await kwokts(box, ['--name', 'op-gokwok', 'kubectl', 'apply', '-f', '-'], { input: nodeYaml('op-node-0') });
-    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.equal(applied.exitCode, 0, failure(applied));
     // `kubectl wait` watches until the condition holds; the deadline is generous for a loaded machine.
     const ready = await kwokts(box, ['--name', 'op-gokwok', 'kubectl', 'wait', '--for=condition=Ready', 'node/op-node-0', '--timeout=240s']);
-    assert.equal(ready.exitCode, 0, ready.stderr);
+    assert.equal(ready.exitCode, 0, failure(ready));
 
     const pids = recordedPids(box.workdir);
     const deleted = await kwokts(box, ['--name', 'op-gokwok', 'delete', 'cluster']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     for (const pid of pids) await waitFor(`pid ${pid} to exit`, () => !isAlive(pid), 30_000);
   });
 

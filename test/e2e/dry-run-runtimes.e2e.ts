@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, ROOT, sandbox, type Sandbox, failure } from './harness.js';
 
 const COMPONENTS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
 
@@ -22,7 +22,7 @@ describe('runtimes without an engine here', () => {
 
   test('nerdctl --dry-run: network, images, one container per component, started in order; nothing made', async () => {
     const r = await kwokts(box, ['--name', 'nd', 'create', 'cluster', '--runtime', 'nerdctl', '--dry-run']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     const lines = r.stdout.split('\n').filter((l) => l.startsWith('nerdctl '));
     assert.equal(lines[0], 'nerdctl network create --label=io.kwokts.cluster=nd --label=com.docker.compose.project=kwok-nd kwok-nd');
     const creates = lines.filter((l) => l.startsWith('nerdctl create '));
@@ -41,7 +41,7 @@ describe('runtimes without an engine here', () => {
 
   test('kind --dry-run: kind create cluster from the generated config, controller image loaded, manifests applied', async () => {
     const r = await kwokts(box, ['--name', 'kd', 'create', 'cluster', '--runtime', 'kind', '--dry-run']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     const dir = join(box.workdir, 'clusters', 'kd');
     const commands = r.stdout.split('\n').filter((l) => /^(kind|kubectl) /.test(l));
     assert.deepEqual(commands, [

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 describe('create cluster --enable-crds Stage', () => {
   let box: Sandbox;
@@ -22,7 +22,7 @@ describe('create cluster --enable-crds Stage', () => {
 
   test('stages are served as custom resources and drive the controller', async () => {
     const r = await kwokts(box, ['--name', 'crds', 'create', 'cluster', '--enable-crds', 'Stage', '--wait', '2m']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     const stages = await k(['get', 'stages', '-o', 'name']);
     assert.deepEqual(stages.stdout.trim().split('\n').sort(), [
       'stage.kwok.x-k8s.io/node-heartbeat-with-lease',

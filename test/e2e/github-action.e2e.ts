@@ -15,7 +15,7 @@ import { HttpKubeClient } from '../../src/kube/client/http-client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { nodesResource } from '../../src/kube/client/resources.js';
 import { silentLogger } from '../../src/util/log.js';
-import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
+import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, type Sandbox, failure } from './harness.js';
 
 interface Runner {
   dir: string;
@@ -87,7 +87,7 @@ describe('GitHub Action: install, create --wait, export the kubeconfig, delete a
     assert.equal(entries(run.files.state)['cluster'], undefined, 'no cluster for the post step to delete');
     assert.equal((await kwokts(box, ['get', 'clusters'])).stdout.trim(), '');
     const post = await step(box, run, 'post', {}, entries(run.files.state));
-    assert.equal(post.exitCode, 0, post.stderr);
+    assert.equal(post.exitCode, 0, failure(post));
     assert.match(post.stderr, /nothing to delete/);
   });
 
@@ -109,7 +109,7 @@ describe('GitHub Action: install, create --wait, export the kubeconfig, delete a
     const toolCache = join(run.dir, 'tool-cache');
     const { KWOK_CACHE_DIR: _cache, ...rest } = box.env;
     const r = await step({ ...box, env: rest }, run, 'main', { 'create-cluster': 'false' }, {}, { RUNNER_TOOL_CACHE: toolCache, KWOK_CACHE_DIR: '' });
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     assert.equal(entries(run.files.env)['KWOK_CACHE_DIR'], join(toolCache, 'kwokts'));
     assert.equal(entries(run.files.output)['cache-dir'], join(toolCache, 'kwokts'));
   });
@@ -118,7 +118,7 @@ describe('GitHub Action: install, create --wait, export the kubeconfig, delete a
     const run = runner();
     runners.push(run);
     const main = await step(box, run, 'main', { 'cluster-name': 'gha', wait: '2m', args: '--disable kwok-controller' });
-    assert.equal(main.exitCode, 0, main.stderr);
+    assert.equal(main.exitCode, 0, failure(main));
 
     const outputs = entries(run.files.output);
     const kubeconfig = outputs['kubeconfig']!;
@@ -143,7 +143,7 @@ describe('GitHub Action: install, create --wait, export the kubeconfig, delete a
     assert.ok(pids.length >= 3);
 
     const post = await step(box, run, 'post', {}, entries(run.files.state));
-    assert.equal(post.exitCode, 0, post.stderr);
+    assert.equal(post.exitCode, 0, failure(post));
     assert.equal((await kwokts(box, ['get', 'clusters'])).stdout.trim(), '');
     assert.deepEqual(pids.filter(isAlive), [], 'no component left running');
   });

@@ -98,6 +98,17 @@ export async function kwokts(box: Sandbox, args: string[], options: { input?: st
 }
 
 /**
+ * The message for an assertion on a CLI call that should have succeeded: the exit code and the
+ * lines that are not progress first (a CI log may show only the first lines of a long message,
+ * and progress comes first in stderr), then the whole stderr.
+ */
+export function failure(result: CliResult): string {
+  const progress = /(\.\.\.|done \([\d.]+s\))$/;
+  const lines = result.stderr.split('\n').filter((line) => line.trim() !== '' && !progress.test(line.trim()));
+  return [`exit ${result.exitCode}: ${lines.join('\n') || result.stdout.slice(-2000)}`, '--- stderr ---', result.stderr].join('\n');
+}
+
+/**
  * `kwokts` as npm installs it: the package's "bin" entry (bin/kwokts, the sh launcher) behind a
  * relative symlink in a prefix's bin directory, found on PATH by name. `withoutNode` puts a
  * `node` first on PATH that only fails (exit 97, "node was started"), to show a call that never

@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { serviceAccountDir } from '../../src/kube/kubeconfig/in-cluster.js';
-import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, waitFor, type Sandbox } from './harness.js';
+import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 import { NODE, seedDeployment as deployment } from '../fixtures/seed-objects.js';
 
 const NAME = 'incluster';
@@ -80,7 +80,7 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
     requireBinaries();
     box = sandbox();
     const created = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--disable', 'kwok-controller', '--wait', '2m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     const server = /server: https:\/\/127\.0\.0\.1:(\d+)/.exec(readFileSync(box.kubeconfig, 'utf8'));
     assert.ok(server, 'the cluster is in the sandbox kubeconfig');
     apiserverPort = Number(server[1]);
@@ -111,7 +111,7 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
     assert.equal((await k(['get', 'crd', 'stages.kwok.x-k8s.io'])).exitCode, 1, 'nothing was applied');
 
     const r = await kwokts(box, ['deploy', '--kubeconfig', box.kubeconfig, '--context', `kwok-${NAME}`, '--no-stages']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     assert.match(r.stdout, /^customresourcedefinition\.apiextensions\.k8s\.io\/stages\.kwok\.x-k8s\.io serverside-applied$/m);
     assert.match(r.stdout, /^deployment\.apps\/kwok-controller serverside-applied$/m);
     assert.equal(r.stdout.trim().split('\n').length, 10, r.stdout);
@@ -161,7 +161,7 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
 
     // The Pod's service-account directory, with a real token of that ServiceAccount.
     const token = await k(['-n', 'kube-system', 'create', 'token', 'kwok-controller', '--duration=2h']);
-    assert.equal(token.exitCode, 0, token.stderr);
+    assert.equal(token.exitCode, 0, failure(token));
     const dir = join(secrets, serviceAccountDir);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'token'), token.stdout, { mode: 0o600 });
@@ -197,7 +197,7 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
 
     // The seed's second step: apply stage-fast.yaml, as shipped.
     const applied = await k(['apply', '-f', join(ROOT, 'templates', 'deploy', 'stage-fast.yaml')]);
-    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.equal(applied.exitCode, 0, failure(applied));
     await waitFor('node Ready', async () => (await jsonpath(['get', 'node', 'kwok-node-0'], '{.status.conditions[?(@.type=="Ready")].status}')) === 'True', 30_000, 500);
     await waitFor('3 pods Running', async () => {
       const phases = (await jsonpath(['get', 'pods', '-l', 'app=fake-pod'], '{.items[*].status.phase}')).split(' ').filter(Boolean);

@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 
 /** Processes whose owner marker names this cluster directory (found even without a pid file). */
 function markedProcesses(clusterDir: string): number[] {
@@ -91,9 +91,9 @@ describe('interrupted create', { timeout: 1_800_000 }, () => {
         assert.ok(existsSync(join(clusterDir, 'kwok.yaml')), 'exit 0 without a cluster record');
         assert.ok(hasContext(box, name), 'exit 0 without the kubeconfig context');
         const components = await kwokts(box, ['--name', name, 'get', 'components']);
-        assert.equal(components.exitCode, 0, components.stderr);
+        assert.equal(components.exitCode, 0, failure(components));
         const deleted = await kwokts(box, ['--name', name, 'delete', 'cluster']);
-        assert.equal(deleted.exitCode, 0, deleted.stderr);
+        assert.equal(deleted.exitCode, 0, failure(deleted));
       } else {
         rows.push(`${label.padEnd(26)} ${signal.padEnd(8)} ${String(result.exitCode).padEnd(5)} rolled back`);
         assert.equal(result.exitCode, signal === 'SIGINT' ? 130 : 143, result.stderr);
@@ -114,7 +114,7 @@ describe('interrupted create', { timeout: 1_800_000 }, () => {
     const deleteStarted = Date.now();
     const deleted = await kwokts(box, ['--name', name, 'delete', 'cluster']);
     rows.push(`${'SIGKILL while starting'.padEnd(26)} SIGKILL  -     delete exit ${deleted.exitCode} in ${((Date.now() - deleteStarted) / 1000).toFixed(1)}s`);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     assert.equal(existsSync(clusterDir), false);
     // Components spawned after delete read the pid files would still carry the marker.
     await waitFor('every marked process to end', () => markedProcesses(clusterDir).length === 0, 30_000);
@@ -127,7 +127,7 @@ describe('interrupted create', { timeout: 1_800_000 }, () => {
     assert.ok(result.sent);
     const again = await kwokts(box, ['--name', name, 'create', 'cluster', '--wait', '5m']);
     rows.push(`${'SIGKILL before context'.padEnd(26)} SIGKILL  -     re-create exit ${again.exitCode}, context ${hasContext(box, name)}`);
-    assert.equal(again.exitCode, 0, again.stderr);
+    assert.equal(again.exitCode, 0, failure(again));
     assert.ok(hasContext(box, name), `no context after the second create:\n${again.stderr}`);
     // The user's own kubectl, through the user's kubeconfig and the added context.
     const kubectl = /kubectl: (\S+)/.exec(readFileSync(join(box.workdir, 'clusters', name, 'kwok.yaml'), 'utf8'))?.[1];
@@ -135,7 +135,7 @@ describe('interrupted create', { timeout: 1_800_000 }, () => {
     const ns = await execa(kubectl, ['--kubeconfig', box.kubeconfig, '--context', `kwok-${name}`, 'get', 'ns', 'default'], { reject: false });
     assert.equal(ns.exitCode, 0, String(ns.stderr));
     const deleted = await kwokts(box, ['--name', name, 'delete', 'cluster']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     assert.deepEqual(markedProcesses(join(box.workdir, 'clusters', name)), []);
   });
 });

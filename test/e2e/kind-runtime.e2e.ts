@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
-import { kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
 interface EngineUnderTest {
@@ -61,15 +61,15 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     // The controller image the kind runtime loads and `kwokts deploy` runs: the repository's
     // Dockerfile, built on a base made from this machine's node (node:20-slim cannot be pulled).
     const controller = await kwokts(box, ['artifacts', 'build', 'controller-image'], { timeoutMs: BUILD_MS });
-    assert.equal(controller.exitCode, 0, controller.stderr);
+    assert.equal(controller.exitCode, 0, failure(controller));
     assert.equal(controller.stdout.trim(), DEFAULT_KWOK_CONTROLLER_IMAGE);
     let started = Date.now();
     const built = await kwokts(box, ['artifacts', 'build', 'kind'], { timeoutMs: BUILD_MS });
-    assert.equal(built.exitCode, 0, built.stderr);
+    assert.equal(built.exitCode, 0, failure(built));
     kind = built.stdout.trim();
     started = Date.now();
     const node = await kwokts(box, ['artifacts', 'build', 'kind-node-image'], { timeoutMs: BUILD_MS });
-    assert.equal(node.exitCode, 0, node.stderr);
+    assert.equal(node.exitCode, 0, failure(node));
     image = node.stdout.trim();
     console.log(`# kind node image ${image} ready in ${((Date.now() - started) / 1000).toFixed(0)}s (cold: a full build; warm: a fingerprint check)`);
   });
@@ -82,7 +82,7 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
   test('create, seed 000, logs, port-forward, stop/start, delete: nothing left', async () => {
     const started = Date.now();
     const created = await run(['create', 'cluster', '--wait', '10m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     console.log(`# kind: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (node image present)`);
     // kindest/node cannot be pulled here: the fallback is said in one line.
     assert.match(created.stderr, new RegExp(`kindest/node:v\\d+\\.\\d+\\.\\d+ cannot be pulled \\(.*\\); using ${image.replace(/[.]/g, '\\.')}, made locally`));
@@ -110,10 +110,10 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
 
     // Logs through the cluster (kubectl logs of the component's pod).
     const controllerLogs = await run(['logs', 'kwok-controller']);
-    assert.equal(controllerLogs.exitCode, 0, controllerLogs.stderr);
+    assert.equal(controllerLogs.exitCode, 0, failure(controllerLogs));
     assert.match(controllerLogs.stdout, /kwok controller .* started/);
     const apiserverLogs = await run(['logs', 'kube-apiserver']);
-    assert.equal(apiserverLogs.exitCode, 0, apiserverLogs.stderr);
+    assert.equal(apiserverLogs.exitCode, 0, failure(apiserverLogs));
     assert.ok(apiserverLogs.stdout.length > 0);
 
     // port-forward to the apiserver's pod: /readyz with the cluster's admin credentials.
@@ -133,17 +133,17 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
 
     // stop: the node container stops, the cluster's objects survive a start.
     const stopped = await run(['stop', 'cluster']);
-    assert.equal(stopped.exitCode, 0, stopped.stderr);
+    assert.equal(stopped.exitCode, 0, failure(stopped));
     assert.equal(String((await docker(['inspect', '--format', '{{.State.Status}}', NODE_CONTAINER])).stdout).trim(), 'exited');
     const components = JSON.parse((await run(['get', 'components', '-o', 'json'])).stdout) as Array<{ state: string }>;
     assert.ok(components.every((c) => c.state === 'stopped'), JSON.stringify(components));
     const restarted = await run(['start', 'cluster', '--wait', '10m']);
-    assert.equal(restarted.exitCode, 0, restarted.stderr);
+    assert.equal(restarted.exitCode, 0, failure(restarted));
     await waitFor('10 pods Running with IPs after start', allRunning, 600_000, 2000);
 
     // delete: no container, no network, no kubeconfig context, no cluster directory.
     const deleted = await run(['delete', 'cluster']);
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     const containers = String((await docker(['ps', '--all', '--filter', `name=${NODE_CONTAINER}`, '--format', '{{.Names}}'])).stdout).trim();
     assert.equal(containers, '');
     assert.notEqual((await docker(['network', 'inspect', 'kind'])).exitCode, 0, 'kind\'s network is gone with its last cluster');
@@ -174,7 +174,7 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
       const loaded = await kindRun(['load', 'docker-image', DEFAULT_KWOK_CONTROLLER_IMAGE, `--name=${cluster}`]);
       assert.equal(loaded.exitCode, 0, String(loaded.all));
       const deployed = await kwokts(box, ['deploy', '--kubeconfig', kubeconfig]);
-      assert.equal(deployed.exitCode, 0, deployed.stderr);
+      assert.equal(deployed.exitCode, 0, failure(deployed));
       await waitFor('the kwok controller Deployment available', async () => (await kc(['-n', 'kube-system', 'get', 'deployment', 'kwok-controller', '-o', 'jsonpath={.status.availableReplicas}'])).stdout === '1', 300_000, 2000);
       await waitFor('kwok-node-0 Ready', async () => (await kc(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 300_000, 1000);
       await waitFor('10 pods Running', async () => {

@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { BIN, freePort, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { BIN, freePort, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { NODE } from '../fixtures/seed-objects.js';
 
 function pod(name: string, namespace = 'default'): string {
@@ -35,14 +35,14 @@ describe('kubectl exec, attach and port-forward for fake pods', { timeout: 900_0
 
   async function runningPod(name: string, namespace = 'default'): Promise<void> {
     const applied = await k(['apply', '-f', '-'], pod(name, namespace));
-    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.equal(applied.exitCode, 0, failure(applied));
     await waitFor(`pod ${namespace}/${name} Running`, async () => (await k(['get', 'pod', '-n', namespace, name, '-o', 'jsonpath={.status.phase}'])).stdout === 'Running', 120_000, 500);
   }
 
   async function create(name: string, config: string, flags: string[] = []): Promise<void> {
     cluster = name;
     const created = await kwokts(box, ['--name', name, '-c', config, 'create', 'cluster', '--wait', '3m', ...flags]);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     assert.equal((await k(['apply', '-f', '-'], NODE)).exitCode, 0);
     // node-initialize writes the addresses and kubelet port the apiserver dials.
     await waitFor('node Ready', async () => (await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 120_000);
@@ -123,7 +123,7 @@ spec:
 
     test('kubectl exec runs the command: stdout, stderr, the ClusterExec env and the exit code', async () => {
       const env = await k(['exec', 'web-0', '--', 'env']);
-      assert.equal(env.exitCode, 0, env.stderr);
+      assert.equal(env.exitCode, 0, failure(env));
       assert.match(env.stdout, /^TEST_ENV=test$/m);
       const failing = await k(['exec', 'web-0', '--', 'sh', '-c', 'echo to-stdout; echo to-stderr >&2; exit 3']);
       assert.equal(failing.exitCode, 3, failing.stderr);
@@ -134,7 +134,7 @@ spec:
 
     test('kubectl exec -i passes stdin through', async () => {
       const r = await k(['exec', '-i', 'web-0', '--', 'sh', '-c', 'tr a-z A-Z'], 'through stdin\n');
-      assert.equal(r.exitCode, 0, r.stderr);
+      assert.equal(r.exitCode, 0, failure(r));
       assert.equal(r.stdout, 'THROUGH STDIN');
     });
 
@@ -235,7 +235,7 @@ spec:
   - logsFile: ${attachLog}
 `);
     const r = await kwokts(box, ['--name', 'kl-dry', '-c', config, 'create', 'cluster', '--runtime', 'docker', '--dry-run']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     const controller = r.stdout.split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-kl-dry-kwok-controller'));
     assert.ok(controller, r.stdout);
     assert.ok(controller.includes(` --volume=${dir}:${dir}:ro `), controller);
@@ -259,7 +259,7 @@ spec:
 
     test('the CRDs are served; the config object was created in the cluster instead of written to kwok.yaml', async () => {
       const listed = await k(['get', 'clusterexecs', '-o', 'name']);
-      assert.equal(listed.exitCode, 0, listed.stderr);
+      assert.equal(listed.exitCode, 0, failure(listed));
       assert.equal(listed.stdout.trim(), 'clusterexec.kwok.x-k8s.io/from-config');
       for (const resource of ['execs', 'attaches', 'clusterattaches', 'portforwards', 'clusterportforwards']) {
         assert.equal((await k(['get', resource, '-A'])).exitCode, 0, resource);
@@ -286,7 +286,7 @@ spec:
   forwards:
   - target: {port: ${webPort}, address: 127.0.0.1}
 `);
-      assert.equal(applied.exitCode, 0, applied.stderr);
+      assert.equal(applied.exitCode, 0, failure(applied));
       // The controller's watch picks the object up; the Exec then decides over the ClusterExec.
       await waitFor('exec from the Exec object', async () => (await k(['exec', 'web-0', '--', 'sh', '-c', 'echo $FROM']).then((r) => r.stdout)) === 'exec-object', 60_000, 500);
       const pwd = await k(['exec', 'web-0', '--', 'pwd']);

@@ -13,7 +13,7 @@ import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { delimiter, join } from 'node:path';
-import { BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, type CliResult, type Sandbox } from './harness.js';
+import { BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, type CliResult, type Sandbox, failure } from './harness.js';
 
 const NAME = 'kwok-accept';
 
@@ -199,13 +199,13 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
     const env = { KWOK_KECTL_BINARY: availableKectl()! };
     const get = async (): Promise<CliResult> => run(['kectl', 'get', 'no', 'hack-node', '-o', 'yaml'], { env });
     const before = await get();
-    assert.equal(before.exitCode, 0, before.stderr);
+    assert.equal(before.exitCode, 0, failure(before));
     assert.match(before.stdout, /name: hack-node/);
     const deleted = await run(['kectl', 'delete', 'no', 'hack-node'], { env });
-    assert.equal(deleted.exitCode, 0, deleted.stderr);
+    assert.equal(deleted.exitCode, 0, failure(deleted));
     assert.equal(deleted.stdout.trim(), '/registry/minions/hack-node');
     const put = await run(['kectl', 'put', 'no', 'hack-node', '--path', '-'], { env, input: before.stdout });
-    assert.equal(put.exitCode, 0, put.stderr);
+    assert.equal(put.exitCode, 0, failure(put));
     const after = await get();
     assert.equal(after.stdout, before.stdout);
   });

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive, isListeningFor, kwokts, recordedPorts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { isAlive, isListeningFor, kwokts, recordedPorts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'life';
 
@@ -43,14 +43,14 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
     await ok(box, ['kubectl', 'create', 'configmap', 'keep-me', '--from-literal=answer=42']);
     const pids = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'].map((c) => pidOf(box, c));
     const stop = await kwokts(box, ['--name', NAME, 'stop', 'cluster']);
-    assert.equal(stop.exitCode, 0, stop.stderr);
+    assert.equal(stop.exitCode, 0, failure(stop));
     for (const pid of pids) assert.equal(isAlive(pid), false, `pid ${pid} still alive after stop`);
     for (const port of recordedPorts(box.workdir, NAME)) assert.equal(await isListeningFor(port, box.workdir), false, `port ${port} still open after stop`);
     assert.ok(existsSync(join(box.workdir, 'clusters', NAME, 'etcd')), 'etcd data removed by stop');
     assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 3), ['0/5', 'Stopped']);
 
     const again = await kwokts(box, ['--name', NAME, 'stop', 'cluster']);
-    assert.equal(again.exitCode, 0, again.stderr);
+    assert.equal(again.exitCode, 0, failure(again));
     assert.match(again.stderr, /already stopped/);
 
     await ok(box, ['start', 'cluster', '--wait', '2m']);
@@ -61,7 +61,7 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
   test('create of a cluster that exists and is not ready continues it, as kwokctl does: started, ready, data kept', async () => {
     await ok(box, ['stop', 'cluster']);
     const created = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '2m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     assert.match(created.stderr, /already exists and is not ready yet; continuing it/);
     assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 3), ['5/5', 'Ready']);
     assert.equal((await ok(box, ['kubectl', 'get', 'configmap', 'keep-me', '-o', 'jsonpath={.data.answer}'])).trim(), '42');
@@ -78,14 +78,14 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
     assert.equal(json.filter((c) => c.ready).length, 4);
 
     const start = await kwokts(box, ['--name', NAME, 'start', 'cluster', '--wait', '2m']);
-    assert.equal(start.exitCode, 0, start.stderr);
+    assert.equal(start.exitCode, 0, failure(start));
     assert.match(start.stderr, /restarted crashed kube-controller-manager/);
     for (const [component, pid] of Object.entries(before)) assert.equal(pidOf(box, component), pid, `${component} was restarted needlessly`);
     assert.ok(isAlive(pidOf(box, 'kube-controller-manager')));
     assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 3), ['5/5', 'Ready']);
 
     const noop = await kwokts(box, ['--name', NAME, 'start', 'cluster']);
-    assert.equal(noop.exitCode, 0, noop.stderr);
+    assert.equal(noop.exitCode, 0, failure(noop));
     assert.match(noop.stderr, /already running/);
   });
 
@@ -94,7 +94,7 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
     writeFileSync(file, await ok(box, ['get', 'kubeconfig', '--user', 'alice', '--group', 'devs']), { mode: 0o600 });
     const kubectl = (args: string[]): Promise<{ exitCode: number; stdout: string; stderr: string }> => kwokts(box, ['--name', NAME, 'kubectl', '--kubeconfig', file, ...args]);
     const who = await kubectl(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username} {.status.userInfo.groups}']);
-    assert.equal(who.exitCode, 0, who.stderr);
+    assert.equal(who.exitCode, 0, failure(who));
     assert.match(who.stdout, /^alice \[.*"devs".*\]/);
     const secrets = await kubectl(['get', 'secrets', '-A']);
     assert.notEqual(secrets.exitCode, 0);

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { freePort, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { freePort, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'logs';
 const AUDIT_POLICY = `apiVersion: audit.k8s.io/v1
@@ -143,11 +143,11 @@ describe('logs, export logs, config, --extra-args and extra components', { timeo
     writeFileSync(file, 'kind: KwokctlConfiguration\napiVersion: config.kwok.x-k8s.io/v1alpha1\noptions:\n  heartbeatFactor: 3\n  kubeApiserverPort: 31000\n');
     const env = { ...box, env: { ...box.env, KWOK_KUBE_APISERVER_PORT: '32000' } };
     const view = await kwokts(env, ['-c', file, 'config', 'view']);
-    assert.equal(view.exitCode, 0, view.stderr);
+    assert.equal(view.exitCode, 0, failure(view));
     assert.match(view.stdout, /heartbeatFactor: 3/);
     assert.match(view.stdout, /kubeApiserverPort: 32000/, 'env overrides the file');
     const tidy = await kwokts(box, ['-c', file, 'config', 'tidy']);
-    assert.equal(tidy.exitCode, 0, tidy.stderr);
+    assert.equal(tidy.exitCode, 0, failure(tidy));
     const saved = join(box.workdir, 'kwok.yaml');
     assert.match(readFileSync(saved, 'utf8'), /heartbeatFactor: 3/);
     // The saved file is read back by every command.

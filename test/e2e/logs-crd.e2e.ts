@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { NODE } from '../fixtures/seed-objects.js';
 
 function pod(name: string, namespace = 'default'): string {
@@ -38,7 +38,7 @@ describe('kubectl logs for fake pods', { timeout: 600_000 }, () => {
   async function create(name: string, config: string, flags: string[] = []): Promise<void> {
     cluster = name;
     const created = await kwokts(box, ['--name', name, '-c', config, 'create', 'cluster', '--wait', '2m', ...flags]);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     assert.equal((await k(['apply', '-f', '-'], NODE)).exitCode, 0);
     // node-initialize writes the addresses and kubelet port the apiserver dials for logs.
     await waitFor('node Ready', async () => (await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 30_000);
@@ -83,11 +83,11 @@ spec:
 
     test('kubectl logs prints the file; --tail=1 its last line', async () => {
       const all = await k(['logs', 'web-0']);
-      assert.equal(all.exitCode, 0, all.stderr);
+      assert.equal(all.exitCode, 0, failure(all));
       // The harness drops the output's final newline, as a shell's $(...) would.
       assert.equal(all.stdout, LINES.trimEnd());
       const tail = await k(['logs', 'web-0', '--tail=1']);
-      assert.equal(tail.exitCode, 0, tail.stderr);
+      assert.equal(tail.exitCode, 0, failure(tail));
       assert.equal(tail.stdout, 'third line');
     });
 
@@ -135,7 +135,7 @@ spec:
 
     test('the CRD is served; the config object was created in the cluster instead of written to kwok.yaml', async () => {
       const listed = await k(['get', 'logs', '-A', '-o', 'name']);
-      assert.equal(listed.exitCode, 0, listed.stderr);
+      assert.equal(listed.exitCode, 0, failure(listed));
       assert.equal(listed.stdout.trim(), 'logs.kwok.x-k8s.io/from-config');
       assert.doesNotMatch(readFileSync(join(box.workdir, 'clusters', 'logs-crd', 'kwok.yaml'), 'utf8'), /kind: Logs/);
       const components = readFileSync(join(box.workdir, 'clusters', 'logs-crd', 'kwok.yaml'), 'utf8');
@@ -157,7 +157,7 @@ spec:
   logs:
   - logsFile: ${other}
 `);
-      assert.equal(applied.exitCode, 0, applied.stderr);
+      assert.equal(applied.exitCode, 0, failure(applied));
       await waitFor('logs from the custom resource', async () => (await k(['logs', 'crd-pod'])).stdout === 'served from a custom resource', 30_000, 500);
       await runningPod('from-config');
       const fromConfig = await k(['logs', 'from-config']);
@@ -187,7 +187,7 @@ spec:
     previousLogsFile: /var/tmp/kwok-previous/app.log
 `);
     const r = await kwokts(box, ['--name', 'dry', '-c', config, 'create', 'cluster', '--runtime', 'docker', '--dry-run']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     const controller = r.stdout.split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-dry-kwok-controller'));
     assert.ok(controller, r.stdout);
     assert.ok(controller.includes(` --volume=${logDir}:${logDir}:ro `), controller);

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:https';
-import { freePort, kwokts, requireBinaries, sandbox, unbuiltReason, waitFor, type Sandbox } from './harness.js';
+import { freePort, kwokts, requireBinaries, sandbox, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'me-metrics';
 const NODE = 'me-node-0';
@@ -91,9 +91,9 @@ describe('metrics-server', { timeout: 900_000 }, () => {
     writeFileSync(config, USAGE);
     // ResourceUsage as a custom resource (followed live); the ClusterResourceUsage from the config file.
     const created = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--enable', 'metrics-server', '--enable-crds', 'ResourceUsage', '-c', config, '--wait', '3m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     const applied = await kubectl(['apply', '-f', '-'], OBJECTS);
-    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.equal(applied.exitCode, 0, failure(applied));
   });
   after(async () => {
     await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
@@ -165,7 +165,7 @@ spec:
   - {name: app, image: fake}
 `;
     const applied = await kubectl(['apply', '-f', '-'], usage);
-    assert.equal(applied.exitCode, 0, applied.stderr);
+    assert.equal(applied.exitCode, 0, failure(applied));
     let pod = '';
     await waitFor('kubectl top pod me-pod-1', async () => {
       pod = (await kubectl(['top', 'pod', 'me-pod-1', '--no-headers'])).stdout;
@@ -178,7 +178,7 @@ spec:
 
   test('the deprecated --enable-metrics-server enables it too', async () => {
     const planned = await kwokts(box, ['--name', 'me-alias', 'create', 'cluster', '--enable-metrics-server', '--dry-run']);
-    assert.equal(planned.exitCode, 0, planned.stderr);
+    assert.equal(planned.exitCode, 0, failure(planned));
     assert.match(planned.stdout, /metrics-server/);
   });
 });
@@ -194,11 +194,11 @@ describe('jaeger', { timeout: 3_600_000, skip: unbuiltReason('jaeger') }, () => 
     // Built from its Go module when not cached yet (a cold build takes a long while; later runs reuse it).
     if (!existsSync(JAEGER)) {
       const built = await kwokts(box, ['artifacts', 'build', 'jaeger'], { timeoutMs: 3_000_000 });
-      assert.equal(built.exitCode, 0, built.stderr);
+      assert.equal(built.exitCode, 0, failure(built));
     }
     port = await freePort();
     const created = await kwokts(box, ['--name', 'me-jaeger', 'create', 'cluster', '--jaeger-port', String(port), '--wait', '3m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
   });
   after(async () => {
     await kwokts(box, ['--name', 'me-jaeger', 'delete', 'cluster']);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { containerRuntimeSuite } from './container-runtime-scenario.js';
-import { kwokts, sandbox } from './harness.js';
+import { kwokts, sandbox, failure } from './harness.js';
 import { podmanEnv } from '../engines/images.js';
 import { startEngine } from '../engines/start-engine.js';
 
@@ -20,7 +20,7 @@ test('podman: with nothing listening on its socket, the API service is started o
   const env = { ...box.env, ...podmanEnv(), KWOK_RUNTIME: 'podman', CONTAINER_HOST: `unix://${socket}` };
   try {
     const r = await kwokts({ ...box, env }, ['--name', 'on-demand', 'create', 'cluster', '--wait', '2m']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     const ping = await execa('curl', ['-sf', '--unix-socket', socket, 'http://localhost/_ping'], { reject: false });
     assert.equal(ping.stdout, 'OK');
     const ns = await kwokts({ ...box, env }, ['--name', 'on-demand', 'kubectl', 'get', 'ns', 'default', '-o', 'name']);

@@ -12,7 +12,7 @@ import { request as httpsRequest } from 'node:https';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { freePort, isAlive, isListening, kwokts, recordedPids, requireBinaries, sandbox, spawnKwokts, waitFor, type CliResult, type Sandbox } from './harness.js';
+import { freePort, isAlive, isListening, kwokts, recordedPids, requireBinaries, sandbox, spawnKwokts, waitFor, type CliResult, type Sandbox, failure } from './harness.js';
 
 const NAME = 'pf';
 
@@ -125,7 +125,7 @@ describe('port-forward and config convert', { timeout: 600_000 }, () => {
     const direct = await httpsGet(box, portOf('kube-apiserver', 'https'), '/version');
     assert.equal(version.body, direct.body);
     const result = await fwd.stop('SIGINT');
-    assert.equal(result.exitCode, 0, result.stderr);
+    assert.equal(result.exitCode, 0, failure(result));
     assert.doesNotMatch(result.stderr, /error|rolling back/);
     assert.equal(await isListening(local), false, 'the local port is free again');
   });
@@ -143,7 +143,7 @@ describe('port-forward and config convert', { timeout: 600_000 }, () => {
     assert.equal((JSON.parse(etcdHealth.body) as { health: string }).health, 'true');
     for (const fwd of [byName, byNumber]) {
       const result = await fwd.stop('SIGTERM');
-      assert.equal(result.exitCode, 0, result.stderr);
+      assert.equal(result.exitCode, 0, failure(result));
       assert.equal(await isListening(fwd.port), false);
     }
   });
@@ -179,13 +179,13 @@ describe('port-forward and config convert', { timeout: 600_000 }, () => {
   test('--dry-run prints the tunnel and starts nothing: the relay as socat (binary, docker), kubectl port-forward (kind)', async () => {
     const local = await freePort();
     const binary = await kwokts(box, ['--name', NAME, '--dry-run', 'port-forward', 'kube-apiserver', `${local}:https`]);
-    assert.equal(binary.exitCode, 0, binary.stderr);
+    assert.equal(binary.exitCode, 0, failure(binary));
     assert.equal(binary.stdout, `socat TCP-LISTEN:${local},bind=127.0.0.1,reuseaddr,fork TCP:127.0.0.1:${portOf('kube-apiserver', 'https')}`);
     assert.equal(await isListening(local), false);
 
     recordAs(box, 'as-docker', 'docker', () => true);
     const docker = await kwokts(box, ['--name', 'as-docker', '--dry-run', 'port-forward', 'etcd', '0:2379']);
-    assert.equal(docker.exitCode, 0, docker.stderr);
+    assert.equal(docker.exitCode, 0, failure(docker));
     assert.equal(docker.stdout, `socat TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork TCP:127.0.0.1:${portOf('etcd', 'https')}`, 'the container port 2379 is reached where it is published');
     const unpublished = await kwokts(box, ['--name', 'as-docker', '--dry-run', 'port-forward', 'etcd', '0:4001']);
     assert.equal(unpublished.exitCode, 2);
@@ -193,7 +193,7 @@ describe('port-forward and config convert', { timeout: 600_000 }, () => {
 
     recordAs(box, 'as-kind', 'kind', (c) => c === 'kube-apiserver' || c === 'kwok-controller');
     const kind = await kwokts(box, ['--name', 'as-kind', '--dry-run', 'port-forward', 'kube-apiserver', `${local}:https`]);
-    assert.equal(kind.exitCode, 0, kind.stderr);
+    assert.equal(kind.exitCode, 0, failure(kind));
     const kubeconfig = join(box.workdir, 'clusters', 'as-kind', 'kubeconfig.yaml');
     assert.equal(kind.stdout, `kubectl --kubeconfig=${kubeconfig} port-forward --namespace=kube-system --address=127.0.0.1 pod/kube-apiserver-kwok-as-kind-control-plane ${local}:6443`);
     const controller = await kwokts(box, ['--name', 'as-kind', '--dry-run', 'port-forward', 'kwok-controller', ':http']);
@@ -221,7 +221,7 @@ options: {heartbeatFactor: 3}
     writeFileSync(file, old);
     chmodSync(file, 0o640);
     const printed = await kwokts(box, ['config', 'convert', file]);
-    assert.equal(printed.exitCode, 0, printed.stderr);
+    assert.equal(printed.exitCode, 0, failure(printed));
     assert.match(printed.stdout, /^apiVersion: kwok\.x-k8s\.io\/v1alpha1\nkind: Stage\n/);
     assert.match(printed.stdout, /steps:\n {4}- patch:\n {8}root: status/);
     assert.match(printed.stdout, /---\napiVersion: config\.kwok\.x-k8s\.io\/v1alpha1\nkind: KwokctlConfiguration\noptions:\n {2}heartbeatFactor: 3$/);
@@ -236,11 +236,11 @@ options: {heartbeatFactor: 3}
     const again = await kwokts(box, ['config', 'convert', converted]);
     assert.equal(again.stdout, printed.stdout, 'converting twice changes nothing');
     const view = await kwokts(box, ['-c', converted, 'config', 'view']);
-    assert.equal(view.exitCode, 0, view.stderr);
+    assert.equal(view.exitCode, 0, failure(view));
     assert.match(view.stdout, /heartbeatFactor: 3/);
 
     const written = await kwokts(box, ['config', 'convert', '-w', file, converted]);
-    assert.equal(written.exitCode, 0, written.stderr);
+    assert.equal(written.exitCode, 0, failure(written));
     assert.equal(written.stdout, '');
     assert.match(written.stderr, /Converted .*old\.yaml/);
     assert.match(written.stderr, /converted\.yaml is already current/);
@@ -254,7 +254,7 @@ options: {heartbeatFactor: 3}
     assert.equal(dryRun.exitCode, 2, 'a missing file, also under dry-run');
     writeFileSync(join(dir, 'old-again.yaml'), old);
     const dryRunWrite = await kwokts(box, ['--dry-run', 'config', 'convert', '-w', join(dir, 'old-again.yaml')]);
-    assert.equal(dryRunWrite.exitCode, 0, dryRunWrite.stderr);
+    assert.equal(dryRunWrite.exitCode, 0, failure(dryRunWrite));
     assert.match(dryRunWrite.stdout, /^cat <<'EOF' >.*old-again\.yaml\napiVersion: kwok\.x-k8s\.io/);
     assert.equal(readFileSync(join(dir, 'old-again.yaml'), 'utf8'), old, 'dry-run writes nothing');
 

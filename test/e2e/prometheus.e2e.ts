@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { insecureHttpsStatus, isAlive, isListening, isListeningFor, kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
+import { insecureHttpsStatus, isAlive, isListening, isListeningFor, kwokts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'prom';
 
@@ -30,7 +30,7 @@ describe('prometheus', { timeout: 600_000 }, () => {
     requireBinaries();
     box = sandbox();
     const created = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--enable', 'prometheus', '--wait', '2m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     const components = JSON.parse((await kwokts(box, ['--name', NAME, 'get', 'components', '-o', 'json'])).stdout) as Array<{ name: string; ports: number[] }>;
     port = components.find((c) => c.name === 'prometheus')!.ports[0]!;
     componentPorts = Object.fromEntries(components.map((c) => [c.name, c.ports]));

@@ -14,7 +14,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { join, relative } from 'node:path';
 import { parseAllDocuments, stringify } from 'yaml';
-import { insecureHttpsStatus, isAlive, kwokts, recordedPids, requireBinaries, sandbox, type Sandbox } from './harness.js';
+import { insecureHttpsStatus, isAlive, kwokts, recordedPids, requireBinaries, sandbox, type Sandbox, failure } from './harness.js';
 
 const NAME = 'se-sec';
 const OLD = 'se-old';
@@ -62,7 +62,7 @@ describe('security', { timeout: 900_000 }, () => {
     requireBinaries();
     box = sandbox();
     const created = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '2m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     dir = join(box.workdir, 'clusters', NAME);
     pki = join(dir, 'pki');
   });
@@ -91,7 +91,7 @@ describe('security', { timeout: 900_000 }, () => {
 
     // The passthrough brings its certificate; a flag the user repeats wins (here: the wrong certificate).
     const keys = await kwokts(box, ['--name', NAME, 'etcdctl', 'get', '/registry/namespaces/default', '--keys-only']);
-    assert.equal(keys.exitCode, 0, keys.stderr);
+    assert.equal(keys.exitCode, 0, failure(keys));
     assert.equal(keys.stdout.trim(), '/registry/namespaces/default');
     const wrong = await kwokts(box, ['--name', NAME, 'etcdctl', `--cert=${join(pki, 'admin.crt')}`, `--key=${join(pki, 'admin.key')}`, '--command-timeout=5s', 'get', '/registry', '--prefix', '--keys-only']);
     assert.notEqual(wrong.exitCode, 0, 'etcd refuses the admin certificate through etcdctl too');
@@ -120,7 +120,7 @@ describe('security', { timeout: 900_000 }, () => {
 
   test('a cluster recorded with plain-HTTP etcd (made before etcd TLS) starts, answers etcdctl and snapshot save, stops and is deleted', async () => {
     const created = await kwokts(box, ['--name', OLD, 'create', 'cluster', '--disable', 'kube-controller-manager,kube-scheduler,kwok-controller', '--wait', '2m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     assert.equal((await kwokts(box, ['--name', OLD, 'stop', 'cluster'])).exitCode, 0);
     // Rewrite the record as the previous version wrote it: etcd on plain HTTP, no certificates.
     const oldDir = join(box.workdir, 'clusters', OLD);
@@ -139,15 +139,15 @@ describe('security', { timeout: 900_000 }, () => {
     rmSync(join(oldDir, 'etcd'), { recursive: true, force: true });
 
     const started = await kwokts(box, ['--name', OLD, 'start', 'cluster', '--wait', '2m']);
-    assert.equal(started.exitCode, 0, started.stderr);
+    assert.equal(started.exitCode, 0, failure(started));
     const plain = await get(client.port, '/health');
     assert.ok(!('error' in plain) && plain.status === 200, `the old cluster's etcd is plain HTTP: ${JSON.stringify(plain)}`);
     const keys = await kwokts(box, ['--name', OLD, 'etcdctl', 'get', '/registry/namespaces/default', '--keys-only']);
-    assert.equal(keys.exitCode, 0, keys.stderr);
+    assert.equal(keys.exitCode, 0, failure(keys));
     assert.equal(keys.stdout.trim(), '/registry/namespaces/default');
     const snapshot = join(box.workdir, '..', 'old.db');
     const saved = await kwokts(box, ['--name', OLD, 'snapshot', 'save', '--path', snapshot]);
-    assert.equal(saved.exitCode, 0, saved.stderr);
+    assert.equal(saved.exitCode, 0, failure(saved));
     assert.ok(existsSync(snapshot));
     assert.equal((await kwokts(box, ['--name', OLD, 'stop', 'cluster'])).exitCode, 0);
     assert.equal((await kwokts(box, ['--name', OLD, 'delete', 'cluster'])).exitCode, 0);
@@ -156,7 +156,7 @@ describe('security', { timeout: 900_000 }, () => {
 
   test('without RBAC, controller-manager and scheduler /metrics still refuse an anonymous client and answer Prometheus\' certificate', async () => {
     const created = await kwokts(box, ['--name', NORBAC, 'create', 'cluster', '--no-kube-authorization', '--disable', 'kwok-controller', '--wait', '2m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
     const components = JSON.parse((await kwokts(box, ['--name', NORBAC, 'get', 'components', '-o', 'json'])).stdout) as Array<{ name: string; ports: number[] }>;
     const norbacPki = join(box.workdir, 'clusters', NORBAC, 'pki');
     for (const name of ['kube-controller-manager', 'kube-scheduler']) {

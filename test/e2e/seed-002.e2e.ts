@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa, type ResultPromise } from 'execa';
-import { BIN, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { BIN, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { onFakeNode, seedNode } from '../fixtures/seed-objects.js';
 
 const DELAYS = { create: 1000, ready: 3000, complete: 3000 };
@@ -194,7 +194,7 @@ describe('seed 002: custom pod lifecycle with the controller out of cluster', ()
     requireBinaries();
     box = sandbox();
     const created = await kwokts(box, ['--name', 'seed2', 'create', 'cluster', '--disable', 'kwok-controller', '--wait', '2m']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
   });
   after(async () => {
     controller?.kill('SIGTERM');

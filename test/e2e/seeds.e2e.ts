@@ -4,7 +4,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { kwokts, requireBinaries, sandbox, waitFor, watchLines, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, waitFor, watchLines, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
 describe('seed scenarios on a kwokts cluster', () => {
@@ -15,7 +15,7 @@ describe('seed scenarios on a kwokts cluster', () => {
     box = sandbox();
     // A short lease so several renewals fit in a test (seed 001 watches the node stay Ready).
     const created = await kwokts(box, ['--name', 'seeds', 'create', 'cluster', '--wait', '2m', '--heartbeat-factor', '1', '--node-lease-duration-seconds', '4']);
-    assert.equal(created.exitCode, 0, created.stderr);
+    assert.equal(created.exitCode, 0, failure(created));
   });
   after(async () => {
     await kwokts(box, ['--name', 'seeds', 'delete', 'cluster']);

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, watchLines, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, watchLines, type Sandbox, failure } from './harness.js';
 
 const A = 'rec-a';
 const B = 'rec-b';
@@ -96,7 +96,7 @@ describe('snapshot record and replay', { timeout: 1_500_000 }, () => {
     try {
       await ready(box, B);
       const restore = await kwokts(box, ['--name', B, 'snapshot', 'restore', '--format', 'k8s', '--replay', '--path', recording]);
-      assert.equal(restore.exitCode, 0, restore.stderr);
+      assert.equal(restore.exitCode, 0, failure(restore));
       assert.match(restore.stderr, /Replayed (\d+) of \1 recorded changes/);
       await cms.until('cm1 deleted', (l) => l.startsWith('DELETED'));
       const lines = cms.lines;
@@ -191,7 +191,7 @@ template:
     try {
       await ready(box, B);
       const restore = await kwokts(box, ['--name', B, 'snapshot', 'restore', '--format', 'k8s', '--replay', '--path', file]);
-      assert.equal(restore.exitCode, 0, restore.stderr);
+      assert.equal(restore.exitCode, 0, failure(restore));
       assert.match(restore.stderr, /Replayed 3 of 3 recorded changes/);
       await nodes.until('step two', (l) => l.includes('two'));
     } finally {
@@ -209,7 +209,7 @@ template:
     await ok(box, B, ['kubectl', 'delete', 'namespace', 'legacy', '--wait=false']);
     await ready(box, B);
     const restore = await kwokts(box, ['--name', B, 'snapshot', 'restore', '--format', 'k8s', '--path', join(dir, 'kwokctl-layout.yaml')]);
-    assert.equal(restore.exitCode, 0, restore.stderr);
+    assert.equal(restore.exitCode, 0, failure(restore));
     assert.match(restore.stderr, /3 recorded changes in .* were not replayed \(add --replay/);
   });
 

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { buildConnection } from '../../src/kube/client/connection.js';
 import { HttpKubeClient } from '../../src/kube/client/http-client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
@@ -137,7 +137,7 @@ describe('snapshot', { timeout: 900_000 }, () => {
     await wipe(box);
     // The plain etcd restore runs on the CLI's fast path: oclif cannot even be loaded here.
     const restored = await kwokts(box, ['--name', NAME, 'snapshot', 'restore', '--path', path], { withoutOclif: true });
-    assert.equal(restored.exitCode, 0, restored.stderr);
+    assert.equal(restored.exitCode, 0, failure(restored));
     assert.match(restored.stderr, restoredLine(path));
     assert.equal(await state(box), want);
     await waitFor('pods Running again', async () => (await runningPods(box)) === 3, 90_000);
@@ -192,7 +192,7 @@ spec:
       // This time through oclif (a --filter, which an etcd restore does not use, keeps it off the
       // fast path): both routes run the same restore and say the same.
       const again = await kwokts(box, ['--name', NAME, 'snapshot', 'restore', '--path', path, '--filter', 'configmap']);
-      assert.equal(again.exitCode, 0, again.stderr);
+      assert.equal(again.exitCode, 0, failure(again));
       assert.match(again.stderr, restoredLine(path));
       assert.equal((await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'pod', 'fresh', '-n', 'keep'])).exitCode, 1, 'a pod made after the snapshot is gone');
       await waitFor('the informer to see the second restore', () => watch.events.includes('DELETED after-again'), 120_000);
@@ -213,7 +213,7 @@ spec:
     assert.doesNotMatch(text, /resourceVersion/);
     await wipe(box);
     const restore = await kwokts(box, ['--name', NAME, 'snapshot', 'restore', '--path', path, '--format', 'k8s']);
-    assert.equal(restore.exitCode, 0, restore.stderr);
+    assert.equal(restore.exitCode, 0, failure(restore));
     assert.match(restore.stderr, /\d+ objects created, \d+ already existed/);
     assert.equal(await state(box), want);
     // Pods point at the restored ReplicaSet: the Deployment does not create a second set.

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { kwokts, ROOT, sandbox, type Sandbox } from './harness.js';
+import { kwokts, ROOT, sandbox, type Sandbox, failure } from './harness.js';
 
 const POD = `apiVersion: v1
 kind: Pod
@@ -26,7 +26,7 @@ describe('kwokts stage test (no cluster)', () => {
 
   test('shows the matching stage, its patch, and the next one after applying it', async () => {
     const r = await kwokts(box, ['stage', 'test', '-c', join(ROOT, 'templates/stages/pod-fast.yaml'), '-f', pod, '--now', '2026-01-01T00:00:00Z', '--steps', '2']);
-    assert.equal(r.exitCode, 0, r.stderr);
+    assert.equal(r.exitCode, 0, failure(r));
     const report = parse(r.stdout) as { stages: Array<{ stage: string; next: Array<{ type: string; subresource: string; data: { status: { phase: string; podIP: string } } }> }>; steps: Array<{ stage: string }> };
     assert.deepEqual(report.stages.map((s) => s.stage), ['pod-ready']);
     const patch = report.stages[0]!.next[0]!;

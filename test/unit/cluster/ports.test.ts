@@ -11,6 +11,18 @@ test('allocated ports are distinct, free, avoid recorded ones, and keep explicit
   for (const p of [ports.a, ports.b, ports.c]) assert.equal(await isPortInUse(p), false);
 });
 
+test('a pinned port later in the table is never handed to an earlier free request', async () => {
+  // The kernel's next "free" port is the one pinned for d (nothing listens on it yet).
+  const offered = [23456, 23457, 23458, 23459];
+  const pick = async (taken: ReadonlySet<number>): Promise<number> => {
+    const port = offered.find((p) => !taken.has(p));
+    assert.ok(port !== undefined);
+    return port;
+  };
+  const ports = await allocatePorts({ a: 0, b: 0, d: 23456 }, new Set(), '127.0.0.1', pick);
+  assert.deepEqual(ports, { a: 23457, b: 23458, d: 23456 });
+});
+
 test('isPortInUse sees a listener', async () => {
   const server = createServer();
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
