@@ -3,11 +3,10 @@
  * other kinds kwok knows are refused until the controller implements them), their CRD
  * manifests in templates/crds, and the install steps.
  */
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import type { Executor } from '../exec/executor.js';
 import { UsageError } from '../util/errors.js';
 import { templatePath } from '../util/package-root.js';
-import { renderYamlDocuments } from '../gocompat/yaml/index.js';
 import type { ClusterPaths } from '../naming/naming.js';
 
 const SERVED_CRDS = {
@@ -40,8 +39,8 @@ export function checkCrdKinds(kinds: readonly string[]): ServedCrdKind[] {
 
 export interface InstallCrdsOptions {
   kinds: readonly ServedCrdKind[];
-  /** The objects of those kinds to create once their CRDs are established. */
-  objects: readonly Record<string, unknown>[];
+  /** Whether the cluster's objects of those kinds (paths.customResources, written with the cluster's files) are to be applied once the CRDs are established. */
+  withObjects: boolean;
   kubectl: string;
   paths: ClusterPaths;
   executor: Executor;
@@ -54,14 +53,22 @@ export async function installCrds(options: InstallCrdsOptions): Promise<void> {
   const crds = options.kinds.map((kind) => SERVED_CRDS[kind]);
   await executor.run({ command: kubectl, args: [...base, 'apply', ...crds.flatMap((crd) => ['-f', templatePath('crds', crd.file)])] });
   await executor.run({ command: kubectl, args: [...base, 'wait', '--for=condition=Established', '--timeout=60s', ...crds.map((crd) => `crd/${crd.name}`)] });
-  if (options.objects.length === 0) return;
-  const file = join(paths.root, 'crs.yaml');
-  await executor.writeFile(file, renderYamlDocuments(options.objects));
-  await executor.run({ command: kubectl, args: [...base, 'apply', '-f', file] });
+  if (options.withObjects) await applyManifest(paths.customResources, kubectl, paths, executor);
 }
 
-/** Writes objects to `file` and applies them with the cluster's kubectl (e.g. metrics-server's APIService). */
-export async function applyManifests(objects: readonly Record<string, unknown>[], file: string, kubectl: string, paths: ClusterPaths, executor: Executor): Promise<void> {
-  await executor.writeFile(file, renderYamlDocuments(objects));
+/** Applies a manifest file the cluster's files include (e.g. metrics-server's APIService) with the cluster's kubectl. */
+export async function applyManifest(file: string, kubectl: string, paths: ClusterPaths, executor: Executor): Promise<void> {
   await executor.run({ command: kubectl, args: ['--kubeconfig', paths.kubeconfig, 'apply', '-f', file] });
+}
+
+/**
+ * What a create puts into the cluster once it serves, again (kwokctl's InitCRDs and InitCRs when
+ * a create continues a cluster that is not ready): a create killed after its components started
+ * had not got that far. Both are idempotent applies; the objects and manifest are the files the
+ * first create wrote.
+ */
+export async function initClusterObjects(options: { kinds: readonly ServedCrdKind[]; metricsServer: boolean; kubectl: string; paths: ClusterPaths; executor: Executor }): Promise<void> {
+  const { kinds, kubectl, paths, executor } = options;
+  if (kinds.length > 0) await installCrds({ kinds, withObjects: existsSync(paths.customResources), kubectl, paths, executor });
+  if (options.metricsServer) await applyManifest(paths.metricsServerManifest, kubectl, paths, executor);
 }

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildClusterKubeconfig, renderKubeconfig } from '../kube/index.js';
-import { buildComponents, CONTAINER_PORTS, HOST_PLACEMENT, networkPlacement, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
+import { buildComponents, CONTAINER_PORTS, HOST_PLACEMENT, metricsServerManifests, networkPlacement, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
@@ -17,6 +17,7 @@ import { PreflightError, UsageError } from '../util/errors.js';
 import { packageRoot } from '../util/package-root.js';
 import type { Runtime, RuntimeInfo } from '../../runtimes/runtime.js';
 import { checkCrdKinds } from './crds.js';
+import { renderYamlDocuments } from '../gocompat/yaml/index.js';
 import { planSteps, type PlanStep } from './create-steps.js';
 import { defaultStageDocuments, withDefaultMetrics } from './default-stages.js';
 import { clusterPaths, contextName, runtimeObjectName, type ClusterPaths } from '../naming/naming.js';
@@ -134,6 +135,10 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
   const files: PlannedFile[] = [
     ...(await userFiles(values, paths, inContainers ? paths.networkKubeconfig : paths.kubeconfig)),
     ...components.flatMap((c) => (c.files ?? []).map((f) => ({ path: f.path, content: f.content }))),
+    // Written with the other files, not when applied: a create that continues this cluster
+    // (after one killed before it got that far) applies them from here.
+    ...(crObjects.length > 0 ? [{ path: paths.customResources, content: renderYamlDocuments(crObjects) }] : []),
+    ...(enabled.has('metrics-server') ? [{ path: paths.metricsServerManifest, content: renderYamlDocuments(metricsServerManifests(spec)) }] : []),
     { path: paths.kubeconfig, content: renderKubeconfig(buildClusterKubeconfig({ name: contextName(name), server, ...admin })), mode: 0o600 },
     ...(inContainers
       ? [{
@@ -156,7 +161,7 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
   const plan = { name, workdir: input.workdir, paths, values, runtime, mode, ports, spec, components, server, hostPrograms, files, record } as const;
   const steps = planSteps(plan, {
     crdKinds,
-    crObjects,
+    withCrObjects: crObjects.length > 0,
     metricsServer: enabled.has('metrics-server'),
     userKubeconfig: input.userKubeconfig,
     waitMs: input.waitMs,

@@ -3,13 +3,12 @@
  * apply-plan.ts. A step reads the plan and what earlier steps learnt (ApplyState), and makes its
  * effects through the executor, the runtime or the few effects tests replace (CreateEffects).
  */
-import { join } from 'node:path';
 import { buildClusterEntry, mergeContext, restoreKubeconfig, type KubeconfigSnapshot } from '../kube/index.js';
-import { METRICS_API_SERVICE, metricsServerManifests } from '../components/index.js';
+import { METRICS_API_SERVICE } from '../components/index.js';
 import type { Executor } from '../exec/executor.js';
 import type { Logger } from '../util/log.js';
 import type { RuntimeContext } from '../../runtimes/runtime.js';
-import { applyManifests, installCrds, type ServedCrdKind } from './crds.js';
+import { applyManifest, installCrds, type ServedCrdKind } from './crds.js';
 import type { CreatePlan } from './create-plan.js';
 import { contextName, type ClusterPaths } from '../naming/naming.js';
 import { cacheDirOf, checkPrograms, resolvePrograms } from './programs.js';
@@ -79,7 +78,8 @@ export function runtimeContext(plan: Pick<CreatePlan, 'name' | 'paths' | 'values
 
 export interface StepInputs {
   crdKinds: readonly ServedCrdKind[];
-  crObjects: ReadonlyArray<Record<string, unknown>>;
+  /** Whether the cluster's files include objects of those kinds (paths.customResources). */
+  withCrObjects: boolean;
   metricsServer: boolean;
   userKubeconfig: string;
   waitMs: number;
@@ -160,14 +160,14 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
         }),
     },
   ];
-  const { crdKinds, crObjects } = input;
+  const { crdKinds, withCrObjects } = input;
   if (crdKinds.length > 0) {
     steps.push({
       id: 'install-crds',
-      phase: `Install the ${crdKinds.join(', ')} CRD${crdKinds.length > 1 ? 's' : ''}${crObjects.length > 0 ? ' and objects' : ''}`,
+      phase: `Install the ${crdKinds.join(', ')} CRD${crdKinds.length > 1 ? 's' : ''}${withCrObjects ? ' and objects' : ''}`,
       // Inside the cluster: removed with it on rollback, so no undo of its own.
       undoneBy: 'start-components',
-      run: (env) => installCrds({ kinds: crdKinds, objects: crObjects as Array<Record<string, unknown>>, kubectl: kubectl(env), paths, executor: env.executor }),
+      run: (env) => installCrds({ kinds: crdKinds, withObjects: withCrObjects, kubectl: kubectl(env), paths, executor: env.executor }),
     });
   }
   if (input.metricsServer) {
@@ -176,7 +176,7 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
       phase: `Register metrics-server as the APIService ${METRICS_API_SERVICE}`,
       // Inside the cluster: removed with it on rollback, so no undo of its own.
       undoneBy: 'start-components',
-      run: (env) => applyManifests(metricsServerManifests(plan.spec), join(paths.root, 'metrics-server.yaml'), kubectl(env), paths, env.executor),
+      run: (env) => applyManifest(paths.metricsServerManifest, kubectl(env), paths, env.executor),
     });
   }
   const target = input.userKubeconfig;

@@ -17,6 +17,7 @@ import type { Logger } from '../util/log.js';
 import { loadRuntime } from '../../runtimes/load.js';
 import type { Runtime } from '../../runtimes/runtime.js';
 import { applyPlan } from './apply-plan.js';
+import { checkCrdKinds, initClusterObjects } from './crds.js';
 import { planCreate } from './create-plan.js';
 import { clusterEntryOf } from './create-steps.js';
 import { lockCluster } from './lock.js';
@@ -144,6 +145,14 @@ async function existing(options: CreateClusterOptions, paths: ClusterPaths, star
       name: options.name, workdir: options.workdir, executor: options.executor, logger: options.logger, signal: options.signal, waitMs: options.waitMs,
       ...(options.waitFor ? { waitFor: options.waitFor } : {}),
     });
+    // Then, as kwokctl's continue does, what the first create puts into a serving cluster
+    // (its CRDs, their objects, metrics-server's APIService). Every create records kubectl.
+    const kubectl = record.programs.kubectl;
+    if (kubectl) {
+      await initClusterObjects({
+        kinds: checkCrdKinds(record.options.enableCRDs), metricsServer: record.components.some((c) => c.name === 'metrics-server'), kubectl, paths, executor: options.executor,
+      });
+    }
   }
   const apiserver = record.components.find((c) => c.name === 'kube-apiserver');
   const server = `https://127.0.0.1:${apiserver?.probe?.port ?? 0}`;

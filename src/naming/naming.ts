@@ -67,6 +67,10 @@ export interface ClusterPaths {
   auditPolicy: string;
   auditLog: string;
   schedulerConfig: string;
+  /** Objects of the kinds served as custom resources (--enable-crds), created once their CRDs are. */
+  customResources: string;
+  /** metrics-server's Service and APIService, applied once the apiserver serves. */
+  metricsServerManifest: string;
 }
 
 export function clustersDir(workdir: string): string {
@@ -110,6 +114,8 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
     auditPolicy: join(root, 'audit.yaml'),
     auditLog: join(root, 'logs', 'audit.log'),
     schedulerConfig: join(root, 'scheduler.yaml'),
+    customResources: join(root, 'crs.yaml'),
+    metricsServerManifest: join(root, 'metrics-server.yaml'),
   };
 }
 

@@ -10,6 +10,17 @@ import { join } from 'node:path';
 import { isAlive, isListeningFor, kwokts, recordedPorts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'life';
+/** Served as a custom resource (--enable-crds), so a create puts it into the cluster once it serves. */
+const USAGE = `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterResourceUsage
+metadata:
+  name: life-usage
+spec:
+  usages:
+  - usage:
+      cpu:
+        value: 1m
+`;
 
 function pidOf(box: Sandbox, component: string): number {
   return Number(readFileSync(join(box.workdir, 'clusters', NAME, 'pids', `${component}.pid`), 'utf8').trim());
@@ -32,7 +43,9 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
   before(async () => {
     requireBinaries();
     box = sandbox();
-    await ok(box, ['create', 'cluster', '--wait', '2m']);
+    const config = join(box.workdir, '..', 'usage.yaml');
+    writeFileSync(config, USAGE);
+    await ok(box, ['create', 'cluster', '--enable-crds', 'ClusterResourceUsage', '-c', config, '--wait', '2m']);
   });
   after(async () => {
     await kwokts(box, ['--name', NAME, 'delete', 'cluster']);
@@ -58,13 +71,17 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
     assert.equal((await ok(box, ['kubectl', 'get', 'configmap', 'keep-me', '-o', 'jsonpath={.data.answer}'])).trim(), '42');
   });
 
-  test('create of a cluster that exists and is not ready continues it, as kwokctl does: started, ready, data kept', async () => {
+  test('create of a cluster that exists and is not ready continues it, as kwokctl does: started, ready, data kept, its CRDs and objects applied again', async () => {
+    assert.equal((await ok(box, ['kubectl', 'get', 'clusterresourceusage', 'life-usage', '-o', 'jsonpath={.spec.usages[0].usage.cpu.value}'])).trim(), '1m');
+    // As a create killed before it applied them would leave the cluster.
+    await ok(box, ['kubectl', 'delete', 'crd', 'clusterresourceusages.kwok.x-k8s.io', '--wait']);
     await ok(box, ['stop', 'cluster']);
     const created = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '2m']);
     assert.equal(created.exitCode, 0, failure(created));
     assert.match(created.stderr, /already exists and is not ready yet; continuing it/);
     assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 3), ['5/5', 'Ready']);
     assert.equal((await ok(box, ['kubectl', 'get', 'configmap', 'keep-me', '-o', 'jsonpath={.data.answer}'])).trim(), '42');
+    assert.equal((await ok(box, ['kubectl', 'get', 'clusterresourceusage', 'life-usage', '-o', 'jsonpath={.spec.usages[0].usage.cpu.value}'])).trim(), '1m');
   });
 
   test('a crashed component is shown as exited and start restarts only it', async () => {
