@@ -214,16 +214,27 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-/** A TCP port free on loopback right now (the system picks it; another process may take it later). */
+/** Ports freePort has handed out in this process: the kernel readily offers a just-closed port again. */
+const handedOut = new Set<number>();
+
+/**
+ * A TCP port free on loopback right now (the system picks it; another process may take it later),
+ * never one this process was given before: two ports a test asks for are two different ports.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const server = createServer();
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port: p } = server.address() as { port: number };
+        server.close(() => resolve(p));
+      });
     });
-  });
+    if (handedOut.has(port)) continue;
+    handedOut.add(port);
+    return port;
+  }
 }
 
 export async function isListening(port: number): Promise<boolean> {
