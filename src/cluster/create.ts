@@ -150,7 +150,7 @@ async function existing(options: CreateClusterOptions, paths: ClusterPaths, star
     const kubectl = record.programs.kubectl;
     if (kubectl) {
       await initClusterObjects({
-        kinds: checkCrdKinds(record.options.enableCRDs), metricsServer: record.components.some((c) => c.name === 'metrics-server'), kubectl, paths, executor: options.executor,
+        kinds: checkCrdKinds(record.options.enableCRDs ?? []), metricsServer: record.components.some((c) => c.name === 'metrics-server'), kubectl, paths, executor: options.executor,
       });
     }
   }
