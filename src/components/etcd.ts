@@ -1,7 +1,7 @@
 import type { ClusterSpec, Component } from './component.js';
 import { quantityToBytes } from './args.js';
 import { imageOf } from './image.js';
-import { publishedPorts, listenAddress, listenPort, placementOf, reach } from './placement.js';
+import { etcdSocket, publishedPorts, listenAddress, listenPort, placementOf, reach } from './placement.js';
 
 /**
  * etcd as kubeadm runs it: clients and peers over TLS with client-certificate authentication
@@ -10,12 +10,15 @@ import { publishedPorts, listenAddress, listenPort, placementOf, reach } from '.
  * on a separate plain-HTTP listener, which exposes no data: Prometheus and the readiness check
  * use it without a certificate. On the host it binds loopback whatever --bind-address says; in
  * a container it must answer the other containers, and is published on the host's loopback only.
+ * On the host it also listens on a unix socket in the cluster directory, for the apiserver only
+ * (see etcdSocket).
  */
 export function buildEtcd(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
   const bind = listenAddress(spec);
   const metricsBind = placementOf(spec).kind === 'host' ? '127.0.0.1' : '0.0.0.0';
   const peer = `https://${reach(spec, 'etcd', 'etcdPeer')}`;
+  const socket = etcdSocket(spec);
   const args = [
     '--name=node0',
     '--auto-compaction-retention=1',
@@ -24,7 +27,8 @@ export function buildEtcd(spec: ClusterSpec): Component {
     `--initial-advertise-peer-urls=${peer}`,
     `--listen-peer-urls=https://${bind}:${listenPort(spec, 'etcdPeer')}`,
     `--advertise-client-urls=https://${reach(spec, 'etcd', 'etcd')}`,
-    `--listen-client-urls=https://${bind}:${listenPort(spec, 'etcd')}`,
+    // unix:// (not unixs://) is served without TLS; etcd ignores --client-cert-auth there.
+    `--listen-client-urls=https://${bind}:${listenPort(spec, 'etcd')}${socket ? `,unix://${socket}` : ''}`,
     `--listen-metrics-urls=http://${metricsBind}:${listenPort(spec, 'etcdMetrics')}`,
     `--initial-cluster=node0=${peer}`,
     `--cert-file=${paths.etcdServerCert}`,

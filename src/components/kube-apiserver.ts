@@ -2,7 +2,7 @@ import type { ClusterSpec, Component, ComponentMount } from './component.js';
 import { FRONT_PROXY_CLIENT } from '../naming/pki-names.js';
 import { klogVerbosity } from './args.js';
 import { imageOf } from './image.js';
-import { publishedPorts, listenAddress, listenPort, reach } from './placement.js';
+import { etcdSocket, publishedPorts, listenAddress, listenPort, reach } from './placement.js';
 import { kubeletAddressTypes } from './kwok-controller.js';
 import { apiserverTracingConfig } from './jaeger.js';
 
@@ -20,13 +20,18 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
   if (options.disableQPSLimits) {
     args.push('--max-requests-inflight=0', '--max-mutating-requests-inflight=0', '--enable-priority-and-fairness=false');
   }
-  // etcd requires a client certificate from its own CA (see etcd.ts).
-  args.push(
-    `--etcd-servers=https://${reach(spec, 'etcd', 'etcd')}`,
-    `--etcd-cafile=${paths.etcdCaCert}`,
-    `--etcd-certfile=${paths.apiserverEtcdClientCert}`,
-    `--etcd-keyfile=${paths.apiserverEtcdClientKey}`,
-  );
+  // On the host, etcd's unix socket (see etcdSocket); elsewhere TLS, where etcd requires a client
+  // certificate from its own CA (see etcd.ts).
+  const socket = etcdSocket(spec);
+  if (socket) args.push(`--etcd-servers=unix://${socket}`);
+  else {
+    args.push(
+      `--etcd-servers=https://${reach(spec, 'etcd', 'etcd')}`,
+      `--etcd-cafile=${paths.etcdCaCert}`,
+      `--etcd-certfile=${paths.apiserverEtcdClientCert}`,
+      `--etcd-keyfile=${paths.apiserverEtcdClientKey}`,
+    );
+  }
   if (options.kubeAuthorization) args.push('--authorization-mode=Node,RBAC');
   args.push(
     `--bind-address=${listenAddress(spec)}`,

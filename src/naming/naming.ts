@@ -62,6 +62,8 @@ export interface ClusterPaths {
   prometheusCert: string;
   prometheusKey: string;
   etcdData: string;
+  /** etcd's unix socket, the apiserver's way to it on the host (see etcdSocket in placement.ts). */
+  etcdSocket: string;
   pids: string;
   logs: string;
   auditPolicy: string;
@@ -109,6 +111,7 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
     prometheusCert: join(pki, 'prometheus.crt'),
     prometheusKey: join(pki, 'prometheus.key'),
     etcdData: join(root, 'etcd'),
+    etcdSocket: join(root, 'etcd.sock'),
     pids: join(root, 'pids'),
     logs: join(root, 'logs'),
     auditPolicy: join(root, 'audit.yaml'),

@@ -106,6 +106,8 @@ describe('security', { timeout: 900_000 }, () => {
     const modeOf = (path: string): number => lstatSync(path).mode & 0o777;
     for (const d of ['.', 'pki', 'pki/etcd', 'etcd']) assert.equal(modeOf(join(dir, d)).toString(8), '700', `${d}/`);
     for (const f of ['kubeconfig.yaml', 'kwok.yaml']) assert.equal(modeOf(join(dir, f)).toString(8), '600', f);
+    // etcd's unix socket, the apiserver's certificate-less way to etcd, is reached only through the 0700 directory.
+    assert.ok(lstatSync(join(dir, 'etcd.sock')).isSocket(), 'etcd.sock is a socket in the cluster directory');
     const keys: string[] = [];
     const walk = (path: string): void => {
       const stat = lstatSync(path);
@@ -128,12 +130,15 @@ describe('security', { timeout: 900_000 }, () => {
     const docs = parseAllDocuments(readFileSync(file, 'utf8')).map((d) => d.toJS() as Record<string, unknown>);
     const components = docs[0]!.components as RecordComponent[];
     const etcd = components.find((c) => c.name === 'etcd')!;
-    etcd.args = etcd.args.filter((a) => !/^--(cert-file|key-file|client-cert-auth|trusted-ca-file|peer-cert-file|peer-key-file|peer-client-cert-auth|peer-trusted-ca-file|listen-metrics-urls)=/.test(a)).map((a) => a.replaceAll('https://', 'http://'));
+    // (The previous version had no unix socket either: etcd on its TCP port alone, and the apiserver there.)
+    etcd.args = etcd.args
+      .filter((a) => !/^--(cert-file|key-file|client-cert-auth|trusted-ca-file|peer-cert-file|peer-key-file|peer-client-cert-auth|peer-trusted-ca-file|listen-metrics-urls)=/.test(a))
+      .map((a) => a.replaceAll('https://', 'http://').replace(/,unix:\/\/.*$/, ''));
     const client = etcd.ports.find((p) => p.name === 'https')!;
     etcd.ports = [{ name: 'http', port: client.port }, { name: 'peer-http', port: etcd.ports.find((p) => p.name === 'peer-https')!.port }];
     etcd.probe = { scheme: 'http', port: client.port, path: '/health', clientCert: false };
     const apiserver = components.find((c) => c.name === 'kube-apiserver')!;
-    apiserver.args = apiserver.args.filter((a) => !/^--etcd-(cafile|certfile|keyfile)=/.test(a)).map((a) => a.replace('--etcd-servers=https://', '--etcd-servers=http://'));
+    apiserver.args = apiserver.args.filter((a) => !/^--etcd-(cafile|certfile|keyfile)=/.test(a)).map((a) => (a.startsWith('--etcd-servers=') ? `--etcd-servers=http://127.0.0.1:${client.port}` : a));
     writeFileSync(file, docs.map((d) => stringify(d)).join('---\n'), { mode: 0o600 });
     // A fresh member: the TLS run's data remembers https peer URLs.
     rmSync(join(oldDir, 'etcd'), { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildComponents, formatGoDuration, quantityToBytes, startGroups, type ClusterSpec } from '../../../src/components/index.js';
 import { sampleSpec } from './sample-spec.js';
+import { clusterPaths } from '../../../src/naming/naming.js';
 import { defaultOptionValues } from '../../../src/config/options.js';
 
 function spec(overrides: Partial<ClusterSpec['options']> = {}): ClusterSpec {
@@ -13,13 +14,12 @@ test('components start in dependency groups', () => {
   assert.deepEqual(groups, [['etcd'], ['kube-apiserver'], ['kube-controller-manager', 'kube-scheduler', 'kwok-controller']]);
 });
 
-test('apiserver talks to etcd over TLS with its own etcd client certificate, serves TLS on loopback with RBAC', () => {
+test('on the host, apiserver talks to etcd over its unix socket in the cluster directory, serves TLS on loopback with RBAC', () => {
   const s = spec();
   const api = buildComponents(s).find((c) => c.name === 'kube-apiserver')!;
-  assert.ok(api.args.includes('--etcd-servers=https://127.0.0.1:2001'));
-  assert.ok(api.args.includes(`--etcd-cafile=${s.paths.etcdCaCert}`));
-  assert.ok(api.args.includes(`--etcd-certfile=${s.paths.apiserverEtcdClientCert}`));
-  assert.ok(api.args.includes(`--etcd-keyfile=${s.paths.apiserverEtcdClientKey}`));
+  assert.deepEqual(api.args.filter((a) => a.startsWith('--etcd-') && a !== '--etcd-prefix=/registry'), ['--etcd-servers=unix:///w/clusters/c1/etcd.sock']);
+  const etcd = buildComponents(s).find((c) => c.name === 'etcd')!;
+  assert.ok(etcd.args.includes('--listen-client-urls=https://127.0.0.1:2001,unix:///w/clusters/c1/etcd.sock'));
   assert.ok(api.args.includes('--secure-port=2003'));
   assert.ok(api.args.includes('--bind-address=127.0.0.1'));
   assert.ok(api.args.includes('--authorization-mode=Node,RBAC'));
@@ -27,11 +27,28 @@ test('apiserver talks to etcd over TLS with its own etcd client certificate, ser
   assert.deepEqual(api.probe, { scheme: 'https', port: 2003, path: '/readyz', clientCert: true });
 });
 
+test('a cluster directory too deep for a socket path: apiserver talks to etcd over TLS with its own etcd client certificate', () => {
+  // 103 bytes is the longest socket path every Unix takes; this one is 104.
+  const paths = clusterPaths(`/${'d'.repeat(104 - '/clusters/c1/etcd.sock'.length - 1)}`, 'c1');
+  assert.equal(Buffer.byteLength(paths.etcdSocket), 104);
+  const s = sampleSpec({ paths });
+  const api = buildComponents(s).find((c) => c.name === 'kube-apiserver')!;
+  assert.ok(api.args.includes('--etcd-servers=https://127.0.0.1:2001'));
+  assert.ok(api.args.includes(`--etcd-cafile=${s.paths.etcdCaCert}`));
+  assert.ok(api.args.includes(`--etcd-certfile=${s.paths.apiserverEtcdClientCert}`));
+  assert.ok(api.args.includes(`--etcd-keyfile=${s.paths.apiserverEtcdClientKey}`));
+  const etcd = buildComponents(s).find((c) => c.name === 'etcd')!;
+  assert.ok(etcd.args.includes('--listen-client-urls=https://127.0.0.1:2001'));
+  // One byte shorter fits.
+  const fits = clusterPaths(`/${'d'.repeat(103 - '/clusters/c1/etcd.sock'.length - 1)}`, 'c1');
+  assert.ok(buildComponents(sampleSpec({ paths: fits })).find((c) => c.name === 'kube-apiserver')!.args.includes(`--etcd-servers=unix://${fits.etcdSocket}`));
+});
+
 test('etcd serves clients and peers over TLS with client-certificate auth against its own CA; metrics on plain HTTP on loopback', () => {
   const s = spec();
   const etcd = buildComponents(s).find((c) => c.name === 'etcd')!;
   for (const flag of [
-    '--listen-client-urls=https://127.0.0.1:2001',
+    '--listen-client-urls=https://127.0.0.1:2001,unix:///w/clusters/c1/etcd.sock',
     '--advertise-client-urls=https://127.0.0.1:2001',
     '--listen-peer-urls=https://127.0.0.1:2002',
     '--initial-advertise-peer-urls=https://127.0.0.1:2002',
@@ -67,7 +84,7 @@ test('etcd, a single member, elects itself within 100 ms (short raft ticks), whi
 
 test('etcd metrics stay on loopback even when the cluster binds every interface', () => {
   const etcd = buildComponents(spec({ bindAddress: '0.0.0.0' })).find((c) => c.name === 'etcd')!;
-  assert.ok(etcd.args.includes('--listen-client-urls=https://0.0.0.0:2001'));
+  assert.ok(etcd.args.includes('--listen-client-urls=https://0.0.0.0:2001,unix:///w/clusters/c1/etcd.sock'));
   assert.ok(etcd.args.includes('--listen-metrics-urls=http://127.0.0.1:2008'));
 });
 

@@ -16,7 +16,10 @@ const byName = (network: boolean) => new Map(buildComponents(spec(network)).map(
 test('on a network, components listen on all interfaces at fixed ports and reach each other by container name', () => {
   const cs = byName(true);
   const api = cs.get('kube-apiserver')!;
+  // Another container: TLS over the network, not the host's unix socket.
   assert.ok(api.args.includes('--etcd-servers=https://kwok-c1-etcd:2379'));
+  assert.ok(api.args.includes('--etcd-certfile=/w/clusters/c1/pki/apiserver-etcd-client.crt'));
+  assert.ok(!cs.get('etcd')!.args.some((a) => a.includes('unix:')));
   assert.ok(api.args.includes('--bind-address=0.0.0.0') && api.args.includes('--secure-port=6443'));
   assert.deepEqual(api.ports, [{ name: 'https', port: 2003, containerPort: 6443 }]);
   // Probes stay on the host port, where the engine publishes the container's port.
@@ -43,7 +46,7 @@ test('on a network, components listen on all interfaces at fixed ports and reach
 test('on the host, the same builders give loopback addresses and host ports, and no images', () => {
   const cs = byName(false);
   const api = cs.get('kube-apiserver')!;
-  assert.ok(api.args.includes('--etcd-servers=https://127.0.0.1:2001'));
+  assert.ok(api.args.includes('--etcd-servers=unix:///w/clusters/c1/etcd.sock'));
   assert.ok(api.args.includes('--bind-address=127.0.0.1') && api.args.includes('--secure-port=2003'));
   assert.deepEqual(api.ports, [{ name: 'https', port: 2003 }]);
   assert.equal(api.image, undefined);
