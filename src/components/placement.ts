@@ -53,10 +53,12 @@ const MAX_SOCKET_PATH_BYTES = 103;
  * Where kube-apiserver reaches etcd on the host: a unix socket in the cluster directory, or
  * undefined (TLS over TCP, as another container or a path too long for a socket need).
  *
- * Why: over TCP every one of the apiserver's etcd clients (one per resource, ~60) does a TLS
- * handshake with etcd at start-up, and every request and watch event after is encrypted twice
- * over; a create spends about 0.1 s of its wait and 0.3 CPU-seconds of etcd and apiserver on
- * that. The socket is plain gRPC, and its protection is the file system instead of a client
+ * Why: over TCP every one of the apiserver's etcd clients (about one per resource, dozens) does
+ * a TLS handshake with etcd at start-up, and every request and watch event after is encrypted by
+ * one side and decrypted by the other. On 2 cores, where kcm, the scheduler and the kwok
+ * controller start beside the apiserver, that CPU was about 0.3 s of a create's 2.7 s (`npm run
+ * bench -- create`), and etcd spends about a third less CPU without it. The socket is plain gRPC,
+ * and its protection is the file system instead of a client
  * certificate: it sits in the cluster directory (0700), which only the cluster's owner can enter.
  * etcd's TCP port stays as it was (TLS with client certificates) for etcdctl and snapshots.
  */
