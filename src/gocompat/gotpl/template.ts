@@ -7,6 +7,7 @@ import { BUILTINS } from './builtins.js';
 import { execute, type ExecEnv, type ResolvedFunc } from './exec.js';
 import { parseTemplate } from './parse.js';
 import type { FuncMap, TemplateFunc } from './signature.js';
+import { rootDataPaths, toTemplateDataAt, type DataPaths } from './root-data-use.js';
 import { isPlainObject, toTemplateData } from './values.js';
 
 export interface CompiledTemplate {
@@ -26,9 +27,9 @@ export function prepareData(data: unknown): unknown {
   return out;
 }
 
-function asTemplateData(data: unknown): unknown {
+function asTemplateData(data: unknown, paths: DataPaths | undefined): unknown {
   if (typeof data === 'object' && data !== null && prepared.has(data)) return data;
-  return toTemplateData(data);
+  return paths === undefined ? toTemplateData(data) : toTemplateDataAt(data, paths);
 }
 
 /** Function lookup table: Go's builtins, then each layer in order (later layers win). */
@@ -48,14 +49,19 @@ export function buildFuncTable(layers: readonly (FuncMap | undefined)[]): FuncTa
 }
 
 class Template implements CompiledTemplate {
+  /** What of its data the template can read; undefined: all of it. */
+  private readonly paths: DataPaths | undefined;
+
   constructor(
     private readonly env: ExecEnv,
     private readonly name: string,
-  ) {}
+  ) {
+    this.paths = rootDataPaths(env.trees);
+  }
 
   execute(data: unknown, funcs?: FuncMap): string {
     const overrides = funcs !== undefined && isPlainObject(funcs) && Object.keys(funcs).length > 0 ? funcs : undefined;
-    return execute(this.env, this.name, asTemplateData(data), overrides);
+    return execute(this.env, this.name, asTemplateData(data, this.paths), overrides);
   }
 }
 

@@ -59,6 +59,8 @@ interface RawRequest {
   impersonate?: string;
   signal?: AbortSignal;
   ref?: ResourceRef;
+  /** A successful answer is not decoded (the caller does not read it); errors still are. */
+  ignoreAnswer?: boolean;
 }
 
 function buildQuery(query: RawRequest['query']): string {
@@ -183,18 +185,25 @@ export class HttpKubeClient implements KubeClient {
   }
 
   async patch(ref: ResourceRef, request: PatchRequest): Promise<KubeObject> {
+    return (await this.json(this.patchRequest(ref, request))) as KubeObject;
+  }
+
+  async patchIgnoringAnswer(ref: ResourceRef, request: PatchRequest): Promise<void> {
+    await this.json({ ...this.patchRequest(ref, request), accept: METADATA_ONLY, ignoreAnswer: true });
+  }
+
+  private patchRequest(ref: ResourceRef, request: PatchRequest): RawRequest {
     const path = resourcePath(ref, request.namespace, request.name, request.subresource);
     const query = request.patchType === 'apply' ? { fieldManager: request.fieldManager ?? 'kwok', force: request.force ?? true } : undefined;
-    return (await this.json({
+    return {
       method: 'PATCH',
       path,
       body: request.body,
       contentType: patchContentTypes[request.patchType],
-      ...(request.metadataOnly ? { accept: METADATA_ONLY } : {}),
       ref,
       ...(query ? { query } : {}),
       ...(request.impersonate ? { impersonate: request.impersonate } : {}),
-    })) as KubeObject;
+    };
   }
 
   async delete(ref: ResourceRef, request: DeleteRequest): Promise<void> {
@@ -202,7 +211,7 @@ export class HttpKubeClient implements KubeClient {
     const body = request.gracePeriodSeconds === undefined ? undefined : { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: request.gracePeriodSeconds };
     try {
       // The answer (the deleted object, or a Status) is not read: metadata is all the apiserver need encode.
-      await this.json({ method: 'DELETE', path, ref, accept: METADATA_ONLY, ...(body ? { body, contentType: 'application/json' } : {}) });
+      await this.json({ method: 'DELETE', path, ref, accept: METADATA_ONLY, ignoreAnswer: true, ...(body ? { body, contentType: 'application/json' } : {}) });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
@@ -255,6 +264,7 @@ export class HttpKubeClient implements KubeClient {
           const response = await this.send(request);
           status = response.status;
           if (response.status === 401) this.connection.invalidate();
+          if (request.ignoreAnswer && response.status < 400) return undefined;
           const body = parseBody(response.body);
           if (response.status >= 400) throw KubeApiError.fromStatus(request.method, request.path, response.status, body, response.retryAfterMs);
           return body;

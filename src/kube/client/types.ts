@@ -90,12 +90,6 @@ export interface PatchRequest extends ObjectTarget {
   /** Server-side apply only. */
   fieldManager?: string;
   force?: boolean;
-  /**
-   * The caller only needs the patched object's metadata (resourceVersion, say): the apiserver is
-   * asked for a PartialObjectMetadata, so it encodes, sends and we parse a fraction of the object.
-   * A server that cannot transform answers with the whole object, which callers must accept.
-   */
-  metadataOnly?: boolean;
 }
 
 export interface CreateOptions {
@@ -120,6 +114,12 @@ export interface KubeClient {
   create(ref: ResourceRef, object: KubeObject, options?: CreateOptions): Promise<KubeObject>;
   update(ref: ResourceRef, object: KubeObject): Promise<KubeObject>;
   patch(ref: ResourceRef, request: PatchRequest): Promise<KubeObject>;
+  /**
+   * patch() for a caller that never reads the patched object (a stage's last write): the
+   * apiserver is asked for its metadata alone (PartialObjectMetadata) and the answer is not
+   * decoded, which saves both sides the cost of a whole pod or node per write.
+   */
+  patchIgnoringAnswer(ref: ResourceRef, request: PatchRequest): Promise<void>;
   /** Resolves even if the object is already gone. */
   delete(ref: ResourceRef, request: DeleteRequest): Promise<void>;
   /** Map apiVersion ("v1", "apps/v1") and kind (or plural resource name) to a ResourceRef via discovery. */

@@ -10,7 +10,23 @@ interface NodeAddress {
   address?: string;
 }
 
+/**
+ * Host IPs by node object. Every watch event brings a new object and nothing edits one in place,
+ * so an object's answer never changes; each pod's template asks for it (NodeIPsWith).
+ */
+const hostIpsByNode = new WeakMap<KubeObject, readonly string[]>();
+
 export function nodeHostIps(node: KubeObject | undefined): string[] {
+  if (node === undefined) return [];
+  let ips = hostIpsByNode.get(node);
+  if (ips === undefined) {
+    ips = computeHostIps(node);
+    hostIpsByNode.set(node, ips);
+  }
+  return [...ips];
+}
+
+function computeHostIps(node: KubeObject): string[] {
   const status = node?.['status'] as { addresses?: NodeAddress[] } | undefined;
   const addresses = status?.addresses ?? [];
   const ordered = [

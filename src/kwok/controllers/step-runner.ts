@@ -40,8 +40,8 @@ export async function runStageActions(actions: readonly StageAction[], object: K
   const target = { name: object.metadata.name ?? '', ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) };
   let current = object;
   // Nothing reads what the last write returns unless the caller wants the latest object: that
-  // write's answer can be the object's metadata alone (less for the apiserver to encode and for
-  // us to parse; a pod's status patch answer is most of the pod).
+  // write's answer is asked as metadata alone and not decoded (a pod's status patch answer is
+  // most of the pod, for the apiserver to encode and for us to parse).
   const lastWrite = context.needLatest ? -1 : actions.findLastIndex((a) => a.kind !== 'event');
   for (const [index, action] of actions.entries()) {
     if (action.kind === 'event') {
@@ -53,8 +53,14 @@ export async function runStageActions(actions: readonly StageAction[], object: K
       switch (action.kind) {
         case 'finalizers': {
           if (action.patch.length === 0) break;
-          current = await context.client.patch(context.ref, { ...target, patchType: 'json', body: action.patch, ...(index === lastWrite ? { metadataOnly: true } : {}) });
-          outcome.latest = index === lastWrite ? undefined : current;
+          const request = { ...target, patchType: 'json' as const, body: action.patch };
+          if (index === lastWrite) {
+            await context.client.patchIgnoringAnswer(context.ref, request);
+            outcome.latest = undefined;
+          } else {
+            current = await context.client.patch(context.ref, request);
+            outcome.latest = current;
+          }
           outcome.writes++;
           break;
         }
@@ -72,11 +78,11 @@ export async function runStageActions(actions: readonly StageAction[], object: K
             body: action.body,
             ...(action.subresource ? { subresource: action.subresource } : {}),
             ...(action.impersonation ? { impersonate: action.impersonation } : {}),
-            ...(index === lastWrite ? { metadataOnly: true } : {}),
           };
-          const result = await patchCheaply(context, request, current);
-          current = result;
-          outcome.latest = index === lastWrite ? undefined : result;
+          const result = await patchCheaply(context, request, current, index === lastWrite);
+          // After the last write the object is newer than any answer kept so far: none is reported.
+          outcome.latest = result;
+          if (result) current = result;
           outcome.writes++;
           break;
         }
@@ -152,16 +158,18 @@ export function sameAsMergePatch(current: unknown, patch: unknown): boolean {
   return true;
 }
 
-async function patchCheaply(context: StepContext, request: PatchRequest, current: KubeObject): Promise<KubeObject> {
+/** Sends the patch (see sameAsMergePatch); the patched object, or undefined when `ignoreAnswer`. */
+async function patchCheaply(context: StepContext, request: PatchRequest, current: KubeObject, ignoreAnswer: boolean): Promise<KubeObject | undefined> {
+  const send = (r: PatchRequest): Promise<KubeObject | undefined> => (ignoreAnswer ? context.client.patchIgnoringAnswer(context.ref, r).then(() => undefined) : context.client.patch(context.ref, r));
   const resourceVersion = current.metadata.resourceVersion;
   const body = request.body;
   if (request.patchType !== 'strategic' || !resourceVersion || typeof body !== 'object' || body === null || Array.isArray(body) || 'metadata' in body || !sameAsMergePatch(current, body)) {
-    return context.client.patch(context.ref, request);
+    return send(request);
   }
   try {
-    return await context.client.patch(context.ref, { ...request, patchType: 'merge', body: { ...body, metadata: { resourceVersion } } });
+    return await send({ ...request, patchType: 'merge', body: { ...body, metadata: { resourceVersion } } });
   } catch (error) {
     if (!isConflict(error)) throw error;
-    return context.client.patch(context.ref, request);
+    return send(request);
   }
 }

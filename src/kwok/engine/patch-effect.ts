@@ -5,7 +5,7 @@
  */
 import type { StageAction } from './actions.js';
 import { applyJsonPatch, type JsonPatchOp } from './json-patch.js';
-import { cloneJson, jsonEqual } from './json-value.js';
+import { cloneJson, isJsonObject, jsonEqual } from './json-value.js';
 import { applyMergePatch, applyStrategicMergePatch, mergePatchShared, strategicMergePatchShared } from './merge-patch.js';
 
 export type ObjectEffect = { deleted: true } | { deleted: false; object: Record<string, unknown> };
@@ -44,6 +44,7 @@ export function patchChangesObject(object: Record<string, unknown>, action: Stag
   // Merge patches are compared without copying the object: the result shares every subtree the
   // patch leaves alone, so the comparison also stops at once on those (same reference).
   if (action.kind === 'patch' && action.patchType !== 'json') {
+    if (addsMissingKey(object, action.body)) return true;
     const patched = action.patchType === 'merge' ? mergePatchShared(object, action.body) : strategicMergePatchShared(object, action.body);
     return !jsonEqual(object, patched);
   }
@@ -53,4 +54,27 @@ export function patchChangesObject(object: Record<string, unknown>, action: Stag
   } catch {
     return true;
   }
+}
+
+/**
+ * Whether a merge or strategic patch surely sets a key the object lacks: a non-null value under
+ * a key the object does not have, at a level of the patch without directives. Such a key is in
+ * the result, so the patch changes the object, which is decided here without building the
+ * patched copy (a new pod's first status patch, a new node's). `false` means "not sure".
+ */
+function addsMissingKey(object: unknown, patch: unknown): boolean {
+  if (!isJsonObject(object) || !isJsonObject(patch)) return false;
+  // $retainKeys may drop keys and $patch may replace or delete the whole level: no shortcut there.
+  for (const key of Object.keys(patch)) if (key.startsWith('$')) return false;
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) continue;
+    const current = object[key];
+    if (current === undefined) {
+      if (!isJsonObject(value)) return true;
+      if (value['$patch'] !== 'delete') return true;
+      continue;
+    }
+    if (addsMissingKey(current, value)) return true;
+  }
+  return false;
 }

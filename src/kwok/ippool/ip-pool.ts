@@ -72,14 +72,19 @@ export class IpPool {
 /** All pools of one controller, created on first use and found again by CIDR or by member IP. */
 export class IpPools {
   private readonly pools = new Map<string, IpPool>();
+  /** The pool for a CIDR as written, so each allocation does not parse the CIDR again. */
+  private readonly byText = new Map<string, IpPool>();
 
   pool(cidr: string): IpPool {
+    const known = this.byText.get(cidr);
+    if (known) return known;
     const key = parseCidr(cidr)?.text ?? cidr;
     let pool = this.pools.get(key);
     if (!pool) {
       pool = new IpPool(cidr);
       this.pools.set(pool.cidr.text, pool);
     }
+    this.byText.set(cidr, pool);
     return pool;
   }
 

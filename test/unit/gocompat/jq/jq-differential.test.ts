@@ -132,3 +132,33 @@ describe('jq engine matches real jq', () => {
     });
   }
 });
+
+describe('plain field paths (evaluated without jqjs) match real jq on every kind of input', () => {
+  let oracle: Awaited<ReturnType<typeof loadJqOracle>>;
+  before(async () => {
+    oracle = await loadJqOracle();
+  });
+  const inputs: unknown[] = [
+    null,
+    {},
+    [],
+    'text',
+    3,
+    true,
+    { a: null },
+    { a: { b: 'x' } },
+    { a: { b: [1, 2] } },
+    { a: [{ b: 1 }] },
+    { a: 'string' },
+    { a: 7 },
+    { a: { b: { c: false } } },
+    { a: { b: {} } },
+    JSON.parse('{"constructor": 1, "a": {"toString": "t"}}'),
+    {},
+  ];
+  for (const expression of ['.a', '.a.b', '.a.b.c', ' .a.b ', '.constructor', '.a.toString', '.__proto__', '.a_1.B2']) {
+    test(expression, () => {
+      for (const input of inputs) assert.deepEqual(compileJq(expression).run(input), oracleOutputs(oracle, input, expression), `${expression} on ${JSON.stringify(input)}`);
+    });
+  }
+});

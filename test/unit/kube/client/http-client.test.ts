@@ -91,13 +91,17 @@ describe('HttpKubeClient', () => {
     assert.equal(seen[0]!.headers.accept, 'application/json');
   });
 
-  it('asks for PartialObjectMetadata (or the object) when a patch needs only metadata back', async () => {
+  it('asks for PartialObjectMetadata when the patch answer is ignored, and still reports a failed patch', async () => {
     routes.push((_req, res) => json(res, 200, { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: { name: 'p', resourceVersion: '7' } }));
+    routes.push((_req, res) => json(res, 422, { kind: 'Status', reason: 'Invalid', message: 'status.phase: Unsupported value' }));
     const c = client();
-    const answer = await c.patch(podsResource, { name: 'p', namespace: 'ns', patchType: 'merge', subresource: 'status', body: { status: { phase: 'Running' } }, metadataOnly: true });
+    const request = { name: 'p', namespace: 'ns', patchType: 'merge', subresource: 'status', body: { status: { phase: 'Running' } } } as const;
+    assert.equal(await c.patchIgnoringAnswer(podsResource, request), undefined);
+    await assert.rejects(c.patchIgnoringAnswer(podsResource, request), (error: unknown) => error instanceof KubeApiError && error.status === 422 && /Unsupported value/.test(error.message));
     c.close();
+    assert.equal(seen[0]!.url, '/api/v1/namespaces/ns/pods/p/status');
+    assert.equal(seen[0]!.headers['content-type'], 'application/merge-patch+json');
     assert.equal(seen[0]!.headers.accept, 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json');
-    assert.equal(answer.metadata.resourceVersion, '7');
   });
 
   it('retries 503 and 429 and surfaces other errors at once', async () => {

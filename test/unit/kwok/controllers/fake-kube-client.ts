@@ -28,7 +28,8 @@ export interface Call {
   subresource?: string;
   body?: unknown;
   impersonate?: string;
-  metadataOnly?: boolean;
+  /** Sent with patchIgnoringAnswer. */
+  ignoreAnswer?: boolean;
 }
 
 interface Subscriber {
@@ -222,6 +223,14 @@ export class FakeKubeClient implements KubeClient {
   }
 
   async patch(ref: ResourceRef, request: PatchRequest): Promise<KubeObject> {
+    return this.patchObject(ref, request, false);
+  }
+
+  async patchIgnoringAnswer(ref: ResourceRef, request: PatchRequest): Promise<void> {
+    await this.patchObject(ref, request, true);
+  }
+
+  private async patchObject(ref: ResourceRef, request: PatchRequest, ignoreAnswer: boolean): Promise<KubeObject> {
     const key = this.keyOf(request);
     await this.enter('patch', ref, {
       key,
@@ -229,7 +238,7 @@ export class FakeKubeClient implements KubeClient {
       body: request.body,
       ...(request.subresource ? { subresource: request.subresource } : {}),
       ...(request.impersonate ? { impersonate: request.impersonate } : {}),
-      ...(request.metadataOnly ? { metadataOnly: true } : {}),
+      ...(ignoreAnswer ? { ignoreAnswer: true } : {}),
     });
     const current = this.table(ref).get(key);
     if (!current) {
@@ -237,9 +246,7 @@ export class FakeKubeClient implements KubeClient {
       throw new KubeApiError(`${ref.resource} ${key} not found`, 404, 'NotFound');
     }
     const next = request.patchType === 'json' ? jsonPatch(current, request.body as []) : (mergePatch(current, request.body) as KubeObject);
-    const stored = structuredClone(this.store(ref, next, 'MODIFIED'));
-    // As the apiserver answers Accept: ...;as=PartialObjectMetadata.
-    return request.metadataOnly ? { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: stored.metadata } : stored;
+    return structuredClone(this.store(ref, next, 'MODIFIED'));
   }
 
   async delete(ref: ResourceRef, request: DeleteRequest): Promise<void> {

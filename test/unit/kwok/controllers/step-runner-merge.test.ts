@@ -55,12 +55,12 @@ describe('the answer a stage write asks for', () => {
   const labels = { kind: 'patch', patchType: 'merge', body: { metadata: { labels: { a: 'b' } } } } as const;
   const status = { kind: 'patch', patchType: 'merge', subresource: 'status', body: { status: { phase: 'Running' } } } as const;
 
-  it('only the last write asks for metadata alone, and then no latest object is reported', async () => {
+  it('only the last write ignores its answer, and then no latest object is reported', async () => {
     const client = new FakeKubeClient();
     const object = client.seed(podsResource, pod('p', 'n1'));
     const outcome = await runStageActions([labels, { kind: 'event', type: 'Normal', reason: 'R', message: 'm' }, status, { kind: 'event', type: 'Normal', reason: 'S', message: 'm' }], object, context(client, false));
     assert.deepEqual(
-      client.callsOf('patch').map((c) => c.metadataOnly === true),
+      client.callsOf('patch').map((c) => c.ignoreAnswer === true),
       [false, true],
     );
     assert.equal(outcome.writes, 2);
@@ -72,7 +72,7 @@ describe('the answer a stage write asks for', () => {
     const object = client.seed(podsResource, pod('p', 'n1'));
     const outcome = await runStageActions([labels, status], object, context(client, true));
     assert.deepEqual(
-      client.callsOf('patch').map((c) => c.metadataOnly === true),
+      client.callsOf('patch').map((c) => c.ignoreAnswer === true),
       [false, false],
     );
     assert.equal((outcome.latest?.['status'] as { phase?: string } | undefined)?.phase, 'Running');
