@@ -48,8 +48,9 @@ function parseIpv6(text: string): IpAddress | undefined {
 
 export function formatIp(address: IpAddress): string {
   if (address.family === 4) {
-    const v = address.value;
-    return [24n, 16n, 8n, 0n].map((shift) => String((v >> shift) & 0xffn)).join('.');
+    // One conversion to a number (32 bits fit) instead of four BigInt shifts: pod IPs are formatted per pod.
+    const v = Number(address.value & 0xffffffffn);
+    return `${v >>> 24}.${(v >>> 16) & 0xff}.${(v >>> 8) & 0xff}.${v & 0xff}`;
   }
   const groups: number[] = [];
   for (let shift = 112n; shift >= 0n; shift -= 16n) groups.push(Number((address.value >> shift) & 0xffffn));

@@ -67,6 +67,7 @@ describe('IpPools', () => {
 describe('ip-address', () => {
   it('parses and formats v4 and v6', () => {
     assert.equal(formatIp(parseIp('192.168.1.10')!), '192.168.1.10');
+    for (const ip of ['0.0.0.0', '255.255.255.255', '128.0.0.1', '10.255.0.254']) assert.equal(formatIp(parseIp(ip)!), ip);
     assert.equal(normalizeIp('2001:DB8:0:0:1:0:0:1'), '2001:db8::1:0:0:1');
     assert.equal(normalizeIp('::ffff:10.0.0.1'), '::ffff:a00:1');
     assert.equal(normalizeIp('::'), '::');
