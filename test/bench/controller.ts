@@ -311,8 +311,9 @@ export async function benchController(args: string[]): Promise<void> {
   if (!existsSync(ours)) throw new Error(`${ours} is missing: run npm run build`);
   const controllers: Controller[] = [
     // The flags src/components/kwok-controller.ts gives it (lease duration 200 = kwokctl's 40 × heartbeat factor 5).
-    // KWOKTS_BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles our controller.
-    { label: 'kwokts (TS)', command: process.execPath, entry: [...(process.env.KWOKTS_BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []), ours], extra: [`--id=kwok-${CLUSTER}-controller`] },
+    // KWOKTS_BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles our controller;
+    // KWOKTS_BENCH_CONTROLLER_ARGS="--config=kwok.yaml" tries its flags.
+    { label: 'kwokts (TS)', command: process.execPath, entry: [...(process.env.KWOKTS_BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []), ours], extra: [`--id=kwok-${CLUSTER}-controller`, ...(process.env.KWOKTS_BENCH_CONTROLLER_ARGS?.split(/\s+/).filter(Boolean) ?? [])] },
   ];
   const goKwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
   const notes: string[] = [];
