@@ -42,15 +42,12 @@ function walk(node: Node, dotIsRoot: boolean, paths: DataPaths): void {
       walkPipe(node.pipe, dotIsRoot, paths);
       return;
     case 'if':
-      walkPipe(node.pipe, dotIsRoot, paths);
-      walkList(node.list, dotIsRoot, paths);
-      walkList(node.elseList, dotIsRoot, paths);
-      return;
     case 'with':
     case 'range':
-      // Inside the body dot is the pipeline's value (read whole through the pipeline's own paths).
       walkPipe(node.pipe, dotIsRoot, paths);
-      walkList(node.list, false, paths);
+      // In the body of with and range dot is the pipeline's value (read whole through the
+      // pipeline's own paths); their else branches keep the outer dot.
+      walkList(node.list, node.type === 'if' && dotIsRoot, paths);
       walkList(node.elseList, dotIsRoot, paths);
       return;
     case 'text':
