@@ -27,7 +27,7 @@ export function nodeHostIps(node: KubeObject | undefined): string[] {
 }
 
 function computeHostIps(node: KubeObject): string[] {
-  const status = node?.['status'] as { addresses?: NodeAddress[] } | undefined;
+  const status = node['status'] as { addresses?: NodeAddress[] } | undefined;
   const addresses = status?.addresses ?? [];
   const ordered = [
     ...addresses.filter((a) => a.type === 'InternalIP'),

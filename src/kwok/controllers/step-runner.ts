@@ -41,7 +41,8 @@ export async function runStageActions(actions: readonly StageAction[], object: K
   let current = object;
   // Nothing reads what the last write returns unless the caller wants the latest object: that
   // write's answer is asked as metadata alone and not decoded (a pod's status patch answer is
-  // most of the pod, for the apiserver to encode and for us to parse).
+  // most of the pod, for the apiserver to encode and for us to parse). After that write the
+  // object is newer than any answer kept so far, so no latest object is reported.
   const lastWrite = context.needLatest ? -1 : actions.findLastIndex((a) => a.kind !== 'event');
   for (const [index, action] of actions.entries()) {
     if (action.kind === 'event') {
@@ -53,14 +54,9 @@ export async function runStageActions(actions: readonly StageAction[], object: K
       switch (action.kind) {
         case 'finalizers': {
           if (action.patch.length === 0) break;
-          const request = { ...target, patchType: 'json' as const, body: action.patch };
-          if (index === lastWrite) {
-            await context.client.patchIgnoringAnswer(context.ref, request);
-            outcome.latest = undefined;
-          } else {
-            current = await context.client.patch(context.ref, request);
-            outcome.latest = current;
-          }
+          const result = await sendPatch(context, { ...target, patchType: 'json', body: action.patch }, index === lastWrite);
+          outcome.latest = result;
+          if (result) current = result;
           outcome.writes++;
           break;
         }
@@ -80,7 +76,6 @@ export async function runStageActions(actions: readonly StageAction[], object: K
             ...(action.impersonation ? { impersonate: action.impersonation } : {}),
           };
           const result = await patchCheaply(context, request, current, index === lastWrite);
-          // After the last write the object is newer than any answer kept so far: none is reported.
           outcome.latest = result;
           if (result) current = result;
           outcome.writes++;
@@ -158,9 +153,16 @@ export function sameAsMergePatch(current: unknown, patch: unknown): boolean {
   return true;
 }
 
+/** The patched object, or undefined when the answer is ignored (the stage's last write). */
+async function sendPatch(context: StepContext, request: PatchRequest, ignoreAnswer: boolean): Promise<KubeObject | undefined> {
+  if (!ignoreAnswer) return context.client.patch(context.ref, request);
+  await context.client.patchIgnoringAnswer(context.ref, request);
+  return undefined;
+}
+
 /** Sends the patch (see sameAsMergePatch); the patched object, or undefined when `ignoreAnswer`. */
 async function patchCheaply(context: StepContext, request: PatchRequest, current: KubeObject, ignoreAnswer: boolean): Promise<KubeObject | undefined> {
-  const send = (r: PatchRequest): Promise<KubeObject | undefined> => (ignoreAnswer ? context.client.patchIgnoringAnswer(context.ref, r).then(() => undefined) : context.client.patch(context.ref, r));
+  const send = (r: PatchRequest): Promise<KubeObject | undefined> => sendPatch(context, r, ignoreAnswer);
   const resourceVersion = current.metadata.resourceVersion;
   const body = request.body;
   if (request.patchType !== 'strategic' || !resourceVersion || typeof body !== 'object' || body === null || Array.isArray(body) || 'metadata' in body || !sameAsMergePatch(current, body)) {
