@@ -10,8 +10,9 @@
  * the nodes and the pods, untimed, until kcm has untainted every node: --no-settle skips it); and
  * the controller's CPU seconds (utime+stime) and peak RSS (VmHWM) from /proc. Then, per phase, the
  * CPU seconds of every process (components from the cluster's pid files, the controller, this
- * process as the load generator) and the floor they set: the others' CPU over the machine's cores.
- * Needs `npm run build`.
+ * process as the load generator) and the floor they set: the others' CPU over the machine's cores;
+ * with a peer, the ceiling too: the peer's time over our floor, the most any controller could have
+ * beaten it by in that run. Needs `npm run build`.
  */
 import { execa } from 'execa';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -53,7 +54,7 @@ interface CpuSample {
   seconds: Record<string, number>;
 }
 
-interface Outcome {
+export interface Outcome {
   label: string;
   /** The apiserver's request and watch counters as each phase starts (and at the end). */
   apiserverSamples: Promise<ApiserverCounters | undefined>[];
@@ -266,27 +267,48 @@ function floors(outcome: Outcome): number[] {
   return samples.slice(0, -1).map((_, i) => names.reduce((sum, n) => sum + spent(n, i), 0) / availableParallelism());
 }
 
-/** Each phase's time over its floor (1.10 = 10% above what the other processes allow). */
-function overFloor(o: Outcome): string[] {
+/** Each phase's floor in seconds (undefined where it was not sampled), nodes, pods, delete. */
+function phaseFloors(o: Outcome): Array<number | undefined> {
   const f = floors(o);
   // The settle wait, when there is one, is a sample of its own and no phase of the three.
-  const floorOf = (phase: string): number | undefined => f[o.cpuSamples.findIndex((s) => s.phase === phase)];
-  const timed: Array<[PhaseResult | undefined, string]> = [
-    [o.load?.nodesReady, 'nodes'],
-    [o.load?.podsRunning, 'pods'],
-    [o.load?.podsDeleted, 'delete'],
-  ];
-  return timed.map(([p, name]) => {
-    const floor = floorOf(name);
+  const floorOf = (phase: string): number | undefined => {
+    const index = o.cpuSamples.findIndex((s) => s.phase === phase);
+    return index >= 0 && index < f.length ? f[index] : undefined;
+  };
+  return ['nodes', 'pods', 'delete'].map(floorOf);
+}
+
+function timed(o: Outcome): Array<PhaseResult | undefined> {
+  return [o.load?.nodesReady, o.load?.podsRunning, o.load?.podsDeleted];
+}
+
+/** seconds / floor per phase as "1.16×", "-" where either is missing. */
+function ratios(seconds: Array<PhaseResult | undefined>, floorsOf: Array<number | undefined>): string[] {
+  return seconds.map((p, i) => {
+    const floor = floorsOf[i];
     return p && !Number.isNaN(p.seconds) && floor ? `${(p.seconds / floor).toFixed(2)}×` : '-';
   });
 }
 
+/** Each phase's time over its floor (1.10 = 10% above what the other processes allow). */
+export function overFloor(o: Outcome): string[] {
+  return ratios(timed(o), phaseFloors(o));
+}
+
+/**
+ * The most any controller could have beaten the peer by in this run: the peer's time over our
+ * run's floor. Our controller cannot finish a phase before the other processes have had their
+ * CPU, and they do the same requests for both controllers, so a speed-up past this is out of
+ * reach whatever our controller costs (a peer near its own floor leaves no room).
+ */
+export function ceilings(ours: Outcome, peer: Outcome): string[] {
+  return ratios(timed(peer), phaseFloors(ours));
+}
+
 /** The peer's time over ours per phase (2.00 = ours took half as long). */
-function speedups(ours: Outcome, peer: Outcome): string[] {
-  const pick = (o: Outcome): (PhaseResult | undefined)[] => [o.load?.nodesReady, o.load?.podsRunning, o.load?.podsDeleted];
-  return pick(ours).map((p, i) => {
-    const q = pick(peer)[i];
+export function speedups(ours: Outcome, peer: Outcome): string[] {
+  return timed(ours).map((p, i) => {
+    const q = timed(peer)[i];
     return p && q && !Number.isNaN(p.seconds) && !Number.isNaN(q.seconds) ? `${(q.seconds / p.seconds).toFixed(2)}×` : '-';
   });
 }
@@ -339,7 +361,10 @@ export async function benchController(args: string[]): Promise<void> {
   ];
   // Per phase: each controller's time over its floor, and the peer's time over ours.
   const ratioRows = [['', 'nodes Ready', 'pods Running', 'pods deleted'], ...outcomes.map((o) => [`${o.label}: time / floor`, ...overFloor(o)])];
-  if (outcomes.length > 1) ratioRows.push([`${outcomes[1]!.label} time / ${outcomes[0]!.label} time`, ...speedups(outcomes[0]!, outcomes[1]!)]);
+  if (outcomes.length > 1) {
+    ratioRows.push([`${outcomes[1]!.label} time / ${outcomes[0]!.label} time`, ...speedups(outcomes[0]!, outcomes[1]!)]);
+    ratioRows.push([`ceiling: ${outcomes[1]!.label} time / ${outcomes[0]!.label} floor`, ...ceilings(outcomes[0]!, outcomes[1]!)]);
+  }
   const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods on one node, ${load.concurrency} concurrent requests, load average after ${loadavg}\n`);
   process.stdout.write(`${table(rows)}\n\n${table(ratioRows)}\n`);
@@ -366,11 +391,14 @@ function controllerResults(outcomes: readonly Outcome[], load: { nodes: number; 
     ['podsRunning', 'pods Running', load.pods],
     ['podsDeleted', 'pods deleted', load.pods],
   ];
-  for (const [key, name, target] of phases) {
+  for (const [index, [key, name, target]] of phases.entries()) {
     for (const o of outcomes) {
       const p = o.load?.[key];
       if (!p) continue;
       results.timings.push(timing(`${target} ${name}`, o.label, 's', [p.seconds]));
+      // What the other processes' CPU allowed (see floors()): the reader can work out every ratio.
+      const floor = phaseFloors(o)[index];
+      if (floor !== undefined) results.timings.push(timing(`${target} ${name}: floor`, o.label, 's', [floor]));
       results.series.push({ name, tool: o.label, target, points: p.series });
     }
   }
