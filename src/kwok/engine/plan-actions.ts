@@ -70,6 +70,25 @@ function currentFinalizers(object: unknown): string[] {
   return Array.isArray(f) ? f.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** The base functions with the per-object ones over them, by the identity of both maps. */
+const merged = new WeakMap<FuncMap, WeakMap<FuncMap, FuncMap>>();
+const NO_BASE: FuncMap = {};
+
+/**
+ * `{ ...base, ...funcs }`, built once per pair of maps. The controllers pass the same two maps for
+ * every object they play (the per-object functions read the object's name from their arguments),
+ * and a copy per play was a dozen properties copied for every pod. Neither map is changed after
+ * it is handed over, so the merged copy stays right.
+ */
+function mergedFuncs(base: FuncMap | undefined, funcs: FuncMap): FuncMap {
+  const key = base ?? NO_BASE;
+  let byFuncs = merged.get(key);
+  if (byFuncs === undefined) merged.set(key, (byFuncs = new WeakMap()));
+  let all = byFuncs.get(funcs);
+  if (all === undefined) byFuncs.set(funcs, (all = { ...base, ...funcs }));
+  return all;
+}
+
 /** A stage, or a match carrying its stage and the options of the StageSet that made it. */
 export type PlanTarget = Stage | { stage: Stage; planOptions?: PlanOptions };
 
@@ -82,7 +101,7 @@ export function planActions(target: PlanTarget, object: unknown, funcs: FuncMap 
   const stage = 'steps' in target ? target : target.stage;
   options ??= ('steps' in target ? undefined : target.planOptions) ?? {};
   const render = options.renderTemplate ?? renderWithGotpl;
-  const allFuncs: FuncMap = { ...options.funcs, ...funcs };
+  const allFuncs = mergedFuncs(options.funcs, funcs);
   const typed = options.typedCoreKinds ?? true;
   const actions: StageAction[] = [];
   let finalizers = currentFinalizers(object);

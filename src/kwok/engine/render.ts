@@ -27,11 +27,28 @@ export class StageRenderError extends Error {
 /** The default RenderTemplate: ./gotpl (which caches parsed templates by text). */
 export const renderWithGotpl: RenderTemplate = (text, data, funcs) => renderTemplate(text, data, funcs);
 
+const TRIMMED_LIMIT = 1024;
+const trimmedTemplates = new Map<string, string>();
+
+/**
+ * A stage's template text, trimmed once. Trimming at every render made a new string of the whole
+ * template, which the renderer's cache then had to hash and compare in full, per object played.
+ */
+function trimmedTemplate(template: string): string {
+  let text = trimmedTemplates.get(template);
+  if (text === undefined) {
+    if (trimmedTemplates.size >= TRIMMED_LIMIT) trimmedTemplates.clear();
+    text = template.trim();
+    trimmedTemplates.set(template, text);
+  }
+  return text;
+}
+
 /** Renders `template` against `object` and converts the YAML output to JSON. */
 export function renderToJson(render: RenderTemplate, template: string, object: unknown, funcs: FuncMap): unknown {
   let output: string;
   try {
-    output = render(template.trim(), object, funcs);
+    output = render(trimmedTemplate(template), object, funcs);
   } catch (error) {
     throw new StageRenderError(`render template: ${error instanceof Error ? error.message : String(error)}`, undefined, { cause: error });
   }

@@ -96,6 +96,22 @@ describe('patch bodies', () => {
     assert.deepEqual(plan(s, pod, { funcs: { NodeIP: () => 'base' } })[0], { kind: 'patch', patchType: 'merge', body: { ip: '10.1.1.1' } });
   });
 
+  test('each pair of base and per-call function maps renders with its own functions, however often they are used', () => {
+    const s = stage({ steps: [{ patch: { template: '  \nhost: {{ NodeIPWith .metadata.name | Quote }}\nbase: {{ Version | Quote }}\n\n' } }] });
+    const baseA = { Version: () => 'a' };
+    const baseB = { Version: () => 'b' };
+    const one = { NodeIPWith: (n: unknown) => `one-${String(n)}` };
+    const two = { NodeIPWith: (n: unknown) => `two-${String(n)}` };
+    const body = (base: Record<string, () => string>, funcs: typeof one) => planActions(s, pod, funcs, { funcs: base })[0];
+    for (let round = 0; round < 2; round++) {
+      assert.deepEqual(body(baseA, one), { kind: 'patch', patchType: 'strategic', body: { host: 'one-web', base: 'a' } });
+      assert.deepEqual(body(baseA, two), { kind: 'patch', patchType: 'strategic', body: { host: 'two-web', base: 'a' } });
+      assert.deepEqual(body(baseB, one), { kind: 'patch', patchType: 'strategic', body: { host: 'one-web', base: 'b' } });
+    }
+    // Per-call functions still win over base functions of the same name.
+    assert.deepEqual(planActions(s, pod, { ...one, Version: () => 'call' }, { funcs: baseA })[0], { kind: 'patch', patchType: 'strategic', body: { host: 'one-web', base: 'call' } });
+  });
+
   test('render failures and bad YAML are StageRenderErrors', () => {
     assert.throws(() => plan(stage({ steps: [{ patch: { template: 'FAIL' } }] })), (e: unknown) => e instanceof StageRenderError && /render template: boom/.test(e.message));
     assert.throws(() => plan(stage({ steps: [{ patch: { template: 'a: [1' } }] })), (e: unknown) => e instanceof StageRenderError && e.output === 'a: [1');
