@@ -11,8 +11,8 @@
  * the controller's CPU seconds (utime+stime) and peak RSS (VmHWM) from /proc. Then, per phase, the
  * CPU seconds of every process (components from the cluster's pid files, the controller, this
  * process as the load generator) and the floor they set: the others' CPU over the machine's cores;
- * with a peer, the ceiling too: the peer's time over our floor, the most any controller could have
- * beaten it by in that run. Needs `npm run build`.
+ * with a peer, the ceiling too: the peer's time over our floor, how far ahead of it a controller
+ * making our requests could have been in that run. Needs `npm run build`.
  */
 import { execa } from 'execa';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -296,10 +296,10 @@ export function overFloor(o: Outcome): string[] {
 }
 
 /**
- * The most any controller could have beaten the peer by in this run: the peer's time over our
- * run's floor. Our controller cannot finish a phase before the other processes have had their
- * CPU, and they do the same requests for both controllers, so a speed-up past this is out of
- * reach whatever our controller costs (a peer near its own floor leaves no room).
+ * How far ahead of the peer a controller making our requests could have been in this run: the
+ * peer's time over our run's floor. No phase ends before the other processes have had the CPU our
+ * requests cost them, so a speed-up past this is out of reach however little CPU our controller
+ * itself uses; only asking the apiserver for less (or for cheaper work) raises it.
  */
 export function ceilings(ours: Outcome, peer: Outcome): string[] {
   return ratios(timed(peer), phaseFloors(ours));
@@ -359,7 +359,7 @@ export async function benchController(args: string[]): Promise<void> {
     ['controller CPU', ...outcomes.map((o) => (Number.isNaN(o.cpu) ? '-' : `${o.cpu.toFixed(1)} s`))],
     ['controller peak RSS', ...outcomes.map((o) => (Number.isNaN(o.rssMiB) ? '-' : `${o.rssMiB.toFixed(0)} MiB`))],
   ];
-  // Per phase: each controller's time over its floor, and the peer's time over ours.
+  // Per phase: each controller's time over its floor, the peer's time over ours and the ceiling.
   const ratioRows = [['', 'nodes Ready', 'pods Running', 'pods deleted'], ...outcomes.map((o) => [`${o.label}: time / floor`, ...overFloor(o)])];
   if (outcomes.length > 1) {
     ratioRows.push([`${outcomes[1]!.label} time / ${outcomes[0]!.label} time`, ...speedups(outcomes[0]!, outcomes[1]!)]);

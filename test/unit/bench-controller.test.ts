@@ -38,7 +38,7 @@ test("the bench's floor ratios: time over floor, the peer's time over ours, and 
   assert.deepEqual(overFloor(ours), ['1.10×', '1.15×', '1.20×']);
   assert.deepEqual(overFloor(peer), ['2.50×', '1.27×', '1.27×']);
   assert.deepEqual(speedups(ours, peer), ['2.27×', '1.13×', '1.10×']);
-  // However cheap our controller, the pods phase could not have been done in under 40 s here.
+  // However little CPU our controller used, the others needed 40 s of the pods phase here.
   assert.deepEqual(ceilings(ours, peer), ['2.50×', '1.30×', '1.32×']);
 });
 
