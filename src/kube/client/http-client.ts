@@ -6,7 +6,7 @@
  */
 import { KubeApiError, isNotFound } from './api-error.js';
 import type { Connection } from './connection.js';
-import { readJsonLines } from './json-lines.js';
+import { LineSplitter, decodeWatchLine } from './json-lines.js';
 import { Transport } from './transport.js';
 import type { BufferedResponse, TransportRequest } from './transport.js';
 import { parseApiVersion, resourcePath, wellKnownResources } from './resources.js';
@@ -149,18 +149,22 @@ export class HttpKubeClient implements KubeClient {
         const text = await readAll(response.body);
         throw KubeApiError.fromStatus('WATCH', path, response.status, parseBody(text));
       }
-      for await (const value of readJsonLines(response.body)) {
-        const event = value as { type?: string; object?: KubeObject & { code?: number } };
-        if (event.type === 'ERROR') {
-          const status = event.object?.code ?? 500;
-          throw KubeApiError.fromStatus('WATCH', path, status, event.object);
-        }
-        if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED' || event.type === 'BOOKMARK') {
-          if (event.object) yield { type: event.type, object: event.object };
+      const splitter = new LineSplitter();
+      // Only built-in core objects have the field order the cut relies on (see decodeWatchLine).
+      const drop = options.dropManagedFields === true && ref.group === '';
+      for await (const batch of response.body) {
+        for (const chunk of batch) {
+          for (const line of splitter.push(chunk)) {
+            const event = watchEvent(path, decodeWatchLine(line, drop));
+            if (event) yield event;
+          }
         }
       }
+      const rest = splitter.end();
+      const last = rest && watchEvent(path, decodeWatchLine(rest, drop));
+      if (last) yield last;
     } finally {
-      response.body.destroy();
+      response.cancel();
     }
   }
 
@@ -317,8 +321,18 @@ function networkError(method: string, path: string, error: unknown, signal: Abor
   return new KubeApiError(`${method} ${path}: ${error.message}`, 0, code, { cause: error });
 }
 
-async function readAll(body: AsyncIterable<Buffer>): Promise<string> {
+async function readAll(body: AsyncIterable<Buffer[]>): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk);
+  for await (const batch of body) chunks.push(...batch);
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A decoded watch line as an event: ERROR becomes a KubeApiError; unknown types are skipped. */
+function watchEvent(path: string, value: unknown): WatchEvent | undefined {
+  const event = value as { type?: string; object?: KubeObject & { code?: number } };
+  if (event.type === 'ERROR') throw KubeApiError.fromStatus('WATCH', path, event.object?.code ?? 500, event.object);
+  if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED' || event.type === 'BOOKMARK') {
+    if (event.object) return { type: event.type, object: event.object };
+  }
+  return undefined;
 }

@@ -75,7 +75,8 @@ export class Reflector {
           }
         }
         const timeoutSeconds = Math.floor(minTimeout + Math.random() * (maxTimeout - minTimeout));
-        for await (const event of client.watch(ref, { ...this.options.selectors, resourceVersion, timeoutSeconds }, signal)) {
+        const dropManagedFields = !this.options.keepManagedFields;
+        for await (const event of client.watch(ref, { ...this.options.selectors, resourceVersion, timeoutSeconds, dropManagedFields }, signal)) {
           failures = 0;
           resourceVersion = event.object.metadata.resourceVersion ?? resourceVersion;
           if (event.type !== 'BOOKMARK') this.apply(event.type, event.object);

@@ -3,9 +3,8 @@
  * second; with node:http(s) every request paid for a ClientRequest, agent bookkeeping, header
  * objects and an IncomingMessage stream (about twice the client CPU per request of this). The
  * handlers below are undici's plain dispatch callbacks: a buffered answer for ordinary requests,
- * a Readable only for watches.
+ * batches of chunks for watches.
  */
-import { Readable } from 'node:stream';
 import { createSecureContext } from 'node:tls';
 import type { Dispatcher, Pool } from 'undici';
 import type { TlsMaterial } from './connection.js';
@@ -36,7 +35,10 @@ export interface BufferedResponse {
 
 export interface StreamedResponse {
   status: number;
-  body: Readable;
+  /** The body in batches of chunks (see StreamingHandler); leaving the loop early ends the request. */
+  body: AsyncIterable<Buffer[]>;
+  /** Ends the request unless it has ended (closing its connection); safe to call more than once. */
+  cancel(): void;
 }
 
 /**
@@ -77,7 +79,7 @@ export class Transport {
     });
   }
 
-  /** Resolves at the answer's headers; the body streams (destroy it to end the request). */
+  /** Resolves at the answer's headers; the body streams (stop reading it to end the request). */
   async stream(request: TransportRequest): Promise<StreamedResponse> {
     const pool = this.pool ?? (await this.open());
     return new Promise((resolve, reject) => {
@@ -223,8 +225,24 @@ class BufferingHandler extends SignalledHandler implements Dispatcher.DispatchHa
   }
 }
 
+/**
+ * A streamed answer's body without a Readable: the chunks undici hands over wait in an array, and
+ * the reader takes all that arrived since it last looked as one batch. A watch event then costs a
+ * push and, at most, one promise per batch instead of a Readable's buffering and an async
+ * iterator step per chunk. Past HIGH_WATER bytes unread, undici stops reading the socket until the
+ * reader catches up (the server then waits, as it would for a slow Readable).
+ */
+const HIGH_WATER = 1 << 20;
+
 class StreamingHandler extends SignalledHandler implements Dispatcher.DispatchHandler {
-  private body: Readable | undefined;
+  private chunks: Buffer[] = [];
+  private unread = 0;
+  private paused = false;
+  private resume: (() => void) | undefined;
+  private ended = false;
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined;
+  private started = false;
 
   constructor(
     request: TransportRequest,
@@ -236,38 +254,64 @@ class StreamingHandler extends SignalledHandler implements Dispatcher.DispatchHa
 
   onHeaders(status: number, _rawHeaders: Buffer[], resume: () => void): boolean {
     if (status < 200) return true;
-    this.body = new Readable({
-      // undici pauses the socket when push() says the reader is behind; read() is the reader catching up.
-      read: () => resume(),
-      destroy: (error, callback) => {
-        // The reader gave up (or the signal fired): end the request, which closes its connection.
-        this.aborted(error ?? Object.assign(new Error('watch closed'), { code: 'UND_ERR_ABORTED' }));
-        callback(error);
-      },
-    });
-    this.resolve({ status, body: this.body });
+    this.started = true;
+    this.resume = resume;
+    this.resolve({ status, body: this.batches(), cancel: () => this.cancel() });
     return true;
   }
 
   onData(chunk: Buffer): boolean {
-    return this.body!.push(chunk);
+    this.chunks.push(chunk);
+    this.unread += chunk.length;
+    this.wake?.();
+    if (this.unread < HIGH_WATER) return true;
+    this.paused = true;
+    return false;
   }
 
   onComplete(): void {
     this.finish();
-    this.body!.push(null);
+    this.ended = true;
+    this.wake?.();
   }
 
   onError(error: Error): void {
     this.finish();
     const shaped = nodeShaped(error, this.timeoutMs);
-    if (this.body) this.body.destroy(shaped);
-    else this.reject(shaped);
+    if (!this.started) {
+      this.reject(shaped);
+      return;
+    }
+    this.failure = shaped;
+    this.wake?.();
   }
 
-  protected override aborted(error: Error): void {
-    // Once the body is out, the signal ends it through destroy() so its reader sees the error.
-    if (this.body && !this.body.destroyed && error.name === 'AbortError') this.body.destroy(error);
-    else super.aborted(error);
+  private async *batches(): AsyncGenerator<Buffer[]> {
+    try {
+      for (;;) {
+        if (this.chunks.length > 0) {
+          const batch = this.chunks;
+          this.chunks = [];
+          this.unread = 0;
+          if (this.paused) {
+            this.paused = false;
+            this.resume?.();
+          }
+          yield batch;
+          continue;
+        }
+        if (this.failure) throw this.failure;
+        if (this.ended) return;
+        await new Promise<void>((wake) => (this.wake = wake));
+        this.wake = undefined;
+      }
+    } finally {
+      // The reader gave up (or failed) before the end.
+      this.cancel();
+    }
+  }
+
+  private cancel(): void {
+    if (!this.ended && !this.failure) this.aborted(Object.assign(new Error('watch closed'), { code: 'UND_ERR_ABORTED' }));
   }
 }

@@ -71,6 +71,11 @@ export interface ListResult {
 export interface WatchOptions extends ListOptions {
   resourceVersion: string;
   timeoutSeconds?: number;
+  /**
+   * The caller discards metadata.managedFields: a client may leave them out of the objects it
+   * decodes where it can do so for less than decoding them (HttpKubeClient does for core objects).
+   */
+  dropManagedFields?: boolean;
 }
 
 /** json = RFC 6902, merge = RFC 7386, strategic = Kubernetes strategic merge, apply = server-side apply. */

@@ -157,6 +157,45 @@ describe('HttpKubeClient', () => {
     assert.match(seen[0]!.url, /fieldSelector=spec.nodeName%21%3D/);
   });
 
+  it('delivers every event in order to a reader slower than the server, past the unread limit', async () => {
+    // 3 MiB of events written at once: the client must stop reading past its 1 MiB of unread
+    // chunks and go on when the reader catches up, losing and reordering nothing.
+    const count = 3000;
+    const pad = 'x'.repeat(1000);
+    routes.push((_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      for (let i = 1; i <= count; i++) res.write(JSON.stringify({ type: 'ADDED', object: { kind: 'Pod', metadata: { name: `p${i}`, resourceVersion: String(i), annotations: { pad } } } }) + '\n');
+      res.end();
+    });
+    const c = client();
+    const versions: string[] = [];
+    for await (const event of c.watch(podsResource, { resourceVersion: '0' }, new AbortController().signal)) {
+      versions.push(event.object.metadata.resourceVersion ?? '');
+      // A slow reader: every event waits for the next turn of the event loop.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    c.close();
+    assert.deepEqual(versions, Array.from({ length: count }, (_, i) => String(i + 1)));
+  });
+
+  it('ends the watch request when the reader leaves the loop early', async () => {
+    let closed: Promise<unknown> | undefined;
+    routes.push((req, res) => {
+      closed = new Promise((resolve) => res.on('close', resolve));
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.write(JSON.stringify({ type: 'ADDED', object: { kind: 'Pod', metadata: { name: 'a', resourceVersion: '1' } } }) + '\n');
+      void req;
+    });
+    const c = client();
+    for await (const event of c.watch(podsResource, { resourceVersion: '0' }, new AbortController().signal)) {
+      assert.equal(event.object.metadata.name, 'a');
+      break;
+    }
+    // The server sees its response closed: the client dropped the connection, nothing is left open.
+    await closed;
+    c.close();
+  });
+
   it('resolves kinds through discovery and caches the answer', async () => {
     routes.push((_req, res) => json(res, 200, { resources: [{ name: 'deployments', kind: 'Deployment', namespaced: true }, { name: 'deployments/status', kind: 'Deployment', namespaced: true }] }));
     const c = client();
