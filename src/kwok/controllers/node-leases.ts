@@ -257,6 +257,10 @@ export class NodeLeases {
   }
 
   private acquired(nodeName: string, state: LeaseState, lease: KubeObject, now: number): void {
+    // The renewal sends this lease back. The apiserver keeps a lease's managedFields when an
+    // update leaves them out, so they are not sent: with 5,000 nodes that is 5,000 fewer copies of
+    // them to encode and send, and for the apiserver to decode, per renewal round.
+    delete lease.metadata.managedFields;
     state.lease = lease;
     state.failures = 0;
     state.heldUntil = now + this.options.durationSeconds * 1000;

@@ -95,6 +95,26 @@ describe('NodeLeases', () => {
     assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`)).renewTime, formatMicroTime(clock.now()));
   });
 
+  it('renews without sending back the managedFields the apiserver answered with (it keeps them)', async () => {
+    class ManagedFieldsClient extends FakeKubeClient {
+      override async create(...args: Parameters<FakeKubeClient['create']>): Promise<KubeObject> {
+        const created = await super.create(...args);
+        return { ...created, metadata: { ...created.metadata, managedFields: [{ manager: 'kwokts-controller', operation: 'Update' }] } };
+      }
+    }
+    const client = new ManagedFieldsClient();
+    const clock = new ManualClock();
+    const { leases, stop } = startLeases(client, clock, []);
+    stopLeases = stop;
+    leases.ensure('n1', 'uid-n1');
+    await eventually(() => leases.isHeld('n1'), 'lease held');
+    clock.advance(10_000);
+    await eventually(() => client.callsOf('update', 'leases').length === 1, 'renewed');
+    const sent = client.callsOf('update', 'leases')[0]!.body as KubeObject;
+    assert.equal(sent.metadata.managedFields, undefined);
+    assert.equal(specOf(sent).renewTime, formatMicroTime(clock.now()));
+  });
+
   it('stays read-only while another live holder has the lease, then takes it over when it expires', async () => {
     const client = new FakeKubeClient();
     const clock = new ManualClock();
