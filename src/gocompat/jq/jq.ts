@@ -47,21 +47,34 @@ function build(expression: string): JqQuery {
   } catch (error) {
     throw new JqCompileError(expression, describe(error));
   }
-  const path = fieldPath(expression);
-  if (path !== undefined) return { expression, numberOrigin: numberOrigin(filter.ast), run: (input) => runFieldPath(path, input) };
-  return {
-    expression,
-    numberOrigin: numberOrigin(filter.ast),
-    run(input: unknown): unknown[] {
-      const out: unknown[] = [];
-      try {
-        for (const v of filter(input)) out.push(v === undefined ? null : v);
-      } catch {
-        return [];
-      }
-      return out;
-    },
+  const interpret = (input: unknown): unknown[] => {
+    const out: unknown[] = [];
+    try {
+      for (const v of filter(input)) out.push(v === undefined ? null : v);
+    } catch {
+      return [];
+    }
+    return out;
   };
+  const origin = numberOrigin(filter.ast);
+  const path = fieldPath(expression);
+  if (path !== undefined) return { expression, numberOrigin: origin, run: (input) => runFieldPath(path, input) };
+  const walk = listWalk(expression);
+  if (walk !== undefined) return { expression, numberOrigin: origin, run: (input) => runListWalk(walk, input, interpret) };
+  return { expression, numberOrigin: origin, run: interpret };
+}
+
+/** For tests: the query as jqjs evaluates it, without the shortcuts below. */
+export function interpretJq(expression: string, input: unknown): unknown[] {
+  ensureJqjsPatched();
+  const filter = jqjs.compile(rewriteSource(expression));
+  const out: unknown[] = [];
+  try {
+    for (const v of filter(input)) out.push(v === undefined ? null : v);
+  } catch {
+    return [];
+  }
+  return out;
 }
 
 /**
@@ -86,6 +99,56 @@ function runFieldPath(path: readonly string[], input: unknown): unknown[] {
     value = Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : null;
   }
   return [value === undefined ? null : value];
+}
+
+const KEYS = '((?:\\.[A-Za-z_][A-Za-z0-9_]*)+)';
+const NAME = '([A-Za-z_][A-Za-z0-9_]*)';
+const SELECT_WALK = new RegExp(`^${KEYS}\\.?\\[\\]\\s*\\|\\s*select\\(\\s*\\.${NAME}\\s*==\\s*"([A-Za-z0-9_ ./-]*)"\\s*\\)\\s*\\|\\s*${KEYS}$`);
+const PLAIN_WALK = new RegExp(`^${KEYS}\\.?\\[\\]${KEYS}$`);
+
+/** `.a.b.[] | select( .k == "s" ) | .c` or `.a.b.[].c`: a list under a field path, filtered, and a field of each item. */
+interface ListWalk {
+  list: string[];
+  select?: { key: string; value: string };
+  item: string[];
+}
+
+/**
+ * The other selectors kwok's stages use for every watch event (a condition's status, the kinds of
+ * the owners, a container state), read without jqjs as fieldPath's are.
+ */
+function listWalk(expression: string): ListWalk | undefined {
+  const text = expression.trim();
+  const keys = (path: string): string[] => path.slice(1).split('.');
+  const selected = SELECT_WALK.exec(text);
+  if (selected) return { list: keys(selected[1]!), select: { key: selected[2]!, value: selected[3]! }, item: keys(selected[4]!) };
+  const plain = PLAIN_WALK.exec(text);
+  if (plain) return { list: keys(plain[1]!), item: keys(plain[2]!) };
+  return undefined;
+}
+
+/**
+ * jq's answer for a ListWalk where it is plain: iterating null is an error, a null item has no key
+ * equal to a string, and an error anywhere means no outputs at all (kwok's rule). A list that is
+ * not an array (an object iterates its values) or an item of another type goes to `interpret`.
+ */
+function runListWalk(walk: ListWalk, input: unknown, interpret: (input: unknown) => unknown[]): unknown[] {
+  const found = runFieldPath(walk.list, input);
+  if (found.length === 0 || found[0] === null) return [];
+  const list = found[0];
+  if (!Array.isArray(list)) return interpret(input);
+  const out: unknown[] = [];
+  for (const item of list) {
+    if (walk.select) {
+      if (item === null) continue;
+      if (typeof item !== 'object' || Array.isArray(item)) return interpret(input);
+      if (!Object.hasOwn(item, walk.select.key) || (item as Record<string, unknown>)[walk.select.key] !== walk.select.value) continue;
+    }
+    const value = runFieldPath(walk.item, item);
+    if (value.length === 0) return [];
+    out.push(value[0]);
+  }
+  return out;
 }
 
 /** Compiles (or fetches from the cache) a jq expression; throws JqCompileError. */

@@ -162,3 +162,46 @@ describe('plain field paths (evaluated without jqjs) match real jq on every kind
     });
   }
 });
+
+describe('list walks (a condition, the owners, container states; evaluated without jqjs) match real jq on every kind of input', () => {
+  let oracle: Awaited<ReturnType<typeof loadJqOracle>>;
+  before(async () => {
+    oracle = await loadJqOracle();
+  });
+  const lists: unknown[] = [
+    undefined,
+    null,
+    [],
+    {},
+    { x: { type: 'Ready', status: 'True' } },
+    'text',
+    4,
+    [null],
+    [{ type: 'Ready', status: 'True' }],
+    [{ type: 'Ready', status: 'True' }, { type: 'Ready', status: 'False' }],
+    [{ type: 'Other', status: 'True' }, { type: 'Ready' }],
+    [{ type: 'Ready', status: { nested: 1 } }, null, { status: 'x' }],
+    [{ type: 'Ready', status: 'True' }, 'text'],
+    [{ type: 'Ready', status: 'True' }, 7],
+    [{ type: 'Ready', status: 'True' }, ['nested']],
+    [{ type: 1, status: 'One' }, { type: null, status: 'Null' }, { type: 'ready', status: 'lower' }],
+    [{ kind: 'Job' }, { kind: 'ReplicaSet' }, {}],
+    [{ kind: 'Job' }, 'text'],
+    [{ state: { running: { startedAt: 't' } } }, { state: null }, { state: { running: 's' } }],
+    [{ state: { waiting: { reason: 'r' } } }, { state: {} }],
+    [{ type: 'Ready', status: 'True', constructor: 'c' }],
+  ];
+  const inputs: unknown[] = [null, {}, 'text', ...lists.map((list) => ({ status: { conditions: list, containerStatuses: list }, metadata: { ownerReferences: list } }))];
+  for (const expression of [
+    '.status.conditions.[] | select( .type == "Ready" ) | .status',
+    '.status.conditions[] | select(.type=="Ready") | .status',
+    '.metadata.ownerReferences.[].kind',
+    '.status.containerStatuses.[].state.running.startedAt',
+    '.status.containerStatuses.[].state.waiting.reason',
+    '.status.conditions.[] | select( .constructor == "c" ) | .type',
+  ]) {
+    test(expression, () => {
+      for (const input of inputs) assert.deepEqual(compileJq(expression).run(input), oracleOutputs(oracle, input, expression), `${expression} on ${JSON.stringify(input)}`);
+    });
+  }
+});
