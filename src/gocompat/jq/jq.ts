@@ -64,19 +64,6 @@ function build(expression: string): JqQuery {
   return { expression, numberOrigin: origin, run: interpret };
 }
 
-/** For tests: the query as jqjs evaluates it, without the shortcuts below. */
-export function interpretJq(expression: string, input: unknown): unknown[] {
-  ensureJqjsPatched();
-  const filter = jqjs.compile(rewriteSource(expression));
-  const out: unknown[] = [];
-  try {
-    for (const v of filter(input)) out.push(v === undefined ? null : v);
-  } catch {
-    return [];
-  }
-  return out;
-}
-
 /**
  * The keys of a plain field path such as `.metadata.deletionTimestamp` or `.status.phase`, the
  * most common selector in kwok's stages; undefined for any other expression. Matching objects
