@@ -152,16 +152,17 @@ export class HttpKubeClient implements KubeClient {
       const splitter = new LineSplitter();
       // Only built-in core objects have the field order the cut relies on (see decodeWatchLine).
       const drop = options.dropManagedFields === true && ref.group === '';
+      const slimDeleted = options.deletedMetadataOnly === true;
       for await (const batch of response.body) {
         for (const chunk of batch) {
           for (const line of splitter.push(chunk)) {
-            const event = watchEvent(path, decodeWatchLine(line, drop));
+            const event = watchEvent(path, decodeWatchLine(line, drop, slimDeleted));
             if (event) yield event;
           }
         }
       }
       const rest = splitter.end();
-      const last = rest && watchEvent(path, decodeWatchLine(rest, drop));
+      const last = rest && watchEvent(path, decodeWatchLine(rest, drop, slimDeleted));
       if (last) yield last;
     } finally {
       response.cancel();
@@ -329,10 +330,10 @@ async function readAll(body: AsyncIterable<Buffer[]>): Promise<string> {
 
 /** A decoded watch line as an event: ERROR becomes a KubeApiError; unknown types are skipped. */
 function watchEvent(path: string, value: unknown): WatchEvent | undefined {
-  const event = value as { type?: string; object?: KubeObject & { code?: number } };
+  const event = value as { type?: string; object?: KubeObject & { code?: number }; metadataOnly?: boolean };
   if (event.type === 'ERROR') throw KubeApiError.fromStatus('WATCH', path, event.object?.code ?? 500, event.object);
   if (event.type === 'ADDED' || event.type === 'MODIFIED' || event.type === 'DELETED' || event.type === 'BOOKMARK') {
-    if (event.object) return { type: event.type, object: event.object };
+    if (event.object) return event.metadataOnly ? { type: event.type, object: event.object, metadataOnly: true } : { type: event.type, object: event.object };
   }
   return undefined;
 }

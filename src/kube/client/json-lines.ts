@@ -7,12 +7,17 @@
  * a third of a busy pod's watch event (1.4 KB of 4 KB), and decoding them is a third of the
  * controller's JSON work. Buffer.indexOf finds the two ends natively, so the cut costs far less
  * than parsing what it removes.
+ *
+ * A DELETED event can go further: a reflector already holds the object's last state (watch order
+ * guarantees it saw every change before the delete), so it needs only the event's metadata, and
+ * everything after metadata is left unparsed.
  */
 
 const NEWLINE = 0x0a;
 const COMMA = 0x2c;
 const MANAGED_FIELDS = Buffer.from('"managedFields":[');
 const METADATA_END = Buffer.from(']},"spec":');
+const DELETED_PREFIX = Buffer.from('{"type":"DELETED","object":{');
 
 /** Complete lines out of a stream of chunks; the unfinished rest waits for the next chunk. */
 export class LineSplitter {
@@ -60,11 +65,19 @@ function isBlank(data: Buffer, start: number, end: number): boolean {
  * so neither marker can start inside a string. Objects of other shapes (a custom resource's
  * metadata comes with sorted keys, where managedFields is not last) either do not match, or the cut
  * leaves something that fails to parse or has no metadata.name; those lines are decoded whole.
+ * With `deletedAsMetadata` too, a DELETED event so encoded comes back with the object's metadata
+ * only and `metadataOnly: true` beside type and object.
  */
-export function decodeWatchLine(line: Buffer, dropManagedFields: boolean): unknown {
+export function decodeWatchLine(line: Buffer, dropManagedFields: boolean, deletedAsMetadata = false): unknown {
   if (dropManagedFields) {
     const start = line.indexOf(MANAGED_FIELDS);
     if (start > 0 && line[start - 1] === COMMA) {
+      // managedFields is ObjectMeta's last field, so what precedes it, closed, is the event with
+      // the object's metadata alone.
+      if (deletedAsMetadata && isDeleted(line)) {
+        const event = parseOrUndefined(line.toString('utf8', 0, start - 1) + '}}}');
+        if (hasObjectName(event)) return Object.assign(event as object, { metadataOnly: true });
+      }
       const end = line.indexOf(METADATA_END, start + MANAGED_FIELDS.length);
       if (end > 0) {
         // Both cut points are ASCII bytes, so each side is whole UTF-8.
@@ -74,6 +87,10 @@ export function decodeWatchLine(line: Buffer, dropManagedFields: boolean): unkno
     }
   }
   return JSON.parse(line.toString('utf8'));
+}
+
+function isDeleted(line: Buffer): boolean {
+  return line.length > DELETED_PREFIX.length && line.compare(DELETED_PREFIX, 0, DELETED_PREFIX.length, 0, DELETED_PREFIX.length) === 0;
 }
 
 function parseOrUndefined(text: string): unknown {

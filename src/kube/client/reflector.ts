@@ -76,10 +76,11 @@ export class Reflector {
         }
         const timeoutSeconds = Math.floor(minTimeout + Math.random() * (maxTimeout - minTimeout));
         const dropManagedFields = !this.options.keepManagedFields;
-        for await (const event of client.watch(ref, { ...this.options.selectors, resourceVersion, timeoutSeconds, dropManagedFields }, signal)) {
+        const watchOptions = { ...this.options.selectors, resourceVersion, timeoutSeconds, dropManagedFields, deletedMetadataOnly: dropManagedFields };
+        for await (const event of client.watch(ref, watchOptions, signal)) {
           failures = 0;
           resourceVersion = event.object.metadata.resourceVersion ?? resourceVersion;
-          if (event.type !== 'BOOKMARK') this.apply(event.type, event.object);
+          if (event.type !== 'BOOKMARK') this.apply(event.type, event.metadataOnly ? this.withLastState(event.object) : event.object);
         }
       } catch (error) {
         if (signal.aborted) break;
@@ -123,6 +124,16 @@ export class Reflector {
       else if (old.metadata.resourceVersion !== item.metadata.resourceVersion) this.apply('MODIFIED', item);
     }
     return resourceVersion;
+  }
+
+  /**
+   * A DELETED event decoded as metadata only, made whole again: its metadata (the deletion's
+   * resourceVersion) with the rest of the object as last seen, which is what the apiserver sent:
+   * a watch delivers every change before the delete. An object never seen stays metadata only.
+   */
+  private withLastState(deleted: KubeObject): KubeObject {
+    const last = this.store.get(objectKey(deleted));
+    return last ? { ...last, metadata: deleted.metadata } : deleted;
   }
 
   private apply(type: 'ADDED' | 'MODIFIED' | 'DELETED', received: KubeObject): void {

@@ -51,6 +51,8 @@ export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 export interface WatchEvent {
   type: WatchEventType;
   object: KubeObject;
+  /** A DELETED event's object carries only its metadata (see WatchOptions.deletedMetadataOnly). */
+  metadataOnly?: boolean;
 }
 
 export interface ListOptions {
@@ -76,6 +78,12 @@ export interface WatchOptions extends ListOptions {
    * decodes where it can do so for less than decoding them (HttpKubeClient does for core objects).
    */
   dropManagedFields?: boolean;
+  /**
+   * The caller has each object's last state (a reflector's store) and needs only a DELETED
+   * event's metadata: a client may then decode no more than that, and marks the event
+   * metadataOnly. Only together with dropManagedFields.
+   */
+  deletedMetadataOnly?: boolean;
 }
 
 /** json = RFC 6902, merge = RFC 7386, strategic = Kubernetes strategic merge, apply = server-side apply. */

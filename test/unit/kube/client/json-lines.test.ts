@@ -11,6 +11,9 @@ import { LineSplitter, decodeWatchLine } from '../../../../src/kube/client/json-
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'fixtures', 'watch');
 const podLine = readFileSync(join(fixtures, 'pod-modified.jsonl'), 'utf8').trim();
 const nodeLine = readFileSync(join(fixtures, 'node-added.jsonl'), 'utf8').trim();
+// A graceful pod delete as a watcher sees it: MODIFIED (deletionTimestamp, grace 30s), MODIFIED
+// (grace 0), DELETED (the same object under the deletion's resourceVersion).
+const deleteLines = readFileSync(join(fixtures, 'pod-graceful-delete.jsonl'), 'utf8').trim().split('\n');
 
 type Event = { type: string; object: { metadata: Record<string, unknown> } & Record<string, unknown> };
 
@@ -21,8 +24,8 @@ function withoutManagedFields(line: string): Event {
   return event;
 }
 
-function decode(line: string, drop = true): Event {
-  return decodeWatchLine(Buffer.from(line), drop) as Event;
+function decode(line: string, drop = true, deletedAsMetadata = false): Event {
+  return decodeWatchLine(Buffer.from(line), drop, deletedAsMetadata) as Event;
 }
 
 describe('LineSplitter', () => {
@@ -82,6 +85,28 @@ describe('decodeWatchLine', () => {
     const event = { type: 'MODIFIED', object: { kind: 'Pod', metadata: { name: 'p', namespace: 'n', finalizers: ['f'], managedFields: [{ manager: 'x', fieldsV1: { 'f:metadata': { 'f:finalizers': { '.': {}, 'v:"f"': {} } } } }] }, spec: { containers: [] }, status: {} } };
     const line = JSON.stringify(event);
     assert.deepEqual(decode(line), withoutManagedFields(line));
+  });
+
+  it('decodes only the metadata of a real DELETED event when asked, and marks the event', () => {
+    const deleted = deleteLines[2]!;
+    const full = withoutManagedFields(deleted);
+    assert.equal(full.type, 'DELETED');
+    assert.deepEqual(decode(deleted, true, true), { type: 'DELETED', object: { kind: 'Pod', apiVersion: 'v1', metadata: full.object.metadata }, metadataOnly: true });
+    // Other events, and DELETED without the managedFields cut, are decoded as before.
+    for (const line of deleteLines.slice(0, 2)) assert.deepEqual(decode(line, true, true), withoutManagedFields(line));
+    assert.deepEqual(decode(deleted, true), full);
+    assert.deepEqual(decode(deleted, false, true), JSON.parse(deleted));
+  });
+
+  it('decodes a DELETED event whole where the metadata cut would not be exact', () => {
+    const managed = [{ manager: 'm' }];
+    const cases: Array<[string, unknown]> = [
+      ['managedFields first', { type: 'DELETED', object: { metadata: { managedFields: managed, name: 'a' }, spec: {} } }],
+      // A custom resource's sorted keys: what precedes managedFields has no name.
+      ['sorted keys', { type: 'DELETED', object: { metadata: { annotations: {}, managedFields: managed, name: 'a', ownerReferences: [{ name: 'o' }] }, spec: {} } }],
+      ['no name before managedFields', { type: 'DELETED', object: { metadata: { uid: 'u', managedFields: managed, name: 'a' }, spec: {} } }],
+    ];
+    for (const [name, event] of cases) assert.equal((decode(JSON.stringify(event), true, true) as { metadataOnly?: boolean }).metadataOnly, undefined, name);
   });
 
   it('throws on a line that is not JSON, with or without the cut', () => {

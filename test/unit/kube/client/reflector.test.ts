@@ -120,4 +120,20 @@ describe('Reflector managedFields', () => {
     assert.equal(store.size, 2);
     for (const o of store.values()) assert.equal(o.metadata.managedFields, undefined, o.metadata.name);
   });
+
+  it('asks for metadata-only DELETED events and makes them whole from its store; an unknown object stays as sent', async () => {
+    const full = (name: string, rv: string): KubeObject => ({ ...obj(name, rv), spec: { nodeName: 'n' }, status: { podIP: '10.0.0.1' } });
+    const seen: KubeObject[] = [];
+    const abort = new AbortController();
+    const client = new ScriptedClient(
+      [{ items: [full('a', '1')], resourceVersion: '1' }],
+      [() => ({ events: [{ type: 'DELETED', object: obj('a', '2'), metadataOnly: true }, { type: 'DELETED', object: obj('b', '3'), metadataOnly: true }] })],
+      () => abort.abort(),
+    );
+    const reflector = new Reflector({ client: client as unknown as KubeClient, ref: podsResource, logger: silentLogger, onEvent: (type, o) => type === 'DELETED' && seen.push(o) });
+    await reflector.run(abort.signal);
+    assert.equal(client.watchCalls[0]!.deletedMetadataOnly, true);
+    assert.deepEqual(seen, [{ ...full('a', '1'), metadata: obj('a', '2').metadata }, obj('b', '3')]);
+    assert.equal(reflector.store.size, 0);
+  });
 });
