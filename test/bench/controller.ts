@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--no-settle]`
+ * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle]`
  *
  * Our kwok controller (`node dist/src/kwok/main.js`, flags as kwokts runs it) beside Go kwok
  * (`~/go/bin/kwok`, or KWOK=/path; skipped with a note when missing). For each, a fresh
@@ -92,10 +92,10 @@ export async function waitHealthy(port: number, child: ChildProcess, seconds: nu
   throw new Error(`controller /healthz on port ${port} not ok after ${seconds}s`);
 }
 
-async function runOne(controller: Controller, load: { nodes: number; pods: number; concurrency: number; timeout: number }, settle: boolean, logDir: string): Promise<Outcome> {
+async function runOne(controller: Controller, load: { nodes: number; pods: number; concurrency: number; timeout: number }, settle: boolean, logDir: string, round = 0): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-'));
   const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
-  const log = join(logDir, `${controller.label.replace(/\W+/g, '-')}.log`);
+  const log = join(logDir, `${controller.label.replace(/\W+/g, '-')}${round > 0 ? `-round${round + 1}` : ''}.log`);
   const outcome: Outcome = { label: controller.label, cpu: NaN, rssMiB: NaN, log, cpuSamples: [], apiserverSamples: [] };
   let child: ChildProcess | undefined;
   let created = false;
@@ -347,27 +347,25 @@ export async function benchController(args: string[]): Promise<void> {
   }
   const logDir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-logs-'));
   mkdirSync(logDir, { recursive: true });
-  const outcomes: Outcome[] = [];
-  for (const controller of controllers) outcomes.push(await runOne(controller, load, settle, logDir));
-
-  const rows = [
-    ['', ...outcomes.map((o) => o.label)],
-    [`${load.nodes} nodes Ready`, ...outcomes.map((o) => phase(o.load?.nodesReady, load.nodes))],
-    ...(settle ? [[`then kcm done with them (not timed)`, ...outcomes.map((o) => phase(o.load?.nodesSettled, load.nodes))]] : []),
-    [`${load.pods} pods Running`, ...outcomes.map((o) => phase(o.load?.podsRunning, load.pods))],
-    [`${load.pods} pods deleted`, ...outcomes.map((o) => phase(o.load?.podsDeleted, load.pods))],
-    ['controller CPU', ...outcomes.map((o) => (Number.isNaN(o.cpu) ? '-' : `${o.cpu.toFixed(1)} s`))],
-    ['controller peak RSS', ...outcomes.map((o) => (Number.isNaN(o.rssMiB) ? '-' : `${o.rssMiB.toFixed(0)} MiB`))],
-  ];
-  // Per phase: each controller's time over its floor, the peer's time over ours and the ceiling.
-  const ratioRows = [['', 'nodes Ready', 'pods Running', 'pods deleted'], ...outcomes.map((o) => [`${o.label}: time / floor`, ...overFloor(o)])];
-  if (outcomes.length > 1) {
-    ratioRows.push([`${outcomes[1]!.label} time / ${outcomes[0]!.label} time`, ...speedups(outcomes[0]!, outcomes[1]!)]);
-    ratioRows.push([`ceiling: ${outcomes[1]!.label} time / ${outcomes[0]!.label} floor`, ...ceilings(outcomes[0]!, outcomes[1]!)]);
+  // --rounds N: the controllers in turn (ours, the peer, ours, ...) on a fresh cluster each, so a
+  // drift in the machine's load hits both; each pair's ratio counts, and their median.
+  const rounds = Math.max(1, Math.floor(flag(args, 'rounds', 1)));
+  const runs: Outcome[][] = [];
+  for (let round = 0; round < rounds; round++) {
+    const outcomes: Outcome[] = [];
+    for (const controller of controllers) outcomes.push(await runOne(controller, load, settle, logDir, round));
+    runs.push(outcomes);
+    if (rounds > 1) process.stdout.write(`round ${round + 1} of ${rounds}\n${table(mainRows(outcomes, load, settle))}\n\n${table(ratioRows(outcomes))}\n\n`);
   }
+  const outcomes = runs[0]!;
   const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods on one node, ${load.concurrency} concurrent requests, load average after ${loadavg}\n`);
-  process.stdout.write(`${table(rows)}\n\n${table(ratioRows)}\n`);
+  process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods on one node, ${load.concurrency} concurrent requests, ${rounds} round(s), load average after ${loadavg}\n`);
+  if (rounds > 1) {
+    process.stdout.write(`${table(summaryRows(runs, load))}\n`);
+    process.stdout.write(`(CPU and apiserver request breakdowns below: round 1)\n`);
+  } else {
+    process.stdout.write(`${table(mainRows(outcomes, load, settle))}\n\n${table(ratioRows(outcomes))}\n`);
+  }
   for (const o of outcomes) {
     const breakdown = cpuBreakdown(o);
     if (breakdown) process.stdout.write(`\n${breakdown}\n`);
@@ -376,34 +374,89 @@ export async function benchController(args: string[]): Promise<void> {
     const requests = await apiserverBreakdown(o);
     if (requests) process.stdout.write(`\n${requests}\n`);
   }
-  for (const o of outcomes) if (o.error) notes.push(`${o.label}: ${o.error}`);
-  const results = controllerResults(outcomes, load, startedAt, notes);
+  for (const [round, run] of runs.entries()) for (const o of run) if (o.error) notes.push(`${o.label}${rounds > 1 ? ` (round ${round + 1})` : ''}: ${o.error}`);
+  const results = controllerResults(runs, load, startedAt, notes);
   notes.push(`controller logs in ${logDir}`);
   process.stdout.write(notes.map((n) => `note: ${n}\n`).join(''));
   writeResults(results);
 }
 
-/** The figures for ./results.ts: each phase's seconds (one run each) and its count over time. */
-function controllerResults(outcomes: readonly Outcome[], load: { nodes: number; pods: number; concurrency: number; timeout: number }, startedAt: Date, notes: readonly string[]): BenchResults {
-  const results = newResults('controller', `kwok controller: ${load.nodes} nodes Ready, ${load.pods} pods Running, then deleted`, startedAt, { ...load });
+type Load = { nodes: number; pods: number; concurrency: number; timeout: number };
+
+/** One round: each controller's seconds per phase, CPU and memory. */
+function mainRows(outcomes: readonly Outcome[], load: Load, settle: boolean): string[][] {
+  return [
+    ['', ...outcomes.map((o) => o.label)],
+    [`${load.nodes} nodes Ready`, ...outcomes.map((o) => phase(o.load?.nodesReady, load.nodes))],
+    ...(settle ? [[`then kcm done with them (not timed)`, ...outcomes.map((o) => phase(o.load?.nodesSettled, load.nodes))]] : []),
+    [`${load.pods} pods Running`, ...outcomes.map((o) => phase(o.load?.podsRunning, load.pods))],
+    [`${load.pods} pods deleted`, ...outcomes.map((o) => phase(o.load?.podsDeleted, load.pods))],
+    ['controller CPU', ...outcomes.map((o) => (Number.isNaN(o.cpu) ? '-' : `${o.cpu.toFixed(1)} s`))],
+    ['controller peak RSS', ...outcomes.map((o) => (Number.isNaN(o.rssMiB) ? '-' : `${o.rssMiB.toFixed(0)} MiB`))],
+  ];
+}
+
+/** One round, per phase: each controller's time over its floor, the peer's time over ours and the ceiling. */
+function ratioRows(outcomes: readonly Outcome[]): string[][] {
+  const rows = [['', 'nodes Ready', 'pods Running', 'pods deleted'], ...outcomes.map((o) => [`${o.label}: time / floor`, ...overFloor(o)])];
+  if (outcomes.length > 1) {
+    rows.push([`${outcomes[1]!.label} time / ${outcomes[0]!.label} time`, ...speedups(outcomes[0]!, outcomes[1]!)]);
+    rows.push([`ceiling: ${outcomes[1]!.label} time / ${outcomes[0]!.label} floor`, ...ceilings(outcomes[0]!, outcomes[1]!)]);
+  }
+  return rows;
+}
+
+function median(values: readonly number[]): number {
+  return timing('', '', 's', values.filter((v) => !Number.isNaN(v))).median;
+}
+
+/**
+ * Several rounds: per phase, each controller's median seconds (min–max) and median time over
+ * floor; with a peer, its time over ours in each round (pairs, not medians of each side) and their
+ * median.
+ */
+export function summaryRows(runs: readonly (readonly Outcome[])[], load: Pick<Load, 'nodes' | 'pods'>): string[][] {
+  const names = [`${load.nodes} nodes Ready`, `${load.pods} pods Running`, `${load.pods} pods deleted`];
+  const labels = runs[0]!.map((o) => o.label);
+  const rows = [['median of rounds (min–max)', ...names]];
+  for (const [c, label] of labels.entries()) {
+    const seconds = names.map((_, i) => runs.map((run) => timed(run[c]!)[i]?.seconds ?? NaN));
+    rows.push([label, ...seconds.map((s) => { const t = timing('', '', 's', s.filter((v) => !Number.isNaN(v))); return s.some(Number.isNaN) ? `${s.filter(Number.isNaN).length} timed out` : `${t.median.toFixed(1)} s (${t.min.toFixed(1)}–${t.max.toFixed(1)})`; })]);
+    rows.push([`${label}: time / floor`, ...names.map((_, i) => { const m = median(runs.map((run) => { const p = timed(run[c]!)[i]; const f = phaseFloors(run[c]!)[i]; return p && f ? p.seconds / f : NaN; })); return Number.isNaN(m) ? '-' : `${m.toFixed(2)}×`; })]);
+  }
+  if (labels.length > 1) {
+    const pairs = names.map((_, i) => runs.map((run) => { const ours = timed(run[0]!)[i]?.seconds ?? NaN; const peer = timed(run[1]!)[i]?.seconds ?? NaN; return peer / ours; }));
+    rows.push([`${labels[1]} time / ${labels[0]} time, each round`, ...pairs.map((p) => p.map((r) => (Number.isNaN(r) ? '-' : `${r.toFixed(2)}×`)).join(' '))]);
+    rows.push([`  median of those`, ...pairs.map((p) => { const m = median(p); return Number.isNaN(m) ? '-' : `${m.toFixed(2)}×`; })]);
+  }
+  return rows;
+}
+
+/** The figures for ./results.ts: each phase's seconds (one sample per round) and its count over time (round 1). */
+function controllerResults(runs: readonly (readonly Outcome[])[], load: Load, startedAt: Date, notes: readonly string[]): BenchResults {
+  const results = newResults('controller', `kwok controller: ${load.nodes} nodes Ready, ${load.pods} pods Running, then deleted`, startedAt, { ...load, rounds: runs.length });
   const phases: Array<[keyof LoadResult, string, number]> = [
     ['nodesReady', 'nodes Ready', load.nodes],
     ['podsRunning', 'pods Running', load.pods],
     ['podsDeleted', 'pods deleted', load.pods],
   ];
+  const outcomes = runs[0]!;
   for (const [index, [key, name, target]] of phases.entries()) {
-    for (const o of outcomes) {
+    for (const [c, o] of outcomes.entries()) {
       const p = o.load?.[key];
       if (!p) continue;
-      results.timings.push(timing(`${target} ${name}`, o.label, 's', [p.seconds]));
+      const all = runs.map((run) => run[c]!);
+      results.timings.push(timing(`${target} ${name}`, o.label, 's', all.map((r) => r.load?.[key]?.seconds ?? NaN)));
       // What the other processes' CPU allowed (see floors()): the reader can work out every ratio.
-      const floor = phaseFloors(o)[index];
-      if (floor !== undefined) results.timings.push(timing(`${target} ${name}: floor`, o.label, 's', [floor]));
+      const floors = all.map((r) => phaseFloors(r)[index]).filter((f): f is number => f !== undefined);
+      if (floors.length > 0) results.timings.push(timing(`${target} ${name}: floor`, o.label, 's', floors));
       results.series.push({ name, tool: o.label, target, points: p.series });
     }
   }
   // kcm's catching up between the phases: a figure, not a curve (no controller is timed by it).
-  for (const o of outcomes) if (o.load?.nodesSettled) results.timings.push(timing(`${load.nodes} nodes: kcm done after Ready`, o.label, 's', [o.load.nodesSettled.seconds]));
+  for (const [c, o] of outcomes.entries()) {
+    if (o.load?.nodesSettled) results.timings.push(timing(`${load.nodes} nodes: kcm done after Ready`, o.label, 's', runs.map((run) => run[c]!.load?.nodesSettled?.seconds ?? NaN)));
+  }
   results.notes.push(...notes);
   return results;
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { ceilings, overFloor, speedups, type Outcome } from '../bench/controller.js';
+import { ceilings, overFloor, speedups, summaryRows, type Outcome } from '../bench/controller.js';
 import type { PhaseResult } from '../bench/controller-load.js';
 
 const phase = (seconds: number): PhaseResult => ({ seconds, requestSeconds: 0, done: 1, series: [] });
@@ -50,4 +50,22 @@ test('a phase that timed out or was never sampled has no ratio', () => {
   assert.deepEqual(overFloor(ours), ['1.10×', '-', '-']);
   assert.deepEqual(speedups(ours, peer), ['2.27×', '-', '-']);
   assert.deepEqual(ceilings(ours, peer), ['2.50×', '1.30×', '-']);
+});
+
+test('several rounds: medians with their range, median time over floor, and the peer over ours pair by pair', () => {
+  const runs = [
+    [outcome('kwokts', [20, 40, 30], [18, 36, 27]), outcome('Go kwok', [40, 60, 60], [30, 45, 50])],
+    [outcome('kwokts', [30, 44, 33], [25, 40, 30]), outcome('Go kwok', [45, 88, 50], [35, 60, 40])],
+    [outcome('kwokts', [24, NaN, 36], [20, 39, 30]), outcome('Go kwok', [60, 70, 54], [40, 50, 45])],
+  ];
+  assert.deepEqual(summaryRows(runs, { nodes: 5, pods: 10 }), [
+    ['median of rounds (min–max)', '5 nodes Ready', '10 pods Running', '10 pods deleted'],
+    ['kwokts', '24.0 s (20.0–30.0)', '1 timed out', '33.0 s (30.0–36.0)'],
+    ['kwokts: time / floor', '1.20×', '1.11×', '1.11×'],
+    ['Go kwok', '45.0 s (40.0–60.0)', '70.0 s (60.0–88.0)', '54.0 s (50.0–60.0)'],
+    ['Go kwok: time / floor', '1.33×', '1.40×', '1.20×'],
+    // Ratios within each round (45/30 = 1.50, not the ratio of the medians, 45/24).
+    ['Go kwok time / kwokts time, each round', '2.00× 1.50× 2.50×', '1.50× 2.00× -', '2.00× 1.52× 1.50×'],
+    ['  median of those', '2.00×', '1.75×', '1.52×'],
+  ]);
 });
