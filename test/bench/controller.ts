@@ -407,7 +407,7 @@ function ratioRows(outcomes: readonly Outcome[]): string[][] {
 }
 
 function median(values: readonly number[]): number {
-  return timing('', '', 's', values.filter((v) => !Number.isNaN(v))).median;
+  return timing('', '', 's', values).median;
 }
 
 /**
@@ -421,7 +421,7 @@ export function summaryRows(runs: readonly (readonly Outcome[])[], load: Pick<Lo
   const rows = [['median of rounds (min–max)', ...names]];
   for (const [c, label] of labels.entries()) {
     const seconds = names.map((_, i) => runs.map((run) => timed(run[c]!)[i]?.seconds ?? NaN));
-    rows.push([label, ...seconds.map((s) => { const t = timing('', '', 's', s.filter((v) => !Number.isNaN(v))); return s.some(Number.isNaN) ? `not done in ${s.filter(Number.isNaN).length} of ${s.length}` : `${t.median.toFixed(1)} s (${t.min.toFixed(1)}–${t.max.toFixed(1)})`; })]);
+    rows.push([label, ...seconds.map((s) => { const t = timing('', '', 's', s); return s.some(Number.isNaN) ? `not done in ${s.filter(Number.isNaN).length} of ${s.length}` : `${t.median.toFixed(1)} s (${t.min.toFixed(1)}–${t.max.toFixed(1)})`; })]);
     rows.push([`${label}: time / floor`, ...names.map((_, i) => { const m = median(runs.map((run) => { const p = timed(run[c]!)[i]; const f = phaseFloors(run[c]!)[i]; return p && f ? p.seconds / f : NaN; })); return Number.isNaN(m) ? '-' : `${m.toFixed(2)}×`; })]);
   }
   if (labels.length > 1) {

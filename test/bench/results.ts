@@ -10,7 +10,9 @@
  *   machine    { cpus, loadavg: [1, 5, 15 min] at the end of the run, node: Node's version, os }
  *   params     the run's settings (rounds, nodes, pods, ...)
  *   timings    repeated timings, one entry per case and tool:
- *              { case, tool, unit: "ms" | "s", samples: [...], min, median, max }
+ *              { case, tool, unit: "ms" | "s", samples: [...], min, median, max }; a sample
+ *              that did not finish (a round that timed out) is null and left out of min,
+ *              median and max, which are null only when no sample finished
  *   series     counts over time, one entry per quantity and tool:
  *              { name: e.g. "nodes Ready", tool, target: the count aimed at, points: [[seconds, count], ...] }
  *   notes      anything a reader must know (a peer not found, a failed round)
@@ -51,9 +53,13 @@ export interface BenchResults {
   notes: string[];
 }
 
-/** A timing entry with its min/median/max computed from the samples (median: the middle one, or the mean of the two). */
+/**
+ * A timing entry with its min/median/max computed from the samples (median: the middle one, or the
+ * mean of the two). NaN samples (not finished) are kept in place but left out of the figures: a
+ * comparator given NaN makes sort's order arbitrary, so one timed-out round would move the median.
+ */
 export function timing(caseName: string, tool: string, unit: Timing['unit'], samples: readonly number[]): Timing {
-  const sorted = [...samples].sort((a, b) => a - b);
+  const sorted = samples.filter((s) => !Number.isNaN(s)).sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   const median = sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
   return { case: caseName, tool, unit, samples: [...samples], min: sorted[0] ?? NaN, median, max: sorted.at(-1) ?? NaN };

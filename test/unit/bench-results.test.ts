@@ -20,6 +20,13 @@ test('timing gives min, median (middle or mean of the two middle) and max', () =
   assert.equal(timing('c', 't', 'ms', [20, 10, 30, 40]).median, 25);
 });
 
+test('a sample that did not finish (NaN) stays in samples but not in min, median or max', () => {
+  // Sorted with NaN among them, [30, NaN, 10, 20] stays in that order: the median would be NaN.
+  assert.deepEqual(timing('c', 't', 's', [30, NaN, 10, 20]), { case: 'c', tool: 't', unit: 's', samples: [30, NaN, 10, 20], min: 10, median: 20, max: 30 });
+  const none = timing('c', 't', 's', [NaN, NaN]);
+  assert.deepEqual([none.min, none.median, none.max], [NaN, NaN, NaN]);
+});
+
 test('writeResults writes <bench>-<time>.json in the documented schema and the SVG beside it', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-results-'));
   const write = process.stdout.write;
