@@ -8,6 +8,7 @@
 # - container engines of the tests' own (docker.io's dockerd and podman's API service on sockets
 #   under /run/kwokts-test); the container e2e files start them again (idempotent) and make
 #   their images. A machine that cannot run them still runs every other test.
+# - kectl, the e2e tests' own copy (see below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export KWOK_CACHE_DIR="${KWOK_CACHE_DIR:-$HOME/.kwok/cache}"
@@ -67,6 +68,24 @@ optional_build jaeger node bin/run.js artifacts build jaeger
 # module proxy does not serve sigs.k8s.io/cluster-autoscaler this fails at once and that e2e case
 # is skipped, saying why.
 node bin/run.js artifacts build cluster-autoscaler >/dev/null || echo "cluster-autoscaler could not be built here; its e2e case will be skipped"
+# kectl (github.com/kwok-ci/kectl, kubectl-like straight against etcd) for the kectl case of
+# test/e2e/kwok-acceptance.e2e.ts, which finds it here. kwokts never downloads it; this is the
+# tests' own copy. Built in a throwaway module because `go install kectl@version` also asks the
+# proxy for the module's version list, which the proxy here refuses; GONOSUMDB for kectl itself
+# because the checksum database here does not answer for it (its dependencies are still checked).
+kectl_version=v0.0.10
+kectl="$KWOK_CACHE_DIR/test-tools/kectl/$kectl_version/kectl"
+if [ ! -x "$kectl" ]; then
+  kectl_src=$(mktemp -d)
+  if (cd "$kectl_src" && go mod init kwokts.local/kectl-test-tool >/dev/null 2>&1 &&
+      GONOSUMDB=github.com/kwok-ci/kectl GOFLAGS=-mod=mod go get "github.com/kwok-ci/kectl/cmd/kectl@$kectl_version" >/dev/null 2>&1 &&
+      CGO_ENABLED=0 go build -trimpath -o "$kectl_src/kectl" github.com/kwok-ci/kectl/cmd/kectl); then
+    mkdir -p "$(dirname "$kectl")" && mv "$kectl_src/kectl" "$kectl"
+  else
+    echo "warning: kectl $kectl_version could not be built; the kectl e2e case will be skipped" >&2
+  fi
+  rm -rf "$kectl_src"
+fi
 for engine in docker podman; do
   bash test/engines/$engine.sh >/dev/null || echo "warning: could not start $engine; its e2e tests will fail and say why" >&2
 done

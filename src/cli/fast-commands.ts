@@ -47,8 +47,8 @@ async function runPassthrough(tool: PassthroughTool, name: string, toolArgs: str
   const { loadRecordQuickly } = await import('../cluster/record-quick.js');
   const { record, paths } = await loadRecordQuickly(context.workdir, name);
   if (tool === 'kectl') {
-    const { findKectl, kectlInvocation } = await import('../cluster/kectl.js');
-    return runInherited(kectlInvocation(findKectl(), record, paths, toolArgs));
+    const { kectlForCluster } = await import('../cluster/kectl.js');
+    return runInherited(kectlForCluster(record, paths, toolArgs));
   }
   // The next call can go through bin/kwokts without Node: leave it the facts (a cache; never an error).
   if (facts && identity && !(await facts.passthroughFactsFresh(paths, tool))) {

@@ -52,6 +52,7 @@ const PATH_OPTIONS: Readonly<Partial<Record<OptionKey, 'file' | 'program'>>> = {
   metricsServerBinary: 'program',
   kwokControllerBinary: 'program',
   kindBinary: 'program',
+  kectlBinary: 'program',
   kubeBinaryPrefix: 'program',
   etcdBinaryPrefix: 'program',
   kwokBinaryPrefix: 'program',

@@ -134,6 +134,7 @@ const HONOURED: Partial<Record<OptionKey, (value: unknown) => boolean>> = {
   kwokControllerBinary: (v) => typeof v === 'string' && !isUrl(v),
   kwokBinaryPrefix: (v) => typeof v === 'string' && !isUrl(v),
   kindBinary: (v) => typeof v === 'string' && !isUrl(v),
+  kectlBinary: (v) => typeof v === 'string' && !isUrl(v),
 };
 
 /**
@@ -143,7 +144,7 @@ const HONOURED: Partial<Record<OptionKey, (value: unknown) => boolean>> = {
  * default means kwokts's default. (A flag or variable is a choice and is taken as given.)
  */
 const PINNED_MEANS_DEFAULT: readonly OptionKey[] = [
-  'kwokImagePrefix', 'kwokControllerImage', 'kwokBinaryPrefix', 'kwokControllerBinary', 'kindBinaryPrefix', 'kindBinary', 'runtimes', 'bindAddress',
+  'kwokImagePrefix', 'kwokControllerImage', 'kwokBinaryPrefix', 'kwokControllerBinary', 'kindBinaryPrefix', 'kindBinary', 'kectlBinary', 'runtimes', 'bindAddress',
   // metrics-server: kwokts's default is v0.9.0 (see DEFAULT_METRICS_SERVER_VERSION).
   'metricsServerBinary', 'metricsServerImage', 'metricsServerBinaryPrefix', 'metricsServerVersion',
 ];
@@ -160,7 +161,7 @@ function deriveValues(values: ClusterOptionValues): ClusterOptionValues {
   const out = { ...values };
   const upstream = upstreamDefaults(out as unknown as Record<string, unknown>, '', goPlatform());
   // Also kwokctl's: URLs that are unusable stay unset (warned about by unsupportedOptionWarnings).
-  for (const key of ['kwokControllerBinary', 'kwokBinaryPrefix', 'kindBinary'] as const) if (isUrl(out[key])) out[key] = '';
+  for (const key of ['kwokControllerBinary', 'kwokBinaryPrefix', 'kindBinary', 'kectlBinary'] as const) if (isUrl(out[key])) out[key] = '';
   // kwokctl takes a single-entry runtimes list as the runtime.
   if (out.runtime === '' && out.runtimes.length === 1) out.runtime = out.runtimes[0]!;
   // The deprecated archives: etcd and etcdctl (Prometheus) come from them unless given directly.

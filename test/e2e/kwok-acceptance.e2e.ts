@@ -10,7 +10,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { request as httpsRequest } from 'node:https';
 import { delimiter, join } from 'node:path';
 import { BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, type CliResult, type Sandbox, failure } from './harness.js';
@@ -59,11 +60,24 @@ function insecureGet(port: number, path: string): Promise<{ status: number; body
   });
 }
 
-/** The kectl to test with: KWOK_KECTL_BINARY, else one on PATH; undefined when neither exists. */
+/**
+ * The kectl to test with: KWOK_KECTL_BINARY, else the one test/setup-prerequisites.sh builds,
+ * else one on PATH; undefined when there is none.
+ */
 function availableKectl(): string | undefined {
   if (process.env.KWOK_KECTL_BINARY && existsSync(process.env.KWOK_KECTL_BINARY)) return process.env.KWOK_KECTL_BINARY;
+  const cache = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
+  const built = join(cache, 'test-tools', 'kectl', 'v0.0.10', 'kectl');
+  if (existsSync(built)) return built;
   for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'kectl'))) return join(dir, 'kectl');
   return undefined;
+}
+
+const KECTL = availableKectl();
+
+/** PATH without any directory that holds a kectl, so only the cluster's kectlBinary can name one. */
+function pathWithoutKectl(): string {
+  return (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && !existsSync(join(dir, 'kectl'))).join(delimiter);
 }
 
 describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
@@ -94,6 +108,13 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
     cwd = join(box.workdir, '..', 'suite-dir');
     mkdirSync(cwd, { recursive: true });
     writeFileSync(join(cwd, 'kwok-e2e.yaml'), CONFIG);
+    // kwokctl's kectlBinary, relative to its config file: `kwokts kectl` runs that kectl later.
+    const kectlConfig = KECTL === undefined ? [] : ['-c', join('tools', 'kectl.yaml')];
+    if (KECTL !== undefined) {
+      mkdirSync(join(cwd, 'tools'), { recursive: true });
+      symlinkSync(KECTL, join(cwd, 'tools', 'kectl'));
+      writeFileSync(join(cwd, 'tools', 'kectl.yaml'), 'kind: KwokctlConfiguration\napiVersion: config.kwok.x-k8s.io/v1alpha1\noptions:\n  kectlBinary: ./kectl\n');
+    }
     ports.etcd = await freePort();
     ports.scheduler = await freePort();
     ports.kcm = await freePort();
@@ -105,7 +126,7 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
     chmodSync(wrapper, 0o755);
     // A relative -c path and a relative logsFile, both from the working directory.
     await ok([
-      '-c', 'kwok-e2e.yaml', 'create', 'cluster', '--wait', '5m', `--kwok-controller-binary=${wrapper}`,
+      '-c', 'kwok-e2e.yaml', ...kectlConfig, 'create', 'cluster', '--wait', '5m', `--kwok-controller-binary=${wrapper}`,
       `--etcd-port=${ports.etcd}`, `--kube-scheduler-port=${ports.scheduler}`,
       `--kube-controller-manager-port=${ports.kcm}`, `--controller-port=${ports.controller}`,
     ]);
@@ -187,16 +208,17 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
     }
   });
 
-  test('kectl without a kectl binary: a preflight error that says how to get one', async () => {
-    const r = await run(['kectl', 'get', 'no'], { env: { PATH: '/nonexistent-dir', KWOK_KECTL_BINARY: '' } });
+  test('kectl that cannot be found: a preflight error that says how to get one', async () => {
+    // KWOK_KECTL_BINARY wins over the cluster's kectlBinary; a bare name is looked up on PATH.
+    const r = await run(['kectl', 'get', 'no'], { env: { PATH: '/nonexistent-dir', KWOK_KECTL_BINARY: 'kectl' } });
     assert.equal(r.exitCode, 3, r.stderr);
-    assert.match(r.stderr, /kectl was not found/);
+    assert.match(r.stderr, /kectl was not found: KWOK_KECTL_BINARY names "kectl", which is not on PATH/);
     assert.match(r.stderr, /go install github\.com\/kwok-ci\/kectl/);
   });
 
-  test('kectl get / delete / put round-trips a node through etcd', { skip: availableKectl() === undefined ? 'no kectl (set KWOK_KECTL_BINARY or put kectl on PATH)' : false }, async () => {
+  test("kectl get / delete / put round-trips a node through etcd, with the kectl the cluster's config names", { skip: KECTL === undefined ? 'no kectl (bash test/setup-prerequisites.sh builds one; or set KWOK_KECTL_BINARY or put kectl on PATH)' : false }, async () => {
     await ok(['kubectl', 'apply', '-f', '-'], NODE.replace('accept-node', 'hack-node'));
-    const env = { KWOK_KECTL_BINARY: availableKectl()! };
+    const env = { KWOK_KECTL_BINARY: '', PATH: pathWithoutKectl() };
     const get = async (): Promise<CliResult> => run(['kectl', 'get', 'no', 'hack-node', '-o', 'yaml'], { env });
     const before = await get();
     assert.equal(before.exitCode, 0, failure(before));

@@ -145,6 +145,13 @@ test('unsupported values: one warning line each, naming where the value came fro
     "flag --kwok-controller-binary (kwokControllerBinary) is not supported by kwokts and is ignored: a path runs that program with kwokctl's controller flags; a URL other than kwokctl's default is not downloaded (warned)",
   ]);
   assert.equal(resolveOptionValues({}, {}, { kwokControllerBinary: 'https://example.invalid/kwok' }).kwokControllerBinary, '');
+  // kectl: a path is the kectl `kwokts kectl` runs; a URL is not downloaded.
+  assert.deepEqual(unsupportedOptionWarnings({ ...noInputs, env: { KWOK_KECTL_BINARY: '/opt/kectl' } }, dir), []);
+  assert.equal(resolveOptionValues({}, { KWOK_KECTL_BINARY: '/opt/kectl' }, {}).kectlBinary, '/opt/kectl');
+  assert.deepEqual(unsupportedOptionWarnings({ ...noInputs, fileOptions: { kectlBinary: 'https://example.invalid/kectl' }, optionSources: { kectlBinary: 'my.yaml' } }, dir), [
+    'config file my.yaml: options.kectlBinary is not supported by kwokts and is ignored: the kectl `kwokts kectl` runs (unset: kectl on PATH); a URL is not downloaded (warned)',
+  ]);
+  assert.equal(resolveOptionValues({ kectlBinary: 'https://example.invalid/kectl' }, {}, {}).kectlBinary, '');
 });
 
 test('relative paths in a config file are taken from its directory; bare program names and URLs stay', async () => {
@@ -155,6 +162,7 @@ options:
   kubeApiserverBinary: ./bin/kube-apiserver
   etcdBinary: ./etcd.tar.gz#etcd
   kindBinary: kind
+  kectlBinary: ../tools/kectl
   kubectlBinary: https://example.invalid/kubectl
 `);
   const { fileOptions } = await loadConfigFiles([p], silentLogger);
@@ -163,6 +171,7 @@ options:
   assert.equal(fileOptions.kubeApiserverBinary, join(dir, 'sub', 'bin', 'kube-apiserver'));
   assert.equal(fileOptions.etcdBinary, `${join(dir, 'sub', 'etcd.tar.gz')}#etcd`);
   assert.equal(fileOptions.kindBinary, 'kind');
+  assert.equal(fileOptions.kectlBinary, join(dir, 'tools', 'kectl'));
   assert.equal(fileOptions.kubectlBinary, 'https://example.invalid/kubectl');
 });
 
