@@ -77,12 +77,13 @@ kectl_version=v0.0.10
 kectl="$KWOK_CACHE_DIR/test-tools/kectl/$kectl_version/kectl"
 if [ ! -x "$kectl" ]; then
   kectl_src=$(mktemp -d)
-  if (cd "$kectl_src" && go mod init kwokts.local/kectl-test-tool >/dev/null 2>&1 &&
-      GONOSUMDB=github.com/kwok-ci/kectl GOFLAGS=-mod=mod go get "github.com/kwok-ci/kectl/cmd/kectl@$kectl_version" >/dev/null 2>&1 &&
-      CGO_ENABLED=0 go build -trimpath -o "$kectl_src/kectl" github.com/kwok-ci/kectl/cmd/kectl); then
+  if kectl_log=$(cd "$kectl_src" && go mod init kwokts.local/kectl-test-tool 2>&1 &&
+      GONOSUMDB=github.com/kwok-ci/kectl GOFLAGS=-mod=mod go get "github.com/kwok-ci/kectl/cmd/kectl@$kectl_version" 2>&1 &&
+      CGO_ENABLED=0 go build -trimpath -o "$kectl_src/kectl" github.com/kwok-ci/kectl/cmd/kectl 2>&1); then
     mkdir -p "$(dirname "$kectl")" && mv "$kectl_src/kectl" "$kectl"
   else
-    echo "warning: kectl $kectl_version could not be built; the kectl e2e case will be skipped" >&2
+    printf '%s\n' "$kectl_log" | tail -5 >&2
+    echo "warning: kectl $kectl_version could not be built (output above); the kectl e2e case will be skipped" >&2
   fi
   rm -rf "$kectl_src"
 fi
