@@ -30,7 +30,11 @@ export function findKectl(env: NodeJS.ProcessEnv = process.env, configured = '')
   });
 }
 
-/** A configured program as a local path or name: a file:// URL as its path, any other URL as unset. */
+/**
+ * A configured program as a local path or name: a file:// URL as its path, any other URL as unset.
+ * The same test as config/resolve.ts's isUrl, written out here because the fast path runs kectl and
+ * importing resolve.ts would load the option tables on every call.
+ */
 function localPath(value: string): string {
   if (value.startsWith('file://')) return fileURLToPath(value);
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? '' : value;
