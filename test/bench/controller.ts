@@ -52,6 +52,8 @@ interface ClusterPaths {
 interface CpuSample {
   phase: string;
   seconds: Record<string, number>;
+  /** When it was taken (performance.now() in seconds); absent in samples made by hand. */
+  at?: number;
 }
 
 export interface Outcome {
@@ -136,7 +138,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
       if (controllerPid !== undefined) seconds['controller'] = cpuSeconds(controllerPid);
       const self = process.cpuUsage();
       seconds['bench (creator)'] = (self.user + self.system) / 1e6;
-      outcome.cpuSamples.push({ phase, seconds });
+      outcome.cpuSamples.push({ phase, seconds, at: performance.now() / 1000 });
       outcome.apiserverSamples.push(apiserverCounters(paths.kubeconfig));
     };
     try {
@@ -241,17 +243,49 @@ async function apiserverBreakdown(outcome: Outcome): Promise<string> {
   return table(rows);
 }
 
+/** CPU seconds process `name` used between sample i and the next (NaN where either lacks it). */
+function cpuBetween(samples: readonly CpuSample[], name: string, i: number): number {
+  return (samples[i + 1]!.seconds[name] ?? NaN) - (samples[i]!.seconds[name] ?? NaN);
+}
+
 /** Where the CPU went in each phase: one line per process, one column per phase. */
 function cpuBreakdown(outcome: Outcome): string {
   const samples = outcome.cpuSamples;
   if (samples.length < 2) return '';
   const names = Object.keys(samples[samples.length - 1]!.seconds);
   const rows = [['CPU s, ' + outcome.label, ...samples.slice(0, -1).map((s) => s.phase)]];
-  const spent = (name: string, i: number): number => (samples[i + 1]!.seconds[name] ?? NaN) - (samples[i]!.seconds[name] ?? NaN);
+  const spent = (name: string, i: number): number => cpuBetween(samples, name, i);
   for (const name of names) rows.push([name, ...samples.slice(0, -1).map((_, i) => spent(name, i).toFixed(1))]);
   const cores = availableParallelism();
   rows.push([`floor: others / ${cores} cores`, ...floors(outcome).map((f) => `${f.toFixed(1)} s`)]);
+  const parts = floorParts(outcome);
+  const share = (x: number | undefined): string => (x === undefined || Number.isNaN(x) ? '-' : `${(100 * x).toFixed(1)}%`);
+  rows.push(['controller CPU / others\'', ...parts.map((p) => share(p.controller))]);
+  rows.push([`idle (${cores} cores × time − all CPU) / others'`, ...parts.map((p) => share(p.idle))]);
   return table(rows);
+}
+
+/**
+ * What each sampled stretch's time over its floor is made of. Over a stretch of `t` seconds the
+ * cores had `cores × t` CPU seconds: the others used some, the controller some, the rest went
+ * unused; so t / floor = 1 + controller / others + idle / others, exactly. Goal 4's "within 10%
+ * of the floor" is thus a bound on the controller's share of the cluster's CPU plus the idle
+ * share. (A stretch runs from one phase's start to the next one's, a little longer than the
+ * phase's own time, which ends when the last object is seen.) Idle is undefined for samples
+ * without times.
+ */
+export function floorParts(outcome: Outcome): Array<{ controller: number; idle: number | undefined }> {
+  const samples = outcome.cpuSamples;
+  if (samples.length < 2) return [];
+  const names = Object.keys(samples[samples.length - 1]!.seconds);
+  const spent = (name: string, i: number): number => cpuBetween(samples, name, i);
+  return samples.slice(0, -1).map((sample, i) => {
+    const controller = spent('controller', i);
+    const others = names.filter((n) => n !== 'controller').reduce((sum, n) => sum + spent(n, i), 0);
+    const next = samples[i + 1]!;
+    const idle = sample.at !== undefined && next.at !== undefined ? (availableParallelism() * (next.at - sample.at) - others - controller) / others : undefined;
+    return { controller: controller / others, idle };
+  });
 }
 
 /**
@@ -263,7 +297,7 @@ function floors(outcome: Outcome): number[] {
   const samples = outcome.cpuSamples;
   if (samples.length < 2) return [];
   const names = Object.keys(samples[samples.length - 1]!.seconds).filter((n) => n !== 'controller');
-  const spent = (name: string, i: number): number => (samples[i + 1]!.seconds[name] ?? NaN) - (samples[i]!.seconds[name] ?? NaN);
+  const spent = (name: string, i: number): number => cpuBetween(samples, name, i);
   return samples.slice(0, -1).map((_, i) => names.reduce((sum, n) => sum + spent(n, i), 0) / availableParallelism());
 }
 

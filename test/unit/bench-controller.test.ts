@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { availableParallelism } from 'node:os';
-import { ceilings, overFloor, speedups, summaryRows, type Outcome } from '../bench/controller.js';
+import { ceilings, floorParts, overFloor, speedups, summaryRows, type Outcome } from '../bench/controller.js';
 import type { PhaseResult } from '../bench/controller-load.js';
 
 const phase = (seconds: number): PhaseResult => ({ seconds, requestSeconds: 0, done: 1, series: [] });
@@ -68,4 +68,27 @@ test('several rounds: medians with their range, median time over floor, and the 
     ['Go kwok time / kwokts time, each round', '2.00× 1.50× 2.50×', '1.50× 2.00× -', '2.00× 1.52× 1.50×'],
     ['  median of those', '2.00×', '1.75×', '1.52×'],
   ]);
+});
+
+test("time over floor taken apart: the controller's CPU and the unused CPU, each over the others'", () => {
+  const cores = availableParallelism();
+  // Two stretches of 10 s and 20 s: the others used 8 and 16 CPU seconds per core, the controller
+  // 1 and 3 CPU seconds per core; the rest of cores × time went unused (1 and 1 per core).
+  const o = outcome('kwokts', [10, 20, 0], [0, 0, 0]);
+  o.cpuSamples = [
+    { phase: 'nodes', at: 100, seconds: { 'kube-apiserver': 0, controller: 0 } },
+    { phase: 'pods', at: 110, seconds: { 'kube-apiserver': 8 * cores, controller: 1 * cores } },
+    { phase: 'end', at: 130, seconds: { 'kube-apiserver': 24 * cores, controller: 4 * cores } },
+  ];
+  const parts = floorParts(o);
+  assert.equal(parts.length, 2);
+  assert.ok(Math.abs(parts[0]!.controller - 1 / 8) < 1e-9);
+  assert.ok(Math.abs(parts[0]!.idle! - 1 / 8) < 1e-9);
+  assert.ok(Math.abs(parts[1]!.controller - 3 / 16) < 1e-9);
+  assert.ok(Math.abs(parts[1]!.idle! - 1 / 16) < 1e-9);
+  // Time over floor is 1 + both shares: 10 / 8 and 20 / 16.
+  assert.ok(Math.abs(1 + parts[0]!.controller + parts[0]!.idle! - 10 / 8) < 1e-9);
+  assert.ok(Math.abs(1 + parts[1]!.controller + parts[1]!.idle! - 20 / 16) < 1e-9);
+  // Samples made without times have no idle figure.
+  assert.equal(floorParts(outcome('kwokts', [1, 1, 1], [1, 1, 1]))[0]!.idle, undefined);
 });
