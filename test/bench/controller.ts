@@ -243,6 +243,34 @@ async function apiserverBreakdown(outcome: Outcome): Promise<string> {
   return table(rows);
 }
 
+const COMPONENT_NAMES = new Set(['etcd', 'kube-apiserver', 'kube-controller', 'kube-scheduler', 'kwok', 'kwok-controller']);
+
+/**
+ * Control-plane processes already running (comm names as /proc shows them, 15 characters at
+ * most), as "name (pid)". A cluster left behind by an interrupted run takes CPU that no phase
+ * counts: it shows as idle and slows both controllers.
+ */
+export function strayComponents(proc = '/proc'): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(proc);
+  } catch {
+    return [];
+  }
+  const found: string[] = [];
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let comm: string;
+    try {
+      comm = readFileSync(join(proc, entry, 'comm'), 'utf8').trim();
+    } catch {
+      continue; // gone meanwhile
+    }
+    if (COMPONENT_NAMES.has(comm)) found.push(`${comm} (${entry})`);
+  }
+  return found;
+}
+
 /** CPU seconds process `name` used between sample i and the next (NaN where either lacks it). */
 function cpuBetween(samples: readonly CpuSample[], name: string, i: number): number {
   return (samples[i + 1]!.seconds[name] ?? NaN) - (samples[i]!.seconds[name] ?? NaN);
@@ -378,6 +406,12 @@ export async function benchController(args: string[]): Promise<void> {
     controllers.push({ label: `Go kwok ${/v\d+\.\d+\.\d+\S*/.exec(version.stdout)?.[0] ?? ''}`.trim(), command: goKwok, entry: [], extra: [] });
   } else {
     notes.push(`Go kwok: not found at ${goKwok} (set KWOK=/path, or go install sigs.k8s.io/kwok/cmd/kwok@latest); skipped`);
+  }
+  const strays = strayComponents();
+  if (strays.length > 0) {
+    const note = `already running before the bench: ${strays.join(', ')}; their CPU is counted nowhere and shows as idle, and the phases share the cores with them (delete their clusters for figures that compare)`;
+    process.stderr.write(`warning: ${note}\n`);
+    notes.push(note);
   }
   const logDir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-logs-'));
   mkdirSync(logDir, { recursive: true });

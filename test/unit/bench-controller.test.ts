@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { availableParallelism } from 'node:os';
-import { ceilings, floorParts, overFloor, speedups, summaryRows, type Outcome } from '../bench/controller.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ceilings, floorParts, overFloor, speedups, strayComponents, summaryRows, type Outcome } from '../bench/controller.js';
 import type { PhaseResult } from '../bench/controller-load.js';
 
 const phase = (seconds: number): PhaseResult => ({ seconds, requestSeconds: 0, done: 1, series: [] });
@@ -91,4 +93,19 @@ test("time over floor taken apart: the controller's CPU and the unused CPU, each
   assert.ok(Math.abs(1 + parts[1]!.controller + parts[1]!.idle! - 20 / 16) < 1e-9);
   // Samples made without times have no idle figure.
   assert.equal(floorParts(outcome('kwokts', [1, 1, 1], [1, 1, 1]))[0]!.idle, undefined);
+});
+
+test('control-plane processes already running are named before the bench starts', (t) => {
+  // A /proc of its own: etcd and kube-apiserver left running, a shell, a kernel thread, a process
+  // that ended between the listing and the read (no comm file), and files that are not processes.
+  const proc = mkdtempSync(join(tmpdir(), 'kwokts-proc-'));
+  t.after(() => rmSync(proc, { recursive: true, force: true }));
+  const processes: Record<string, string | undefined> = { '12190': 'etcd', '12191': 'kube-apiserver', '12205': 'kube-controller', '300': 'bash', '14': 'ksoftirqd/0', '999': undefined };
+  for (const [pid, comm] of Object.entries(processes)) {
+    mkdirSync(join(proc, pid));
+    if (comm !== undefined) writeFileSync(join(proc, pid, 'comm'), `${comm}\n`);
+  }
+  writeFileSync(join(proc, 'loadavg'), '0.1 0.2 0.3 1/100 5\n');
+  assert.deepEqual(strayComponents(proc).sort(), ['etcd (12190)', 'kube-apiserver (12191)', 'kube-controller (12205)']);
+  assert.deepEqual(strayComponents(join(proc, 'missing')), []);
 });
