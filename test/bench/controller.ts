@@ -15,7 +15,7 @@
  * making our requests could have been in that run. Needs `npm run build`.
  */
 import { execa } from 'execa';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -101,6 +101,16 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
   const outcome: Outcome = { label: controller.label, cpu: NaN, rssMiB: NaN, log, cpuSamples: [], apiserverSamples: [] };
   let child: ChildProcess | undefined;
   let created = false;
+  // A signal (Ctrl-C, a `timeout` around the bench) ends the process without the finally below:
+  // the cluster would keep running and take CPU from every later run. Tear it down, then exit.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (child && child.exitCode === null) child.kill('SIGKILL');
+    if (created) spawnSync(process.execPath, [join(ROOT, 'bin', 'run.js'), '--name', CLUSTER, 'delete', 'cluster'], { env: { ...process.env, ...env }, stdio: 'inherit' });
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
     const started = performance.now();
     created = true;
@@ -169,6 +179,8 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
     }
     if (created) await kwokts(['delete', 'cluster'], env).catch((e: unknown) => process.stderr.write(`${controller.label}: ${String(e)}\n`));
     rmSync(dir, { recursive: true, force: true });
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
   return outcome;
 }
