@@ -95,6 +95,26 @@ describe('NodeLeases', () => {
     assert.equal(specOf(client.object(leasesResource, `${nodeLeaseNamespace}/n1`)).renewTime, formatMicroTime(clock.now()));
   });
 
+  it('keeps renewing with the resourceVersion each renewal got back, without reading the lease again', async () => {
+    const client = new FakeKubeClient();
+    const clock = new ManualClock();
+    const { leases, stop } = startLeases(client, clock, []);
+    stopLeases = stop;
+    leases.ensure('n1', 'uid-n1');
+    await eventually(() => leases.isHeld('n1'), 'lease held');
+    for (let round = 1; round <= 3; round++) {
+      const stored = client.object(leasesResource, `${nodeLeaseNamespace}/n1`)!.metadata.resourceVersion;
+      clock.advance(10_000);
+      await eventually(() => client.callsOf('update', 'leases').length === round, `renewal ${round}`);
+      // The fake, as the apiserver, answers a stale resourceVersion with a conflict.
+      assert.equal((client.callsOf('update', 'leases')[round - 1]!.body as KubeObject).metadata.resourceVersion, stored, `renewal ${round} sends the resourceVersion the last write left`);
+    }
+    await settle(20);
+    assert.equal(client.callsOf('update', 'leases').length, 3, 'no conflict, so no retry');
+    assert.equal(client.callsOf('get', 'leases').length, 0, 'never re-read');
+    assert.equal(leases.isHeld('n1'), true);
+  });
+
   it('renews without sending back the managedFields the apiserver answered with (it keeps them)', async () => {
     class ManagedFieldsClient extends FakeKubeClient {
       override async create(...args: Parameters<FakeKubeClient['create']>): Promise<KubeObject> {
