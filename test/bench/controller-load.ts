@@ -41,8 +41,21 @@ export function isRunningPod(pod: KubeObject): boolean {
 
 /** utime+stime of a process (and its waited-for children), from /proc/<pid>/stat (Linux). */
 export function cpuSeconds(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * utime+stime of a process's main thread alone, from /proc/<pid>/task/<pid>/stat (Linux). For a
+ * Node process that is the JavaScript (and the I/O it does); the rest of cpuSeconds is its other
+ * threads: V8's optimizing compiler and GC helpers, libuv's pool.
+ */
+export function mainThreadCpuSeconds(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuSeconds(file: string): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = readFileSync(file, 'utf8').split(') ')[1]!.split(' ');
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return NaN;

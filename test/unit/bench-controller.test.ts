@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ceilings, floorParts, overFloor, speedups, strayComponents, summaryRows, type Outcome } from '../bench/controller.js';
-import type { PhaseResult } from '../bench/controller-load.js';
+import { ceilings, cpuBreakdown, floorParts, overFloor, speedups, strayComponents, summaryRows, type Outcome } from '../bench/controller.js';
+import { cpuSeconds, mainThreadCpuSeconds, type PhaseResult } from '../bench/controller-load.js';
 
 const phase = (seconds: number): PhaseResult => ({ seconds, requestSeconds: 0, done: 1, series: [] });
 
@@ -93,6 +93,30 @@ test("time over floor taken apart: the controller's CPU and the unused CPU, each
   assert.ok(Math.abs(1 + parts[1]!.controller + parts[1]!.idle! - 20 / 16) < 1e-9);
   // Samples made without times have no idle figure.
   assert.equal(floorParts(outcome('kwokts', [1, 1, 1], [1, 1, 1]))[0]!.idle, undefined);
+});
+
+test("a Node controller's CPU is shown with its main thread's part beneath it; without that figure, no such row", () => {
+  const o = outcome('kwokts', [10, 20, 0], [0, 0, 0]);
+  o.cpuSamples = [
+    { phase: 'nodes', at: 100, seconds: { 'kube-apiserver': 0, controller: 0 }, controllerMainThread: 0 },
+    { phase: 'pods', at: 110, seconds: { 'kube-apiserver': 8, controller: 5 }, controllerMainThread: 4 },
+    { phase: 'end', at: 130, seconds: { 'kube-apiserver': 24, controller: 12 }, controllerMainThread: 9.5 },
+  ];
+  const lines = cpuBreakdown(o).split('\n');
+  const controllerAt = lines.findIndex((l) => l.startsWith('controller '));
+  assert.deepEqual(lines[controllerAt]!.split(/\s{2,}/), ['controller', '5.0', '7.0']);
+  assert.deepEqual(lines[controllerAt + 1]!.trim().split(/\s{2,}/), ['of which its main thread', '4.0', '5.5']);
+  // A Go controller's samples carry no main-thread figure.
+  for (const sample of o.cpuSamples) delete sample.controllerMainThread;
+  assert.ok(!cpuBreakdown(o).includes('main thread'));
+});
+
+test("a process's main-thread CPU is read from /proc and is part of its whole CPU", { skip: process.platform !== 'linux' }, () => {
+  const main = mainThreadCpuSeconds(process.pid);
+  const whole = cpuSeconds(process.pid);
+  assert.ok(Number.isFinite(main) && main > 0, `main thread ${main}`);
+  assert.ok(main <= whole, `main thread ${main} > process ${whole}`);
+  assert.ok(Number.isNaN(mainThreadCpuSeconds(2 ** 22 + 1)), 'a pid that does not exist reads as NaN');
 });
 
 test('control-plane processes already running are named before the bench starts', (t) => {
