@@ -303,7 +303,7 @@ export function cpuBreakdown(outcome: Outcome): string {
   for (const name of names) {
     rows.push([name, ...samples.slice(0, -1).map((_, i) => spent(name, i).toFixed(1))]);
     if (name === 'controller' && samples.every((s) => s.controllerMainThread !== undefined)) {
-      // The rest is V8's compiler and GC threads: work no change to our JavaScript's hot path shows in a --cpu-prof profile.
+      // The rest is V8's compiler and GC threads, which a --cpu-prof profile does not show.
       rows.push(['  of which its main thread', ...samples.slice(0, -1).map((s, i) => (samples[i + 1]!.controllerMainThread! - s.controllerMainThread!).toFixed(1))]);
     }
   }
