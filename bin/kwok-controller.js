@@ -6,5 +6,10 @@
 // less CPU, which the apiserver needs while a cluster comes up. A tsc-only build runs the tsc output.
 import { existsSync } from 'node:fs';
 
+// Started with NODE_EXTRA_CA_CERTS deferred (src/util/extra-ca-certs.ts): take it back first.
+if (process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS !== undefined) {
+  await (await import('../dist/src/util/extra-ca-certs.js')).resumeExtraCaCerts();
+}
+
 const bundle = new URL('../dist/kwok-controller/kwok-controller.js', import.meta.url);
 await import(existsSync(bundle) ? bundle.href : '../dist/src/kwok/main.js');

@@ -34,6 +34,7 @@ export class BinaryRuntime implements Runtime {
         logFile: logFile(ctx.paths, name),
         pidFile: pidPath,
         marker: ownerMarker(ctx, component.name),
+        ...(component.defersExtraCaCerts ? { defersExtraCaCerts: true } : {}),
       });
       mark(`${component.name}: started`);
     }

@@ -89,6 +89,12 @@ export interface Component {
    * container runtimes run it as the user that owns the cluster's files instead.
    */
   runAsFileOwner?: boolean;
+  /**
+   * The program is kwokts's own Node entry (bin/kwok-controller.js), which takes back a deferred
+   * NODE_EXTRA_CA_CERTS itself (src/util/extra-ca-certs.ts): the binary runtime starts it with the
+   * variable deferred, so that it does not parse the certificates while it starts.
+   */
+  defersExtraCaCerts?: boolean;
 }
 
 export interface ComponentVolume {

@@ -72,5 +72,6 @@ export function buildKwokController(spec: ClusterSpec): Component {
       ...(spec.logDirs ?? []).map((path) => ({ path, readOnly: true })),
     ],
     ...imageOf(spec, 'kwok-controller'),
+    ...(onHost && !external ? { defersExtraCaCerts: true } : {}),
   };
 }

@@ -19,6 +19,8 @@ export interface SpawnSpec {
    * stopped. Bookkeeping only: not part of the dry-run transcript.
    */
   marker?: string;
+  /** Start it with NODE_EXTRA_CA_CERTS deferred (Component.defersExtraCaCerts). */
+  defersExtraCaCerts?: boolean;
 }
 
 export interface RunSpec {

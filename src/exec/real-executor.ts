@@ -9,6 +9,7 @@ import type { Logger } from '../util/log.js';
 import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
 import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnableReason } from './process.js';
 import { shellJoin } from './shell-quote.js';
+import { deferExtraCaCerts } from '../util/extra-ca-certs.js';
 import { loadExeca } from './load-execa.js';
 
 export class RealExecutor implements Executor {
@@ -42,9 +43,10 @@ export class RealExecutor implements Executor {
     try {
       // detached + own process group + unref: the component outlives this CLI process, as
       // kwokctl's forked components do; its output goes straight to the log file.
+      const env = { ...process.env, ...spec.env, ...(spec.marker ? { [OWNER_ENV]: spec.marker } : {}) };
       const child = spawn(spec.command, [...spec.args], {
         cwd: spec.cwd,
-        env: { ...process.env, ...spec.env, ...(spec.marker ? { [OWNER_ENV]: spec.marker } : {}) },
+        env: spec.defersExtraCaCerts ? deferExtraCaCerts(env) : env,
         detached: true,
         stdio: ['ignore', fd, fd],
       });

@@ -10,6 +10,7 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import type { Logger } from '../../util/log.js';
 import type { ParsedFlags } from './options.js';
+import { deferExtraCaCerts } from '../../util/extra-ca-certs.js';
 
 export const shardParentEnv = 'KWOKTS_SHARD_PARENT_PID';
 
@@ -44,7 +45,8 @@ export async function runShardChildren(options: ShardChildrenOptions, signal: Ab
       const started = Date.now();
       const child: ChildProcess = spawn(command.file, [...command.args, ...shardChildArgs(options.flags, options.id, index, options.listenHost)], {
         stdio: ['ignore', 'inherit', 'inherit'],
-        env: { ...process.env, [shardParentEnv]: String(process.pid) },
+        // Its own Node entry, like this one: it takes a deferred NODE_EXTRA_CA_CERTS back itself.
+        env: deferExtraCaCerts({ ...process.env, [shardParentEnv]: String(process.pid) }),
       });
       const stop = (): void => void child.kill('SIGTERM');
       signal.addEventListener('abort', stop, { once: true });

@@ -50,3 +50,36 @@ test('without a bundle (a tsc-only build) it runs the tsc output', () => {
     rmSync(box.dir, { recursive: true, force: true });
   }
 });
+
+/**
+ * Both Node entries take a deferred NODE_EXTRA_CA_CERTS back (src/util/extra-ca-certs.ts) before
+ * anything else runs, and load nothing for it when there is none: a stand-in module says when it
+ * is called, and the stand-in program after it prints what it sees of the variable.
+ */
+for (const entry of ['kwok-controller.js', 'run.js']) {
+  test(`bin/${entry} resumes a deferred NODE_EXTRA_CA_CERTS first, and only when there is one`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kwokts-entry-ca-'));
+    try {
+      mkdirSync(join(dir, 'bin'));
+      copyFileSync(resolve(ENTRY, '..', entry), join(dir, 'bin', entry));
+      writeFileSync(join(dir, 'package.json'), '{"type": "module"}\n');
+      const stand = (path: string, text: string): void => {
+        mkdirSync(join(dir, path, '..'), { recursive: true });
+        writeFileSync(join(dir, path), text);
+      };
+      stand('dist/src/util/extra-ca-certs.js', 'export async function resumeExtraCaCerts() { console.log("resumed"); process.env.NODE_EXTRA_CA_CERTS = process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS; }\n');
+      const program = 'console.log("program", process.env.NODE_EXTRA_CA_CERTS ?? "-");\n';
+      stand('dist/src/kwok/main.js', program);
+      stand('dist/fast/fast-path.js', `export async function runFast() { ${program} return 0; }\nexport async function exitWhenFlushed(code) { process.exit(code); }\n`);
+      const run = (env: Record<string, string>): string => {
+        const result = spawnSync(process.execPath, [join(dir, 'bin', entry)], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+        assert.equal(result.status, 0, result.stderr);
+        return result.stdout.trim();
+      };
+      assert.equal(run({ KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS: '/x.pem' }), 'resumed\nprogram /x.pem');
+      assert.equal(run({}), 'program -');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+}

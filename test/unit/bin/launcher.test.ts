@@ -40,11 +40,13 @@ function box(): Box {
     chmodSync(path, 0o755);
     return path;
   };
-  const printer = 'echo "tool=$(basename "$0")"; for a do printf "arg=[%s]\\n" "$a"; done; if [ -n "$READ_STDIN" ]; then printf "stdin=[%s]\\n" "$(cat)"; fi; exit "${EXIT_WITH:-0}"';
+  // Both fakes also say what they got of NODE_EXTRA_CA_CERTS and its deferred copy (set or not).
+  const caEnv = 'echo "ca=${NODE_EXTRA_CA_CERTS+[$NODE_EXTRA_CA_CERTS]} deferred=${KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS+[$KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS]}"';
+  const printer = caEnv + '; echo "tool=$(basename "$0")"; for a do printf "arg=[%s]\\n" "$a"; done; if [ -n "$READ_STDIN" ]; then printf "stdin=[%s]\\n" "$(cat)"; fi; exit "${EXIT_WITH:-0}"';
   const kubectl = tool('kubectl', printer);
   const etcdctl = tool('etcdctl', printer);
   // Falling through runs `node <bin>/run.js ARGS`: the fake says so and exits 99.
-  writeFileSync(join(fakebin, 'node'), '#!/bin/sh\necho "node"; for a do printf "arg=[%s]\\n" "$a"; done; exit 99\n');
+  writeFileSync(join(fakebin, 'node'), `#!/bin/sh\n${caEnv}\necho "node"; for a do printf "arg=[%s]\\n" "$a"; done; exit 99\n`);
   chmodSync(join(fakebin, 'node'), 0o755);
   return { dir, workdir: join(dir, 'w'), fakebin, kubectl, etcdctl, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
@@ -192,6 +194,25 @@ test('everything else runs node bin/run.js with the arguments untouched', async 
     ]) {
       assertFellThrough(run(b, args), args);
     }
+  } finally {
+    b.cleanup();
+  }
+});
+
+test('Node gets NODE_EXTRA_CA_CERTS deferred (src/util/extra-ca-certs.ts), unless unset, empty or another CA store is asked for; the passthroughs get it as it is', async () => {
+  const b = box();
+  try {
+    await cluster(b);
+    const ca = (r: Run): string => r.stdout.split('\n').find((line) => line.startsWith('ca='))!;
+    assert.equal(ca(run(b, ['--version'], { env: { NODE_EXTRA_CA_CERTS: '/etc/x b.pem' } })), 'ca= deferred=[/etc/x b.pem]');
+    assert.equal(ca(run(b, ['--version'])), 'ca= deferred=');
+    assert.equal(ca(run(b, ['--version'], { env: { NODE_EXTRA_CA_CERTS: '' } })), 'ca=[] deferred=');
+    for (const option of ['--use-openssl-ca', '--use-system-ca']) {
+      assert.equal(ca(run(b, ['--version'], { env: { NODE_EXTRA_CA_CERTS: '/b.pem', NODE_OPTIONS: `--max-old-space-size=64 ${option}` } })), 'ca=[/b.pem] deferred=');
+    }
+    const passthrough = run(b, ['kubectl', 'get', 'ns'], { env: { NODE_EXTRA_CA_CERTS: '/b.pem' } });
+    assert.equal(passthrough.status, 0, passthrough.stderr);
+    assert.equal(ca(passthrough), 'ca=[/b.pem] deferred=');
   } finally {
     b.cleanup();
   }

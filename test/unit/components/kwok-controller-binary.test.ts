@@ -23,3 +23,9 @@ test('without it, or in a container, the embedded controller runs', () => {
   assert.notDeepEqual(inContainer.program, { path: '/opt/kwok/kwok' });
   assert.ok(inContainer.args.includes('--id=kwok-c1-controller'));
 });
+
+test('only the embedded controller on the host is started with NODE_EXTRA_CA_CERTS deferred (it takes it back itself)', () => {
+  assert.equal(buildKwokController(sampleSpec()).defersExtraCaCerts, true);
+  assert.equal(buildKwokController(sampleSpec({ options: { ...defaultOptionValues(), kwokControllerBinary: '/opt/kwok/kwok' } })).defersExtraCaCerts, undefined);
+  assert.equal(buildKwokController(sampleSpec({ placement: networkPlacement('c1') })).defersExtraCaCerts, undefined);
+});

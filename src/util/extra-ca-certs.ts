@@ -1,0 +1,102 @@
+/**
+ * NODE_EXTRA_CA_CERTS, loaded when a TLS connection needs it instead of when Node starts.
+ *
+ * Why: Node 20 with OpenSSL 3 parses every certificate the variable names while it starts
+ * (nodejs/node#40524). Pointed at a system bundle, as corporate and CI machines often do, that
+ * is ~90 ms on a small VM before any of kwokts runs: more than Node's own start, and every
+ * `kwokts` call and every controller start pays it. Almost none of them make a TLS connection
+ * that trusts the default roots (the apiserver, etcd and kubelet connections name their CA).
+ *
+ * How: the installed launcher (bin/kwokts) moves the variable's value to DEFERRED_ENV before it
+ * starts Node, and the Node entries call resumeExtraCaCerts() first thing. That puts the
+ * variable back for the programs kwokts starts (they see the environment the user set) and
+ * makes every TLS context that trusts the default roots trust the extra certificates too, as
+ * Node would have: tls.connect, https and undici all create their contexts through
+ * tls.createSecureContext, so that is the one place to wrap. The file is read at the first such
+ * context; a file that cannot be read is warned about and ignored, as Node does.
+ */
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { SecureContext, SecureContextOptions } from 'node:tls';
+
+/** Where bin/kwokts puts NODE_EXTRA_CA_CERTS's value for the Node side to take back. */
+export const DEFERRED_ENV = 'KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS';
+const NODE_ENV = 'NODE_EXTRA_CA_CERTS';
+
+let installedFor: string | undefined;
+
+/**
+ * Takes the deferred value back (see above): NODE_EXTRA_CA_CERTS is set again for child
+ * processes, DEFERRED_ENV removed, and default-trust TLS contexts get the extra certificates.
+ * Does nothing when there is nothing deferred. Call it before any TLS connection is made.
+ */
+export async function resumeExtraCaCerts(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const deferred = env[DEFERRED_ENV];
+  delete env[DEFERRED_ENV];
+  if (deferred === undefined || deferred === '') return;
+  env[NODE_ENV] = deferred;
+  // Node resolves a relative path against the directory it started in; so do we, now.
+  await trustExtraCaCerts(resolve(deferred));
+}
+
+/**
+ * The environment for one of kwokts's own Node programs (the controller): the variable deferred
+ * again, so that program starts without parsing the bundle and resumes it itself.
+ */
+export function deferExtraCaCerts(env: Readonly<Record<string, string | undefined>>): Record<string, string | undefined> {
+  const value = env[NODE_ENV];
+  if (value === undefined || value === '' || usesOtherCaStore(env.NODE_OPTIONS)) return { ...env };
+  // Absolute: the program may start in another directory (the controller's is its cluster's).
+  return { ...env, [NODE_ENV]: undefined, [DEFERRED_ENV]: resolve(value) };
+}
+
+/**
+ * With --use-openssl-ca (or --use-system-ca) the default roots are not Node's bundle, so the
+ * bundle plus the extras would not be what Node trusts: the launcher leaves those alone.
+ */
+function usesOtherCaStore(nodeOptions: string | undefined): boolean {
+  return nodeOptions !== undefined && /--use-(openssl|system)-ca\b/.test(nodeOptions);
+}
+
+/**
+ * Wraps tls.createSecureContext once per process (a second call is a no-op). node:tls is loaded
+ * here, not at the top: the spawners import this module for deferExtraCaCerts alone.
+ */
+export async function trustExtraCaCerts(file: string): Promise<void> {
+  if (installedFor !== undefined) return;
+  installedFor = file;
+  const tls = (await import('node:tls')).default;
+  const original = tls.createSecureContext;
+  let ca: string[] | undefined;
+  const defaultTrust = (): string[] => {
+    if (ca === undefined) {
+      let extra: string[] = [];
+      try {
+        extra = readExtraCertificates(file);
+      } catch (error) {
+        // Node's own words for a file it cannot use; it then goes on with the default roots.
+        process.emitWarning(`Ignoring extra certs from \`${file}\`, load failed: ${(error as Error).message}`);
+      }
+      ca = [...tls.rootCertificates, ...extra];
+    }
+    return ca;
+  };
+  tls.createSecureContext = function createSecureContext(options?: SecureContextOptions): SecureContext {
+    // An explicit `ca` replaces the default roots in Node, extras included: leave it alone.
+    if (options?.ca !== undefined) return original(options);
+    return original({ ...options, ca: defaultTrust() });
+  };
+}
+
+/**
+ * The PEM certificates of a bundle, in order (text between them is ignored). Each is parsed here,
+ * once, so that a bad one makes the whole file ignored with a warning, as at Node's start, rather
+ * than failing every connection later.
+ */
+export function readExtraCertificates(file: string): string[] {
+  const blocks = readFileSync(file, 'utf8').match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new Error('no certificate in it');
+  for (const block of blocks) new X509Certificate(block);
+  return blocks;
+}

@@ -1,0 +1,124 @@
+/**
+ * src/util/extra-ca-certs.ts: NODE_EXTRA_CA_CERTS deferred by bin/kwokts and taken back by the
+ * Node entries. The TLS part runs in a real child Node process (the wrap is process-wide) that
+ * connects to a real HTTPS server whose certificate only the test's CA vouches for.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DEFERRED_ENV, deferExtraCaCerts, readExtraCertificates } from '../../../src/util/extra-ca-certs.js';
+import { generateClusterPki } from '../../../src/pki/index.js';
+
+const MODULE = resolve(import.meta.dirname, '..', '..', '..', 'src', 'util', 'extra-ca-certs.ts');
+
+let dir: string;
+let server: Server;
+let url: string;
+let caFile: string;
+let otherCaFile: string;
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'kwokts-extra-ca-'));
+  const [pki, other] = await Promise.all([generateClusterPki(), generateClusterPki()]);
+  caFile = join(dir, 'bundle.pem');
+  // A bundle as a system one looks: text around the certificates, more than one certificate.
+  writeFileSync(caFile, `# a comment\n${other.caCert}\nsome text\n${pki.caCert}`);
+  otherCaFile = join(dir, 'other.pem');
+  writeFileSync(otherCaFile, other.caCert);
+  server = createServer({ cert: pki.adminCert, key: pki.adminKey }, (_req, res) => res.end('ok'));
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+
+after(() => {
+  server.closeAllConnections();
+  server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** What the child reports: the environment after resuming, and each client's outcome. */
+interface ChildReport {
+  nodeExtra: string | null;
+  deferred: string | null;
+  https: string;
+  fetch: string;
+  explicitCa: string;
+  stderr: string;
+}
+
+const CHILD = `
+const { resumeExtraCaCerts } = await import(process.env.MODULE);
+if (process.env.RESUME === '1') await resumeExtraCaCerts();
+const https = await import('node:https');
+const { readFileSync } = await import('node:fs');
+const get = (options) => new Promise((done) => {
+  https.get(process.env.URL, options, (res) => { res.resume(); done('ok'); }).on('error', (e) => done(e.code ?? e.message));
+});
+const report = {
+  nodeExtra: process.env.NODE_EXTRA_CA_CERTS ?? null,
+  deferred: process.env.${DEFERRED_ENV} ?? null,
+  https: await get({ agent: false }),
+  fetch: await fetch(process.env.URL).then(() => 'ok', (e) => e.cause?.code ?? e.message),
+  explicitCa: await get({ agent: false, ca: readFileSync(process.env.OTHER_CA) }),
+};
+console.log(JSON.stringify(report));
+`;
+
+async function child(env: Record<string, string | undefined>, resume: boolean): Promise<ChildReport> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, NODE_EXTRA_CA_CERTS: undefined, [DEFERRED_ENV]: undefined, MODULE, URL: url, OTHER_CA: otherCaFile, RESUME: resume ? '1' : '0', ...env };
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((done) => proc.on('close', done));
+  assert.equal(code, 0, stderr);
+  return { ...(JSON.parse(stdout) as Omit<ChildReport, 'stderr'>), stderr };
+}
+
+test('a deferred bundle is trusted again by https and fetch once resumed, and handed back to child processes', async () => {
+  const report = await child({ [DEFERRED_ENV]: caFile }, true);
+  assert.deepEqual({ ...report, stderr: undefined }, { nodeExtra: caFile, deferred: null, https: 'ok', fetch: 'ok', explicitCa: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', stderr: undefined });
+});
+
+test('without resuming, the deferred bundle is not trusted (what the test above guards against)', async () => {
+  const report = await child({ [DEFERRED_ENV]: caFile }, false);
+  assert.equal(report.https, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  assert.equal(report.fetch, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+});
+
+test('the same bundle given to Node itself is trusted the same way (the behaviour resumed)', async () => {
+  const report = await child({ NODE_EXTRA_CA_CERTS: caFile }, false);
+  assert.deepEqual([report.https, report.fetch, report.explicitCa], ['ok', 'ok', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE']);
+});
+
+test('a bundle that cannot be read is warned about with Node\'s words and ignored; the default roots stay', async () => {
+  const missing = join(dir, 'missing.pem');
+  const report = await child({ [DEFERRED_ENV]: missing }, true);
+  assert.equal(report.https, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+  assert.match(report.stderr, /Ignoring extra certs from `.*missing\.pem`, load failed: ENOENT/);
+  assert.equal(report.nodeExtra, missing);
+});
+
+test('deferExtraCaCerts moves the value aside as an absolute path, and leaves other CA stores alone', () => {
+  const moved = deferExtraCaCerts({ NODE_EXTRA_CA_CERTS: 'certs/bundle.pem', PATH: '/bin' });
+  assert.deepEqual(moved, { NODE_EXTRA_CA_CERTS: undefined, [DEFERRED_ENV]: resolve('certs/bundle.pem'), PATH: '/bin' });
+  for (const env of [{ PATH: '/bin' }, { NODE_EXTRA_CA_CERTS: '' }, { NODE_EXTRA_CA_CERTS: '/b.pem', NODE_OPTIONS: '--max-old-space-size=100 --use-openssl-ca' }, { NODE_EXTRA_CA_CERTS: '/b.pem', NODE_OPTIONS: '--use-system-ca' }]) {
+    assert.deepEqual(deferExtraCaCerts(env), env);
+  }
+});
+
+test('readExtraCertificates: every certificate of a bundle, in order; a file with none or a broken one is refused', () => {
+  assert.equal(readExtraCertificates(caFile).length, 2);
+  const empty = join(dir, 'empty.pem');
+  writeFileSync(empty, '# nothing\n');
+  assert.throws(() => readExtraCertificates(empty), /no certificate in it/);
+  const broken = join(dir, 'broken.pem');
+  writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
+  assert.throws(() => readExtraCertificates(broken));
+});
