@@ -29,7 +29,8 @@ interface Contender {
   tool: string;
   command: string;
   args: string[];
-  env: Record<string, string>;
+  /** Over this process's environment; undefined removes a variable. */
+  env: Record<string, string | undefined>;
 }
 
 /** Wall time of one whole run in ms, output thrown away; rejects on a non-zero exit. */
@@ -69,6 +70,12 @@ export async function benchStartup(args: string[]): Promise<void> {
   const contenders: Contender[] = [kwokts('--version', ['--version']), kwokts('get clusters', ['get', 'clusters'], emptyEnv), kwokts(absent, ['--name', 'bench-absent', 'delete', 'cluster'], emptyEnv)];
   // The floor under any Node CLI: Node starting and exiting with nothing to do.
   contenders.push({ case: '--version', tool: 'node -e 0 (floor)', command: node, args: ['-e', '0'], env });
+  if (process.env.NODE_EXTRA_CA_CERTS) {
+    // Node 20 parses that bundle while it starts; bin/kwokts defers it (src/util/extra-ca-certs.ts),
+    // so the floor under kwokts is Node without it.
+    contenders.push({ case: '--version', tool: 'node -e 0 (floor, NODE_EXTRA_CA_CERTS unset)', command: node, args: ['-e', '0'], env: { ...env, NODE_EXTRA_CA_CERTS: undefined } });
+    results.notes.push(`NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): kwokctl and kubectl ignore it, plain node pays for it at start-up, bin/kwokts defers it`);
+  }
   const hasPeer = existsSync(kwokctl);
   if (hasPeer) contenders.push(peer('--version', ['--version']), peer('get clusters', ['get', 'clusters'], emptyEnv), peer(absent, ['--name', 'bench-absent', 'delete', 'cluster'], emptyEnv));
   else results.notes.push(`kwokctl not found at ${kwokctl} (set KWOKCTL=/path); only kwokts measured`);
