@@ -8,6 +8,16 @@ import { newResults, timing, writeResults } from './results.js';
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
 
+/**
+ * kwokts as npm installs it: bin/kwokts, the launcher users run (it also defers
+ * NODE_EXTRA_CA_CERTS, see src/util/extra-ca-certs.ts). A .js path (KWOKTS_BASELINE=…/bin/run.js)
+ * is run with node.
+ */
+const KWOKTS = join(ROOT, 'bin', 'kwokts');
+function cliOf(path: string): [string, ...string[]] {
+  return path.endsWith('.js') ? ['node', path] : [path];
+}
+
 interface Sample {
   createMs: number;
   deleteMs: number;
@@ -113,16 +123,17 @@ export async function benchCreate(args: string[]): Promise<void> {
   }
   const rounds = Number(args[0] ?? 5);
   const results = newResults('create', `create cluster → ready, then delete, binaries cached, ${rounds} rounds`, new Date(), { rounds, runtime: 'binary' });
-  const bin = join(ROOT, 'bin', 'run.js');
+  const [cmd, ...pre] = cliOf(KWOKTS);
   const loadBefore = loadAverage();
   // --wait: both tools block until the cluster is ready (see README: what "ready" means).
   const tools: Tool[] = [
-    { label: 'kwokts', create: (env) => timed('node', [bin, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed('node', [bin, 'delete', 'cluster'], env) },
+    { label: 'kwokts', create: (env) => timed(cmd, [...pre, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed(cmd, [...pre, 'delete', 'cluster'], env) },
   ];
-  // KWOKTS_BASELINE=/other/checkout/bin/run.js: that kwokts too, in the same rotation (before/after).
+  // KWOKTS_BASELINE=/other/checkout/bin/kwokts (or …/bin/run.js): that kwokts too, in the same rotation (before/after).
   const baseline = process.env.KWOKTS_BASELINE;
   if (baseline) {
-    tools.push({ label: 'baseline', create: (env) => timed('node', [baseline, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed('node', [baseline, 'delete', 'cluster'], env) });
+    const [bcmd, ...bpre] = cliOf(baseline);
+    tools.push({ label: 'baseline', create: (env) => timed(bcmd, [...bpre, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed(bcmd, [...bpre, 'delete', 'cluster'], env) });
   }
   const peer = kwokctlPeer();
   if (peer) {
@@ -138,7 +149,7 @@ export async function benchCreate(args: string[]): Promise<void> {
   const ours = samples[0];
   const theirs = peer ? samples.at(-1) : undefined;
   const before = baseline ? samples[1] : undefined;
-  for (let i = 0; i < rounds; i++) versionMs.push(await timed('node', [bin, '--version'], {}));
+  for (let i = 0; i < rounds; i++) versionMs.push(await timed(cmd, [...pre, '--version'], {}));
   const lines = [`kwokts  create→ready: ${stats(ours!.map((s) => s.createMs))}   delete: ${stats(ours!.map((s) => s.deleteMs))}`];
   const record = (tool: string, of: Sample[]): void => {
     results.timings.push(timing('create → ready', tool, 's', of.map((s) => s.createMs / 1000)));
@@ -177,13 +188,12 @@ export async function benchRestore(args: string[]): Promise<void> {
   const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 5);
   const objectsAt = args.indexOf('--objects');
   const objects = objectsAt >= 0 ? Number(args[objectsAt + 1]) : 200;
-  const bin = join(ROOT, 'bin', 'run.js');
   const kubectl = join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl');
   const peer = kwokctlPeer();
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
   const loadBefore = loadAverage();
   const setups = [
-    { label: 'kwokts', env: isolatedEnv(join(dir, 'ours')), cli: ['node', bin] as const },
+    { label: 'kwokts', env: isolatedEnv(join(dir, 'ours')), cli: cliOf(KWOKTS) },
     ...(peer ? [{ label: 'kwokctl', env: isolatedEnv(join(dir, 'theirs')), cli: [peer.kwokctl] as const }] : []),
   ];
   const snapshots: string[] = [];
@@ -253,7 +263,7 @@ async function kindEngineEnv(): Promise<Record<string, string>> {
  */
 async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> {
   const results = newResults('create', `create cluster → ready by runtime, ${rounds} rounds`, new Date(), { rounds, runtimes: runtimes.join(',') });
-  const bin = join(ROOT, 'bin', 'run.js');
+  const [cmd, ...pre] = cliOf(KWOKTS);
   const lines: string[] = [];
   for (const runtime of runtimes) {
     // kind runs on the kind tests' dockerd (its node image: kwokts artifacts build kind-node-image, made beforehand).
@@ -263,8 +273,8 @@ async function benchRuntimes(rounds: number, runtimes: string[]): Promise<void> 
     const [samples = []] = await interleaved(
       [{
         label: runtime,
-        create: (env) => timed('node', [bin, ...name, 'create', 'cluster', '--wait', runtime === 'kind' ? '10m' : '2m'], env),
-        del: (env) => timed('node', [bin, ...name, 'delete', 'cluster'], env),
+        create: (env) => timed(cmd, [...pre, ...name, 'create', 'cluster', '--wait', runtime === 'kind' ? '10m' : '2m'], env),
+        del: (env) => timed(cmd, [...pre, ...name, 'delete', 'cluster'], env),
       }],
       rounds,
       { KWOK_RUNTIME: runtime, ...engineEnv },
