@@ -82,12 +82,28 @@ export async function trustExtraCaCerts(file: string): Promise<void> {
     }
     return ca;
   };
+  // Node builds its default root store once per process; a context given `ca` parses every
+  // certificate again. So the plain client context (the usual one: no certificate of its own, no
+  // TLS settings) is made once and shared, as Node shares that store.
+  let plainClient: SecureContext | undefined;
   tls.createSecureContext = function createSecureContext(options?: SecureContextOptions): SecureContext {
-    // An explicit `ca` replaces the default roots in Node, extras included: leave it alone.
-    if (options?.ca !== undefined) return original(options);
+    // An explicit `ca` replaces the default roots in Node, extras included: leave it alone. So
+    // does a server's context (Node gives every server a sessionIdContext): its CA list only
+    // checks client certificates, which no kwokts server asks for without a `ca` of its own.
+    if (options?.ca !== undefined || options?.sessionIdContext !== undefined) return original(options);
+    if (!CONTEXT_OPTIONS.some((name) => options?.[name] !== undefined)) return (plainClient ??= original({ ca: defaultTrust() }));
     return original({ ...options, ca: defaultTrust() });
   };
 }
+
+/**
+ * The options that make a secure context differ (tls.connect passes all its options to
+ * createSecureContext; host, port, servername and the like only matter to the connection).
+ */
+const CONTEXT_OPTIONS = [
+  'cert', 'key', 'pfx', 'passphrase', 'privateKeyEngine', 'privateKeyIdentifier', 'clientCertEngine', 'ciphers', 'sigalgs', 'ecdhCurve', 'dhparam',
+  'minVersion', 'maxVersion', 'secureProtocol', 'secureOptions', 'honorCipherOrder', 'crl', 'ticketKeys', 'sessionTimeout',
+] as const satisfies ReadonlyArray<keyof SecureContextOptions>;
 
 /**
  * The PEM certificates of a bundle, in order (text between them is ignored). Each is parsed here,

@@ -21,6 +21,8 @@ let server: Server;
 let url: string;
 let caFile: string;
 let otherCaFile: string;
+let certFile: string;
+let keyFile: string;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kwokts-extra-ca-'));
@@ -30,6 +32,10 @@ before(async () => {
   writeFileSync(caFile, `# a comment\n${other.caCert}\nsome text\n${pki.caCert}`);
   otherCaFile = join(dir, 'other.pem');
   writeFileSync(otherCaFile, other.caCert);
+  certFile = join(dir, 'server.crt');
+  keyFile = join(dir, 'server.key');
+  writeFileSync(certFile, pki.adminCert);
+  writeFileSync(keyFile, pki.adminKey);
   server = createServer({ cert: pki.adminCert, key: pki.adminKey }, (_req, res) => res.end('ok'));
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   url = `https://127.0.0.1:${(server.address() as AddressInfo).port}/`;
@@ -48,14 +54,26 @@ interface ChildReport {
   https: string;
   fetch: string;
   explicitCa: string;
+  /** Whether two plain client contexts were one object. */
+  sharedPlainContext: boolean;
+  warningsAfterServer: number;
+  warnings: string[];
   stderr: string;
 }
 
 const CHILD = `
+const warnings = [];
+process.on('warning', (warning) => warnings.push(warning.message));
 const { resumeExtraCaCerts } = await import(process.env.MODULE);
 if (process.env.RESUME === '1') await resumeExtraCaCerts();
 const https = await import('node:https');
+const tls = (await import('node:tls')).default;
 const { readFileSync } = await import('node:fs');
+// A server first: its context is none of the wrap's business (it must not even read the file).
+const server = https.createServer({ cert: readFileSync(process.env.CERT), key: readFileSync(process.env.KEY) });
+await new Promise((done) => server.listen(0, '127.0.0.1', done));
+server.close();
+const warningsAfterServer = warnings.length;
 const get = (options) => new Promise((done) => {
   https.get(process.env.URL, options, (res) => { res.resume(); done('ok'); }).on('error', (e) => done(e.code ?? e.message));
 });
@@ -65,12 +83,15 @@ const report = {
   https: await get({ agent: false }),
   fetch: await fetch(process.env.URL).then(() => 'ok', (e) => e.cause?.code ?? e.message),
   explicitCa: await get({ agent: false, ca: readFileSync(process.env.OTHER_CA) }),
+  sharedPlainContext: tls.createSecureContext({}) === tls.createSecureContext({ servername: 'example', rejectUnauthorized: true }),
+  warningsAfterServer,
+  warnings,
 };
 console.log(JSON.stringify(report));
 `;
 
 async function child(env: Record<string, string | undefined>, resume: boolean): Promise<ChildReport> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, NODE_EXTRA_CA_CERTS: undefined, [DEFERRED_ENV]: undefined, MODULE, URL: url, OTHER_CA: otherCaFile, RESUME: resume ? '1' : '0', ...env };
+  const childEnv: Record<string, string | undefined> = { ...process.env, NODE_EXTRA_CA_CERTS: undefined, [DEFERRED_ENV]: undefined, MODULE, URL: url, OTHER_CA: otherCaFile, CERT: certFile, KEY: keyFile, RESUME: resume ? '1' : '0', ...env };
   const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -83,7 +104,10 @@ async function child(env: Record<string, string | undefined>, resume: boolean): 
 
 test('a deferred bundle is trusted again by https and fetch once resumed, and handed back to child processes', async () => {
   const report = await child({ [DEFERRED_ENV]: caFile }, true);
-  assert.deepEqual({ ...report, stderr: undefined }, { nodeExtra: caFile, deferred: null, https: 'ok', fetch: 'ok', explicitCa: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', stderr: undefined });
+  assert.deepEqual(
+    { ...report, stderr: undefined },
+    { nodeExtra: caFile, deferred: null, https: 'ok', fetch: 'ok', explicitCa: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', sharedPlainContext: true, warningsAfterServer: 0, warnings: [], stderr: undefined },
+  );
 });
 
 test('without resuming, the deferred bundle is not trusted (what the test above guards against)', async () => {
@@ -103,6 +127,9 @@ test('a bundle that cannot be read is warned about with Node\'s words and ignore
   assert.equal(report.https, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
   assert.match(report.stderr, /Ignoring extra certs from `.*missing\.pem`, load failed: ENOENT/);
   assert.equal(report.nodeExtra, missing);
+  // Read at the first client connection, not for the server before it, and once.
+  assert.equal(report.warningsAfterServer, 0);
+  assert.equal(report.warnings.length, 1);
 });
 
 test('deferExtraCaCerts moves the value aside as an absolute path, and leaves other CA stores alone', () => {
