@@ -24,7 +24,7 @@ import type { SecureContext, SecureContextOptions } from 'node:tls';
 export const DEFERRED_ENV = 'KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS';
 const NODE_ENV = 'NODE_EXTRA_CA_CERTS';
 
-let installedFor: string | undefined;
+let installed = false;
 
 /**
  * Takes the deferred value back (see above): NODE_EXTRA_CA_CERTS is set again for child
@@ -64,8 +64,8 @@ function usesOtherCaStore(nodeOptions: string | undefined): boolean {
  * here, not at the top: the spawners import this module for deferExtraCaCerts alone.
  */
 export async function trustExtraCaCerts(file: string): Promise<void> {
-  if (installedFor !== undefined) return;
-  installedFor = file;
+  if (installed) return;
+  installed = true;
   const tls = (await import('node:tls')).default;
   const original = tls.createSecureContext;
   let ca: string[] | undefined;
