@@ -63,7 +63,7 @@ function usesOtherCaStore(nodeOptions: string | undefined): boolean {
  * Wraps tls.createSecureContext once per process (a second call is a no-op). node:tls is loaded
  * here, not at the top: the spawners import this module for deferExtraCaCerts alone.
  */
-export async function trustExtraCaCerts(file: string): Promise<void> {
+async function trustExtraCaCerts(file: string): Promise<void> {
   if (installed) return;
   installed = true;
   const tls = (await import('node:tls')).default;
