@@ -149,3 +149,17 @@ test('readExtraCertificates: every certificate of a bundle, in order; a file wit
   writeFileSync(broken, '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
   assert.throws(() => readExtraCertificates(broken));
 });
+
+test('readExtraCertificates: certificates already known (Node\'s roots) are left out, whatever their line breaks', () => {
+  const [first, second] = readExtraCertificates(caFile) as [string, string];
+  // The first one as another tool may wrap it: same base64, 76-column lines.
+  const rewrapped = first.replace(/\s+/g, '').replace(/^-----BEGINCERTIFICATE-----|-----ENDCERTIFICATE-----$/g, '');
+  const known = `-----BEGIN CERTIFICATE-----\n${rewrapped.match(/.{1,76}/g)!.join('\n')}\n-----END CERTIFICATE-----`;
+  assert.deepEqual(readExtraCertificates(caFile, [known]), [second]);
+  // Only repeats: nothing to add, and not an error (the file had certificates).
+  assert.deepEqual(readExtraCertificates(caFile, [first, second]), []);
+  // A broken certificate that is not a repeat still makes the file refused.
+  const broken = join(dir, 'broken-after-known.pem');
+  writeFileSync(broken, `${first}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`);
+  assert.throws(() => readExtraCertificates(broken, [first]));
+});
