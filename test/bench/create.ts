@@ -191,6 +191,7 @@ export async function benchRestore(args: string[]): Promise<void> {
   const kubectl = join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl');
   const peer = kwokctlPeer();
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
+  const startedAt = new Date();
   const loadBefore = loadAverage();
   const setups = [
     { label: 'kwokts', env: isolatedEnv(join(dir, 'ours')), cli: cliOf(KWOKTS) },
@@ -238,6 +239,11 @@ export async function benchRestore(args: string[]): Promise<void> {
     if (peer) lines.push(`kwokts/kwokctl pair by pair, until the restored state is served: ${ratios(servedMs[0]!, servedMs[1]!)}; return times: ${ratios(returnMs[0]!, returnMs[1]!)}`);
     else lines.push(NO_PEER);
     process.stdout.write(`snapshot restore (etcd, ${objects} config maps), ${rounds} interleaved rounds (load average before ${loadBefore}, after ${loadAverage()}):\n${lines.join('\n')}\n`);
+    const results = newResults('restore', `etcd snapshot restore of ${objects} config maps → the restored state served, ${rounds} rounds`, startedAt, { rounds, objects });
+    for (const [t, setup] of setups.entries()) results.timings.push(timing('restore → served', setup.label, 's', servedMs[t]!.map((ms) => ms / 1000)));
+    for (const [t, setup] of setups.entries()) results.timings.push(timing('restore returns', setup.label, 's', returnMs[t]!.map((ms) => ms / 1000)));
+    if (!peer) results.notes.push('kwokctl not found (KWOKCTL=/path, KWOK=/path); only kwokts measured');
+    writeResults(results);
   } finally {
     for (const setup of setups) {
       const [cmd, ...pre] = setup.cli;

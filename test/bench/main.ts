@@ -16,7 +16,8 @@
  *   scale    `kwokts scale` of nodes and pods (`--nodes 10 --pods 10000`), kwokctl's beside it when found.
  *   startup  whole-process time of `--version`, `get clusters` and `kubectl version --client`,
  *            kwokts beside kwokctl and kubectl run directly, interleaved rounds (`startup 10`).
- * Each run writes its figures as JSON and a picture as SVG to bench-results/ (./results.ts).
+ * Each run (but scale-out's, which only prints) writes its figures as JSON and a picture as SVG
+ * to bench-results/ (./results.ts).
  */
 import { benchController } from './controller.js';
 import { benchCreate, benchRestore } from './create.js';
