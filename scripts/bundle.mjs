@@ -69,7 +69,8 @@ if (process.argv.includes('--analyze')) console.log(await (await import('esbuild
 // The kwok controller that `create cluster` starts on the host (bin/kwok-controller.js runs this
 // file when it exists, else the tsc output dist/src/kwok/main.js). Start-up CPU here is CPU the
 // apiserver does not get while the cluster comes up: from node_modules and dist/src, Node resolves,
-// reads and compiles ~380 files; one file with every dependency inside costs about a third less.
+// reads and compiles several hundred files; the bundle costs about a third of that (`--help`: 0.22 s
+// of CPU against 0.60 s, 2026-11-29).
 // Only the native, optional node-pty stays an import; execa (exec credential plugins, rare) is
 // imported when needed, so it becomes a chunk of its own.
 rmSync(resolve(root, 'dist/kwok-controller'), { recursive: true, force: true });
