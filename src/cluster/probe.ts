@@ -46,10 +46,10 @@ function requestOptions(probe: ReadinessProbe, paths: ClusterPaths): { host: str
 /**
  * The TLS set-up for the components whose serving certificate nobody vouches for (kcm and the
  * scheduler make their own): the probe does not verify them, so it needs no trust store at all.
- * With the default one, the first check of a create built Node's root store (~40 ms of CPU), and
- * with NODE_EXTRA_CA_CERTS deferred it parsed the extra bundle too (~180 ms), while
- * kube-apiserver starting beside it wanted every cycle. `ca: []` makes a context
- * with an empty store. Kept alive as the admin client is, so repeated checks reuse a connection.
+ * With default trust, and NODE_EXTRA_CA_CERTS deferred (src/util/extra-ca-certs.ts), the first
+ * check of a create parsed Node's roots and the whole bundle (~180 ms of CPU) while kube-apiserver
+ * starting beside it wanted every cycle. `ca: []` makes a context with an empty store. Kept alive
+ * as the admin client is, so repeated checks reuse a connection.
  */
 let unverified: { secureContext: SecureContext; agent: HttpsAgent; rejectUnauthorized: false } | undefined;
 
