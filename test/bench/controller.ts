@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle]`
  *
- * Our kwok controller (`node dist/src/kwok/main.js`, flags as kwokts runs it) beside Go kwok
+ * Our kwok controller (`node bin/kwok-controller.js`, as a cluster runs it: the bundle, with
+ * NODE_EXTRA_CA_CERTS deferred; flags as kwokts gives them) beside Go kwok
  * (`~/go/bin/kwok`, or KWOK=/path; skipped with a note when missing). For each, a fresh
  * `kwokts create cluster --disable kwok-controller --disable kube-scheduler --disable-qps-limits`
  * (deleted afterwards), the same stage YAML (templates/stages/{node-fast,node-heartbeat-with-lease,
@@ -23,6 +24,7 @@ import { buildConnection } from '../../src/kube/client/connection.js';
 import { HttpKubeClient } from '../../src/kube/client/http-client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { silentLogger } from '../../src/util/log.js';
+import { deferExtraCaCerts } from '../../src/util/extra-ca-certs.js';
 import { freePort } from '../e2e/harness.js';
 import { cpuSeconds, mainThreadCpuSeconds, peakRssMiB, runControllerLoad, type LoadResult, type PhaseResult } from './controller-load.js';
 import { newResults, timing, writeResults, type BenchResults } from './results.js';
@@ -75,6 +77,24 @@ function flag(args: string[], name: string, fallback: number): number {
   const inline = args.find((a) => a.startsWith(`--${name}=`));
   const value = inline ? inline.slice(name.length + 3) : index >= 0 ? args[index + 1] : undefined;
   return value === undefined ? fallback : Number(value);
+}
+
+/**
+ * Our controller's entry as a cluster's binary runtime starts it (src/components/kwok-controller.ts):
+ * bin/kwok-controller.js, which runs the esbuild bundle the build makes.
+ */
+export function ourController(): string {
+  const bundle = join(ROOT, 'dist', 'kwok-controller', 'kwok-controller.js');
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build`);
+  return join(ROOT, 'bin', 'kwok-controller.js');
+}
+
+/**
+ * The environment a controller runs with: the bench's, with NODE_EXTRA_CA_CERTS deferred as the
+ * binary runtime defers it for our controller (Go kwok reads neither variable).
+ */
+export function controllerEnv(env: Record<string, string>): Record<string, string | undefined> {
+  return deferExtraCaCerts({ ...process.env, ...env });
 }
 
 export async function kwokts(args: string[], env: Record<string, string>, cluster = CLUSTER): Promise<void> {
@@ -139,7 +159,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
     ];
     const fd = openSync(log, 'w');
     // Go kwok reads KWOK_* variables and ~/.kwok; give both the cluster's workdir.
-    child = spawn(controller.command, args, { stdio: ['ignore', fd, fd], env: { ...process.env, ...env } });
+    child = spawn(controller.command, args, { stdio: ['ignore', fd, fd], env: controllerEnv(env) });
     await waitHealthy(port, child, 60);
 
     const { config } = loadKubeConfig({ kubeconfig: paths.kubeconfig, logger: silentLogger });
@@ -414,8 +434,7 @@ export async function benchController(args: string[]): Promise<void> {
   // --no-settle: start the pods right after the last node is Ready, as before (see LoadOptions.settle).
   const settle = !args.includes('--no-settle');
   const startedAt = new Date();
-  const ours = join(ROOT, 'dist', 'src', 'kwok', 'main.js');
-  if (!existsSync(ours)) throw new Error(`${ours} is missing: run npm run build`);
+  const ours = ourController();
   const controllers: Controller[] = [
     // The flags src/components/kwok-controller.ts gives it (lease duration 200 = kwokctl's 40 × heartbeat factor 5).
     // KWOKTS_BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles our controller;

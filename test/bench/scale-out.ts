@@ -4,7 +4,7 @@
  *
  * Scale-out of the kwok controller: a fresh `kwokts create cluster --disable kwok-controller
  * --disable kube-scheduler --disable-qps-limits` (deleted afterwards), K controller processes
- * started with --shard (node dist/src/kwok/main.js, the stage YAML of the controller benchmark),
+ * started with --shard (node bin/kwok-controller.js, the stage YAML of the controller benchmark),
  * then N nodes until all are Ready, M pods spread round-robin over the nodes (bound by nodeName)
  * until all are Running, then a hold of the given length. Every minute (and at each phase's end)
  * one line: nodes Ready, node leases older than their duration (renewTime + duration in the past:
@@ -27,7 +27,7 @@ import { parseGoDurationMs } from '../../src/gocompat/go-duration.js';
 import { silentLogger } from '../../src/util/log.js';
 import { freePort } from '../e2e/harness.js';
 import { cpuSeconds, forEachLimited, isReadyNode, isRunningPod, nodeName, peakRssMiB, podName } from './controller-load.js';
-import { componentCpu, kwokts, table, waitHealthy } from './controller.js';
+import { componentCpu, controllerEnv, kwokts, ourController, table, waitHealthy } from './controller.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
@@ -98,8 +98,7 @@ export async function benchScaleOut(args: string[]): Promise<void> {
   const holdMs = parseGoDurationMs(option(args, 'hold') ?? '2m') ?? 120_000;
   const createArgs = args.filter((a) => a.startsWith('--create-arg=')).map((a) => a.slice('--create-arg='.length));
   const shardArgs = args.filter((a) => a.startsWith('--shard-arg=')).map((a) => a.slice('--shard-arg='.length));
-  const main = join(ROOT, 'dist', 'src', 'kwok', 'main.js');
-  if (!existsSync(main)) throw new Error(`${main} is missing: run npm run build`);
+  const main = ourController();
 
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-scale-out-'));
   const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
@@ -152,7 +151,7 @@ export async function benchScaleOut(args: string[]): Promise<void> {
           `--id=shard-${i}`,
           ...shardArgs,
         ],
-        { stdio: ['ignore', openSync(log, 'w'), openSync(log, 'a')], env: { ...process.env, ...env } },
+        { stdio: ['ignore', openSync(log, 'w'), openSync(log, 'a')], env: controllerEnv(env) },
       );
       children.push({ name: `shard-${i}`, child });
       await waitHealthy(port, child, 120);
