@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { startEngine } from '../engines/start-engine.js';
@@ -21,6 +21,31 @@ function cliOf(path: string): [string, ...string[]] {
 interface Sample {
   createMs: number;
   deleteMs: number;
+  /**
+   * From the create command's start to kube-apiserver's exec (undefined where /proc cannot say):
+   * the tool's own work before the control plane's start-up, which is the same binary for both.
+   * The rest of createMs is that start-up (its post-start hooks) plus the tool's wait for it.
+   */
+  toApiserverMs: number | undefined;
+}
+
+/**
+ * When the cluster's kube-apiserver process started, in ms since the epoch, from its pid file
+ * (both tools write <workdir>/clusters/<name>/pids/kube-apiserver.pid for the binary runtime) and
+ * /proc: its start in clock ticks since boot (/proc/<pid>/stat field 22, USER_HZ = 100 on Linux)
+ * against /proc/uptime read now. Both have 10 ms steps, so this is good to ~20 ms.
+ */
+export function apiserverStartedAt(workdir: string, cluster = 'kwok'): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(workdir, 'clusters', cluster, 'pids', 'kube-apiserver.pid'), 'utf8').trim());
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const startTicks = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    const uptimeSeconds = Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
+    const bootedAt = Date.now() - uptimeSeconds * 1000;
+    return Number.isFinite(startTicks) && Number.isFinite(bootedAt) ? bootedAt + startTicks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function timed(cmd: string, args: string[], env: Record<string, string>): Promise<number> {
@@ -46,6 +71,13 @@ function ratios(ours: readonly number[], theirs: readonly number[]): string {
   return `ratio median ${median(r).toFixed(2)}x (min ${r[0]!.toFixed(2)}x, max ${r.at(-1)!.toFixed(2)}x)`;
 }
 
+/** Each round's create split at kube-apiserver's exec, when every round could be split. */
+function splitOf(samples: readonly Sample[]): { before: number[]; after: number[] } | undefined {
+  const before = samples.map((s) => s.toApiserverMs);
+  if (before.length === 0 || before.some((ms) => ms === undefined)) return undefined;
+  return { before: before as number[], after: samples.map((s) => s.createMs - s.toApiserverMs!) };
+}
+
 function loadAverage(): string {
   return loadavg().map((l) => l.toFixed(2)).join(' ');
 }
@@ -66,10 +98,14 @@ async function round(tool: Tool, i: number, extraEnv: Record<string, string> = {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-'));
   const env = isolatedEnv(dir, extraEnv);
   try {
+    const startedAt = Date.now();
     const createMs = await tool.create(env);
+    const apiserverAt = apiserverStartedAt(env.KWOK_WORKDIR!);
+    const toApiserverMs = apiserverAt === undefined ? undefined : apiserverAt - startedAt;
     const deleteMs = await tool.del(env);
-    process.stderr.write(`${tool.label} round ${i + 1}: create ${(createMs / 1000).toFixed(2)}s, delete ${(deleteMs / 1000).toFixed(2)}s (load ${loadAverage()})\n`);
-    return { createMs, deleteMs };
+    const split = toApiserverMs === undefined ? '' : ` (kube-apiserver started at ${(toApiserverMs / 1000).toFixed(2)}s)`;
+    process.stderr.write(`${tool.label} round ${i + 1}: create ${(createMs / 1000).toFixed(2)}s${split}, delete ${(deleteMs / 1000).toFixed(2)}s (load ${loadAverage()})\n`);
+    return { createMs, deleteMs, toApiserverMs };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -153,8 +189,18 @@ export async function benchCreate(args: string[]): Promise<void> {
   const lines = [`kwokts  create→ready: ${stats(ours!.map((s) => s.createMs))}   delete: ${stats(ours!.map((s) => s.deleteMs))}`];
   const record = (tool: string, of: Sample[]): void => {
     results.timings.push(timing('create → ready', tool, 's', of.map((s) => s.createMs / 1000)));
+    const split = splitOf(of);
+    if (split) {
+      results.timings.push(timing('create: command → kube-apiserver started', tool, 's', split.before.map((ms) => ms / 1000)));
+      results.timings.push(timing('create: kube-apiserver started → ready', tool, 's', split.after.map((ms) => ms / 1000)));
+    }
     results.timings.push(timing('delete', tool, 's', of.map((s) => s.deleteMs / 1000)));
   };
+  const splitLine = (label: string, of: Sample[]): void => {
+    const split = splitOf(of);
+    if (split) lines.push(`${label} command → kube-apiserver started: ${stats(split.before)}   started → ready: ${stats(split.after)}`);
+  };
+  splitLine('kwokts ', ours!);
   record('kwokts', ours!);
   if (theirs) record('kwokctl', theirs);
   else results.notes.push('kwokctl not found (KWOKCTL=/path, KWOK=/path); only kwokts measured');
@@ -162,6 +208,7 @@ export async function benchCreate(args: string[]): Promise<void> {
   results.timings.sort((a, b) => (a.case === b.case ? 0 : a.case === 'delete' ? 1 : -1));
   if (theirs) {
     lines.push(`kwokctl create→ready: ${stats(theirs.map((s) => s.createMs))}   delete: ${stats(theirs.map((s) => s.deleteMs))}`);
+    splitLine('kwokctl', theirs);
     lines.push(`kwokts/kwokctl pair by pair: create ${ratios(ours!.map((s) => s.createMs), theirs.map((s) => s.createMs))}; delete ${ratios(ours!.map((s) => s.deleteMs), theirs.map((s) => s.deleteMs))}`);
   } else {
     lines.push(NO_PEER);

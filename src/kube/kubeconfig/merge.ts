@@ -38,12 +38,14 @@ export interface MergeContextOptions extends LockOptions {
 /**
  * The checks of mergeContext without the write: a kubeconfig that mergeContext would refuse
  * (not YAML, not a mapping, a section that is not a list, unreadable) is refused now, before
- * a create starts anything.
+ * a create starts anything. Only the parse and the edit can refuse; rendering the edited file
+ * and reading it back (editKubeconfig) would only double this check's CPU, which a create
+ * spends before it starts the first component.
  */
 export async function checkMergeable(userKubeconfigPath: string, entry: ClusterEntry): Promise<void> {
   const state = await readFileState(userKubeconfigPath);
   if (!state.existed) return;
-  editKubeconfig(state.content, userKubeconfigPath, (doc) => upsertEntry(doc, entry, true, userKubeconfigPath));
+  upsertEntry(parseKubeconfig(state.content, userKubeconfigPath).doc, entry, true, userKubeconfigPath);
 }
 
 export async function mergeContext(

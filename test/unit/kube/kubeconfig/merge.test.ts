@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import {
   buildClusterEntry,
   buildClusterKubeconfig,
+  checkMergeable,
   mergeContext,
   removeContext,
   renderKubeconfig,
@@ -341,6 +342,44 @@ function kwokPaths(cluster: string): { server: string; caFile: string; certFile:
   const pki = `/root/.kwok/clusters/${cluster}/pki`;
   return { server: 'https://127.0.0.1:32766', caFile: `${pki}/ca.crt`, certFile: `${pki}/admin.crt`, keyFile: `${pki}/admin.key` };
 }
+
+describe('checkMergeable', () => {
+  let scratch: ReturnType<typeof scratchDir>;
+  let path: string;
+  beforeEach(() => {
+    scratch = scratchDir();
+    path = join(scratch.dir, 'config');
+  });
+  afterEach(() => scratch.cleanup());
+
+  it('refuses what mergeContext refuses, with the same message, and writes nothing', async () => {
+    const cases = [
+      ['clusters: [\n', /not valid YAML/],
+      ['- a\n- b\n', /not a kubeconfig/],
+      ['apiVersion: v1\nkind: Config\nclusters: 5\n', /"clusters" is not a list/],
+      ['apiVersion: v1\nkind: Config\nusers: {a: 1}\n', /"users" is not a list/],
+    ] as const;
+    for (const [text, message] of cases) {
+      writeFileSync(path, text);
+      const stamp = fileStamp(path);
+      await assert.rejects(checkMergeable(path, kwokEntry('demo')), (error: unknown) => error instanceof UsageError && message.test(error.message));
+      await assert.rejects(mergeContext(path, kwokEntry('demo')), (error: unknown) => error instanceof UsageError && message.test(error.message));
+      assert.equal(fileStamp(path), stamp);
+    }
+  });
+
+  it('accepts a missing file, an empty one and a hand-edited one, and changes none of them', async () => {
+    await checkMergeable(path, kwokEntry('demo'));
+    assert.equal(existsSync(path), false);
+    for (const text of ['', HAND_EDITED]) {
+      writeFileSync(path, text);
+      const stamp = fileStamp(path);
+      await checkMergeable(path, kwokEntry('demo'));
+      assert.equal(fileStamp(path), stamp);
+      assert.equal(readFileSync(path, 'utf8'), text);
+    }
+  });
+});
 
 describe('removeContext', () => {
   let scratch: ReturnType<typeof scratchDir>;
