@@ -204,8 +204,9 @@ export async function benchCreate(args: string[]): Promise<void> {
   record('kwokts', ours!);
   if (theirs) record('kwokctl', theirs);
   else results.notes.push('kwokctl not found (KWOKCTL=/path, KWOK=/path); only kwokts measured');
-  // kwokts-only timings come first in each case, then kwokctl's, as the picture draws them.
-  results.timings.sort((a, b) => (a.case === b.case ? 0 : a.case === 'delete' ? 1 : -1));
+  // Grouped by case in this order, and within a case kwokts before kwokctl, as the picture draws them.
+  const order = ['create → ready', 'create: command → kube-apiserver started', 'create: kube-apiserver started → ready', 'delete'];
+  results.timings.sort((a, b) => order.indexOf(a.case) - order.indexOf(b.case));
   if (theirs) {
     lines.push(`kwokctl create→ready: ${stats(theirs.map((s) => s.createMs))}   delete: ${stats(theirs.map((s) => s.deleteMs))}`);
     splitLine('kwokctl', theirs);
