@@ -68,10 +68,23 @@ export class RealExecutor implements Executor {
   }
 
   async kill(spec: KillSpec): Promise<void> {
-    const pid = await readPid(spec.pidFile);
-    if (pid !== undefined) await terminate(pid, spec.graceMs, spec.expectedCommand);
-    // Processes the pid file does not name: started just before we were killed, or their children.
-    if (spec.marker) await Promise.all((await findProcessesByEnv(OWNER_ENV, spec.marker)).map((p) => terminate(p, spec.graceMs)));
+    if (spec.graceMs === 0 && spec.marker) {
+      // Killed at once, nothing shuts down in an order, so the marked processes can be looked
+      // for before the kill rather than after it. A stop kills every component at the same
+      // moment, and lookups started together share one pass over /proc (environScan): one pass
+      // per delete instead of one per component, each reading every process's environment.
+      const [pid, marked] = await Promise.all([readPid(spec.pidFile), findProcessesByEnv(OWNER_ENV, spec.marker)]);
+      await Promise.all([
+        ...(pid === undefined ? [] : [terminate(pid, 0, spec.expectedCommand)]),
+        ...marked.filter((p) => p !== pid).map((p) => terminate(p, 0)),
+      ]);
+    } else {
+      const pid = await readPid(spec.pidFile);
+      if (pid !== undefined) await terminate(pid, spec.graceMs, spec.expectedCommand);
+      // Processes the pid file does not name: started just before we were killed, or their
+      // children. Looked for once the named one is gone, so that it stops its own first.
+      if (spec.marker) await Promise.all((await findProcessesByEnv(OWNER_ENV, spec.marker)).map((p) => terminate(p, spec.graceMs)));
+    }
     await rm(spec.pidFile, { force: true });
   }
 
