@@ -367,7 +367,8 @@ export async function withFileLock<T>(target: string, ctx: DownloadContext, fn: 
       }
       if (!waited) {
         waited = true;
-        logger.info(`waiting for another kwokts process to finish ${path.basename(target)}`);
+        // Not necessarily another process: two artifacts of one archive (etcd, etcdctl) wait on one lock.
+        logger.info(`waiting for the download in progress of ${path.basename(target)}`);
         ctx.onProgress?.({ type: 'wait-lock', path: target });
       }
       await sleep(delay, ctx.signal);

@@ -130,7 +130,8 @@ export function describeProgress(event: ArtifactProgressEvent): string {
     case 'extract':
       return `extracting ${event.member}`;
     case 'wait-lock':
-      return `waiting for another kwokts to finish ${event.path}`;
+      // The holder may be this very process (etcd and etcdctl come from one archive) or another.
+      return `waiting for the download in progress of ${event.path}`;
     case 'build':
       return event.line ? `go build ${event.kind} ${event.version}: ${event.line}` : `building ${event.kind} ${event.version} from Go modules (${event.phase})`;
   }
