@@ -93,10 +93,21 @@ export async function buildClusterAutoscalerFromSource(dir: string, options: GoB
   });
 }
 
-/** The line of go's output that says why (`go mod download -json` puts it in an "Error" field). */
-function goReason(output: string): string {
+/**
+ * What go's output says went wrong, in one line. `go mod download -json` puts it in an "Error"
+ * field; a module proxy's refusal there reads "<module>@<version>: reading <url>: 403 Forbidden"
+ * followed by the server's answer, which becomes "the module proxy answered 403 Forbidden
+ * (<answer>)".
+ */
+export function goReason(output: string): string {
   const fromJson = /"Error":\s*"((?:[^"\\]|\\.)*)"/.exec(output)?.[1];
   const text = fromJson !== undefined ? (JSON.parse(`"${fromJson}"`) as string) : output;
+  const refused = /reading (\S+): (\d{3} [^\n]*?)\s*(?:\n\s*server response:\s*([^\n]*))?$/m.exec(text);
+  if (refused) {
+    const proxy = /^https?:\/\/[^/]+/.exec(refused[1] as string)?.[0];
+    const answer = refused[3]?.trim().replace(/\.$/, '');
+    return `the module proxy${proxy ? ` (${proxy})` : ''} answered ${refused[2]}${answer ? ` (${answer})` : ''}`;
+  }
   const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
   return lines.find((l) => /not available|not found|no such file|forbidden|unknown revision|disabled/i.test(l)) ?? lines[lines.length - 1] ?? '';
 }
@@ -111,9 +122,11 @@ export async function buildClusterAutoscalerFromModule(version: string, options:
   } catch (error) {
     if (error instanceof ExternalCommandError && error.command[1] === 'mod' && error.command[2] === 'download') {
       const reason = goReason(error.output);
-      throw new ExternalCommandError(`cannot download ${CLUSTER_AUTOSCALER_MODULE}@${version}${reason ? `: ${reason}` : ''}`, error.command, error.output, {
-        hint: 'set KWOK_CLUSTER_AUTOSCALER_VERSION to a published version, or clone kubernetes-sigs/cluster-autoscaler and run `kwokts artifacts build cluster-autoscaler --source DIR`',
-        cause: error,
+      // The reason is the whole story; go's JSON under it would only repeat it (no output, no cause).
+      throw new ExternalCommandError(`cannot download ${CLUSTER_AUTOSCALER_MODULE}@${version}${reason ? `: ${reason}` : ''}`, error.command, '', {
+        hint:
+          'set KWOK_CLUSTER_AUTOSCALER_VERSION to a version the proxy serves, or build from a checkout: `kwokts artifacts build cluster-autoscaler --source DIR` ' +
+          '(a clone of kubernetes-sigs/cluster-autoscaler, or of kubernetes/autoscaler at a release tag such as cluster-autoscaler-1.36.1)',
       });
     }
     throw error;

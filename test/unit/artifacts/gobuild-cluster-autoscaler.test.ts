@@ -4,9 +4,10 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildClusterAutoscalerGoMod, buildFromGoModules, detectGo, planGoBuild } from '../../../src/artifacts/gobuild.js';
-import { buildClusterAutoscalerFromSource, planClusterAutoscalerSourceBuild } from '../../../src/artifacts/cluster-autoscaler.js';
+import { buildClusterAutoscalerFromModule, buildClusterAutoscalerFromSource, goReason, planClusterAutoscalerSourceBuild } from '../../../src/artifacts/cluster-autoscaler.js';
 import { clusterAutoscalerVersionForKube } from '../../../src/config/versions.js';
-import { UsageError } from '../../../src/util/errors.js';
+import { ExternalCommandError, UsageError } from '../../../src/util/errors.js';
+import { failureOutput } from '../../../src/util/output-tail.js';
 import { makeFakeGo, tempDir } from './helpers.js';
 
 // The shape of cluster-autoscaler's go.mod: staging modules pinned with same-path version
@@ -69,6 +70,23 @@ replace (
     assert.deepEqual(plan.outputs.map((o) => [o.name, o.builtName]), [['cluster-autoscaler', 'kwok']]);
   });
 
+  it("names a proxy's refusal in one line, without the URL of the file it asked for", () => {
+    const refused = JSON.stringify(
+      {
+        Path: 'sigs.k8s.io/cluster-autoscaler',
+        Version: 'v1.36.0',
+        Error:
+          'sigs.k8s.io/cluster-autoscaler@v1.36.0: reading https://proxy.golang.org/sigs.k8s.io/cluster-autoscaler/@v/v1.36.0.info: 403 Forbidden\n\tserver response: This module version is not available.',
+      },
+      null,
+      '\t',
+    );
+    assert.equal(goReason(refused), 'the module proxy (https://proxy.golang.org) answered 403 Forbidden (This module version is not available)');
+    assert.equal(goReason('go: x@v1: reading https://p.example/x/@v/v1.info: 404 Not Found'), 'the module proxy (https://p.example) answered 404 Not Found');
+    // Anything else: the line that says why, as go wrote it.
+    assert.equal(goReason('go: downloading x v1\ngo: x@v1: unknown revision v1\n'), 'go: x@v1: unknown revision v1');
+  });
+
   describe('with a fake go', () => {
     let tmp: { dir: string; cleanup: () => Promise<void> };
     before(async () => (tmp = await tempDir()));
@@ -83,6 +101,17 @@ replace (
       assert.match(execFileSync(result.binaries['cluster-autoscaler']!, ['--help'], { encoding: 'utf8' }), /--cloud-provider/);
       assert.match(await readFile(path.join(cacheDir, 'gobuild/src/cluster-autoscaler-v1.36.0/go.mod'), 'utf8'), /k8s\.io\/client-go => k8s\.io\/client-go v0\.36\.0/);
       assert.equal((await buildFromGoModules('cluster-autoscaler', 'v1.36.0', { cacheDir, go })).built, false);
+    });
+
+    it('a proxy that refuses the module: one line saying so, and a hint naming --source', async () => {
+      const { go } = await makeFakeGo(path.join(tmp.dir, 'refusing'), { refuseDownload: true });
+      await assert.rejects(buildClusterAutoscalerFromModule('v1.36.0', { cacheDir: path.join(tmp.dir, 'refusing', 'cache'), go }), (e: unknown) => {
+        assert.ok(e instanceof ExternalCommandError);
+        assert.equal(e.message, 'cannot download sigs.k8s.io/cluster-autoscaler@v1.36.0: the module proxy (https://proxy.golang.org) answered 403 Forbidden (This module version is not available)');
+        assert.equal(failureOutput(e), '', "go's JSON is not printed under the line");
+        assert.match(e.hint ?? '', /--source DIR/);
+        return true;
+      });
     });
   });
 });

@@ -138,7 +138,7 @@ export async function makeTarGz(dir: string, name: string, top: string, members:
  * "builds" are shell scripts that print the version text the real ones print. Each invocation is
  * appended to `<dir>/go.log`. `FAKE_GO_WRONG_VERSION=1` makes the binaries lie about their version.
  */
-export async function makeFakeGo(dir: string, options: { wrongVersion?: boolean; failBuild?: boolean; buildDelayMs?: number; upstreamSum?: string } = {}): Promise<{ go: string; log: string }> {
+export async function makeFakeGo(dir: string, options: { wrongVersion?: boolean; failBuild?: boolean; buildDelayMs?: number; upstreamSum?: string; refuseDownload?: boolean } = {}): Promise<{ go: string; log: string }> {
   const go = path.join(dir, 'fake-go.mjs');
   const log = path.join(dir, 'go.log');
   const modDir = path.join(dir, 'fake-modcache');
@@ -152,6 +152,12 @@ const wrong = ${JSON.stringify(!!options.wrongVersion)};
 if (args[0] === 'env') { console.log('go1.99.0'); process.exit(0); }
 if (args[0] === 'mod' && args[1] === 'download') {
   const [mod, ver] = args[3].split('@');
+  if (${JSON.stringify(!!options.refuseDownload)}) {
+    // What go prints when the proxy refuses a module (go mod download -json, exit 1).
+    const url = 'https://proxy.golang.org/' + mod + '/@v/' + ver + '.info';
+    console.log(JSON.stringify({ Path: mod, Version: ver, Error: mod + '@' + ver + ': reading ' + url + ': 403 Forbidden\\n\\tserver response: This module version is not available.' }, null, '\\t'));
+    process.exit(1);
+  }
   const file = path.join(${JSON.stringify(modDir)}, mod.replace(/\\//g, '_') + '@' + ver + '.mod');
   let text;
   if (mod === 'sigs.k8s.io/cluster-autoscaler') {
