@@ -287,6 +287,16 @@ const COMPONENT_NAMES = new Set(['etcd', 'kube-apiserver', 'kube-controller', 'k
  * most), as "name (pid)". A cluster left behind by an interrupted run takes CPU that no phase
  * counts: it shows as idle and slows both controllers.
  */
+/** The state letter of /proc/<pid>/stat (after the parenthesized comm), or undefined when unreadable. */
+function processState(statFile: string): string | undefined {
+  try {
+    const stat = readFileSync(statFile, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export function strayComponents(proc = '/proc'): string[] {
   let entries: string[];
   try {
@@ -303,7 +313,11 @@ export function strayComponents(proc = '/proc'): string[] {
     } catch {
       continue; // gone meanwhile
     }
-    if (COMPONENT_NAMES.has(comm)) found.push(`${comm} (${entry})`);
+    if (!COMPONENT_NAMES.has(comm)) continue;
+    // A zombie (state Z) is a component killed by the previous run's delete that init has not
+    // reaped yet (it does within a second here): it has exited and uses no CPU.
+    if (processState(join(proc, entry, 'stat')) === 'Z') continue;
+    found.push(`${comm} (${entry})`);
   }
   return found;
 }

@@ -121,13 +121,16 @@ test("a process's main-thread CPU is read from /proc and is part of its whole CP
 
 test('control-plane processes already running are named before the bench starts', (t) => {
   // A /proc of its own: etcd and kube-apiserver left running, a shell, a kernel thread, a process
-  // that ended between the listing and the read (no comm file), and files that are not processes.
+  // that ended between the listing and the read (no comm file), files that are not processes, and
+  // the zombies of a cluster just deleted (killed, not yet reaped: not counted).
   const proc = mkdtempSync(join(tmpdir(), 'kwokts-proc-'));
   t.after(() => rmSync(proc, { recursive: true, force: true }));
-  const processes: Record<string, string | undefined> = { '12190': 'etcd', '12191': 'kube-apiserver', '12205': 'kube-controller', '300': 'bash', '14': 'ksoftirqd/0', '999': undefined };
+  const processes: Record<string, string | undefined> = { '12190': 'etcd', '12191': 'kube-apiserver', '12205': 'kube-controller', '300': 'bash', '14': 'ksoftirqd/0', '999': undefined, '9162': 'etcd', '9163': 'kube-apiserver' };
+  const zombies = new Set(['9162', '9163']);
   for (const [pid, comm] of Object.entries(processes)) {
     mkdirSync(join(proc, pid));
     if (comm !== undefined) writeFileSync(join(proc, pid, 'comm'), `${comm}\n`);
+    if (comm !== undefined) writeFileSync(join(proc, pid, 'stat'), `${pid} (${comm}) ${zombies.has(pid) ? 'Z' : 'S'} 1 ${pid} ${pid} 0 -1 4194560 1 0 0 0 5 3 0 0 20 0 1 0 100\n`);
   }
   writeFileSync(join(proc, 'loadavg'), '0.1 0.2 0.3 1/100 5\n');
   assert.deepEqual(strayComponents(proc).sort(), ['etcd (12190)', 'kube-apiserver (12191)', 'kube-controller (12205)']);
