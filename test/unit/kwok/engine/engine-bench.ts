@@ -39,9 +39,12 @@ const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const load = (f: string) => loadKwokDocuments(readFileSync(`${root}/templates/stages/${f}`, 'utf8'), f).stages;
 const general = new StageSet(load('pod-general.yaml'), { now: rt.now, random: Math.random }).forResource('v1', 'Pod');
 const fast = new StageSet(load('pod-fast.yaml'), { now: rt.now, random: Math.random }).forResource('v1', 'Pod');
-const pending = { ...pod, metadata: { ...(pod.metadata as object), deletionTimestamp: undefined }, status: undefined };
+// A pod as created: no deletionTimestamp key at all (DoesNotExist), status.phase Pending.
+const { deletionTimestamp: _deleted, ...createdMeta } = pod.metadata as Record<string, unknown>;
+const pending = { ...pod, metadata: createdMeta, status: { phase: 'Pending' } };
 rate('match: pod-general (6 stages) on a Running pod', () => general.match(pod));
 rate('match: pod-fast (3 stages) on a new pod', () => fast.match(pending));
 const m = fast.match(pending)!;
-const funcs = { NodeIPWith: () => '10.0.0.1', PodIPWith: () => '10.0.0.2' };
+// What the pod controller supplies (pod-controller.ts): the node's and the pod's IPs of every family.
+const funcs = { NodeIP: () => '10.0.0.1', NodeIPsWith: () => ['10.0.0.1'], PodIPsWith: () => ['10.0.1.2'] };
 rate('planActions: pod-fast pod-ready (real Go template, render + YAML)', () => planActions(m, pending, funcs));
