@@ -282,11 +282,6 @@ async function apiserverBreakdown(outcome: Outcome): Promise<string> {
 
 const COMPONENT_NAMES = new Set(['etcd', 'kube-apiserver', 'kube-controller', 'kube-scheduler', 'kwok', 'kwok-controller']);
 
-/**
- * Control-plane processes already running (comm names as /proc shows them, 15 characters at
- * most), as "name (pid)". A cluster left behind by an interrupted run takes CPU that no phase
- * counts: it shows as idle and slows both controllers.
- */
 /** The state letter of /proc/<pid>/stat (after the parenthesized comm), or undefined when unreadable. */
 function processState(statFile: string): string | undefined {
   try {
@@ -297,6 +292,11 @@ function processState(statFile: string): string | undefined {
   }
 }
 
+/**
+ * Control-plane processes already running (comm names as /proc shows them, 15 characters at
+ * most), as "name (pid)". A cluster left behind by an interrupted run takes CPU that no phase
+ * counts: it shows as idle and slows both controllers.
+ */
 export function strayComponents(proc = '/proc'): string[] {
   let entries: string[];
   try {
