@@ -6,6 +6,7 @@
  */
 import { parseK8sYaml } from '../../gocompat/yaml/index.js';
 import { renderTemplate, type FuncMap } from '../../gocompat/gotpl/index.js';
+import { nativeRender } from './native-templates.js';
 
 export type { FuncMap };
 
@@ -44,8 +45,15 @@ function trimmedTemplate(template: string): string {
   return text;
 }
 
-/** Renders `template` against `object` and converts the YAML output to JSON. */
+/**
+ * Renders `template` against `object` and converts the YAML output to JSON. With the default
+ * renderer, a built-in template that has a TypeScript version (./native-templates) skips both.
+ */
 export function renderToJson(render: RenderTemplate, template: string, object: unknown, funcs: FuncMap): unknown {
+  if (render === renderWithGotpl) {
+    const value = nativeRender(template, object, funcs);
+    if (value !== undefined) return value;
+  }
   let output: string;
   try {
     output = render(trimmedTemplate(template), object, funcs);
