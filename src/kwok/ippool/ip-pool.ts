@@ -60,6 +60,12 @@ export class IpPool {
 
   /** Give an IP back. Returns false if it was not allocated from (or marked in) this pool. */
   put(ip: string): boolean {
+    // get() hands out canonical text, so the pod's IP is usually found as written; parsing it (a
+    // BigInt per octet) is for IPs written another way.
+    if (this.used.delete(ip)) {
+      this.freed.add(ip);
+      return true;
+    }
     const address = parseIp(ip);
     if (address?.family !== this.cidr.family) return false;
     const canonical = formatIp(address);

@@ -20,6 +20,16 @@ describe('IpPool', () => {
     assert.equal(c, '10.0.0.3');
   });
 
+  it('takes an IP back written as handed out or another way, once', () => {
+    const pool = new IpPool('fd00:10:244::/64');
+    const [a, b] = [pool.get(), pool.get()];
+    assert.equal(pool.put(a), true);
+    assert.equal(pool.put(a), false);
+    assert.equal(pool.put('fd00:10:244:0:0:0:0:2'), true);
+    assert.equal(pool.put(b), false);
+    assert.deepEqual([pool.get(), pool.get()], [a, b]);
+  });
+
   it('never hands out an IP marked used (controller restart)', () => {
     const pool = new IpPool('10.0.0.0/24');
     for (const ip of ['10.0.0.1', '10.0.0.2', '10.0.0.4']) assert.equal(pool.use(ip), true);
