@@ -26,8 +26,9 @@ type Json = Record<string, unknown>;
 
 /** What Quote writes and the YAML reader reads back unchanged: printable ASCII. */
 const PLAIN = /^[\x20-\x7e]*$/;
-/** A resource quantity in the shapes Kubernetes writes (1k, 1Ti, 250m, 4, 1.5, 1e3), keys such as hugepages-2Mi or example.com/gpu. */
+/** A resource quantity in the shapes Kubernetes writes (1k, 1Ti, 250m, 4, 1.5, 1e3). */
 const QUANTITY = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+|[numkMGTPE]i?|Ki)?$/;
+/** A resource name such as cpu, hugepages-2Mi or example.com/gpu. */
 const RESOURCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._/-]*$/;
 
 /** Thrown inside a renderer to decline the object; caught in nativeRender. */
