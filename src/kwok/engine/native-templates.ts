@@ -18,11 +18,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { FuncMap } from '../../gocompat/gotpl/index.js';
+import { isJsonObject as isObject, type JsonObject as Json } from './json-value.js';
 
 /** Renders a template's JSON value for `object`, or undefined to let the template engine do it. */
 export type NativeRender = (object: unknown, funcs: FuncMap) => unknown;
-
-type Json = Record<string, unknown>;
 
 /** What Quote writes and the YAML reader reads back unchanged: printable ASCII. */
 const PLAIN = /^[\x20-\x7e]*$/;
@@ -36,10 +35,6 @@ class Decline extends Error {}
 const decline = (): never => {
   throw new Decline();
 };
-
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** A string Quote and the YAML reader return unchanged. */
 function plain(v: unknown): string {
@@ -131,12 +126,15 @@ function renderPodReady(object: unknown, funcs: FuncMap): unknown {
   return out;
 }
 
+/** What the template writes when the node has no resource list of its own. */
+const defaultResources = (): Json => ({ cpu: '1k', memory: '1Ti', pods: '1M' });
+
 /** `{{ with .status.X }}{{ YAML . 1 }}{{ else }}defaults{{ end }}` for a resource list; keys in Go's sorted order. */
 function resourceList(v: unknown): Json {
-  if (v === undefined || v === null) return { cpu: '1k', memory: '1Ti', pods: '1M' };
+  if (v === undefined || v === null) return defaultResources();
   if (!isObject(v)) return decline();
   const keys = Object.keys(v);
-  if (keys.length === 0) return { cpu: '1k', memory: '1Ti', pods: '1M' };
+  if (keys.length === 0) return defaultResources();
   const out: Json = {};
   for (const key of keys.sort()) {
     const value = v[key];
@@ -166,9 +164,7 @@ function renderNodeInitialize(object: unknown, funcs: FuncMap): unknown {
   const nodeStatus = fieldsOf(object.status);
   const now = plain(call(funcs, 'Now'));
   const transition = optionalPlain(meta.creationTimestamp) || now;
-  const nodeConditions = call(funcs, 'NodeConditions');
-  if (!Array.isArray(nodeConditions)) decline();
-  const conditions = listOfObjects(nodeConditions).map((c) => ({
+  const conditions = listOfObjects(call(funcs, 'NodeConditions')).map((c) => ({
     type: plain(c.type),
     status: plain(c.status),
     reason: plain(c.reason),
