@@ -13,6 +13,7 @@ export { defaultRetry, isRetryable, sleep } from './client/retry.js';
 export { Reflector, type ObjectEventType } from './client/reflector.js';
 export { parseLabelSelector, type LabelSelector } from './client/label-selector.js';
 export {
+  apiVersionOf,
   clusterLogsResource,
   clusterResourceUsagesResource,
   configMapsResource,

@@ -193,6 +193,11 @@ export class HttpKubeClient implements KubeClient {
     return (await this.json(this.patchRequest(ref, request))) as KubeObject;
   }
 
+  async updateIgnoringAnswer(ref: ResourceRef, object: KubeObject, subresource?: string): Promise<void> {
+    const path = resourcePath(ref, object.metadata.namespace, object.metadata.name, subresource);
+    await this.json({ method: 'PUT', path, body: object, contentType: 'application/json', ref, accept: METADATA_ONLY, ignoreAnswer: true });
+  }
+
   async patchIgnoringAnswer(ref: ResourceRef, request: PatchRequest): Promise<void> {
     await this.json({ ...this.patchRequest(ref, request), accept: METADATA_ONLY, ignoreAnswer: true });
   }

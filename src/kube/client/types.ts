@@ -133,6 +133,8 @@ export interface KubeClient {
    * decoded, which saves both sides the cost of a whole pod or node per write.
    */
   patchIgnoringAnswer(ref: ResourceRef, request: PatchRequest): Promise<void>;
+  /** PUT of `object` (or of its `subresource`), asking only for metadata back and not reading it. */
+  updateIgnoringAnswer(ref: ResourceRef, object: KubeObject, subresource?: string): Promise<void>;
   /** Resolves even if the object is already gone. */
   delete(ref: ResourceRef, request: DeleteRequest): Promise<void>;
   /** Map apiVersion ("v1", "apps/v1") and kind (or plural resource name) to a ResourceRef via discovery. */

@@ -30,6 +30,7 @@ export type { StageEngineOptions, StageMatch } from './stage-set.js';
 export { planActions } from './plan-actions.js';
 export type { PlanOptions, PlanTarget } from './plan-actions.js';
 export { patchChangesObject, applyAction } from './patch-effect.js';
+export { mergePatchShared } from './merge-patch.js';
 export type { ObjectEffect } from './patch-effect.js';
 export { PATCH_MEDIA_TYPES } from './actions.js';
 export type { StageAction, PatchType, ApplyType, JsonPatchOp } from './actions.js';

@@ -222,6 +222,19 @@ export class FakeKubeClient implements KubeClient {
     return structuredClone(this.store(ref, structuredClone(object), 'MODIFIED'));
   }
 
+  /** A PUT of the status subresource keeps the stored object's metadata and spec, as the apiserver does. */
+  async updateIgnoringAnswer(ref: ResourceRef, object: KubeObject, subresource?: string): Promise<void> {
+    const key = objectKey(object);
+    await this.enter('update', ref, { key, body: object, ...(subresource ? { subresource } : {}), ignoreAnswer: true });
+    const current = this.table(ref).get(key);
+    if (!current) throw new KubeApiError(`${ref.resource} ${key} not found`, 404, 'NotFound');
+    if (object.metadata.resourceVersion && object.metadata.resourceVersion !== current.metadata.resourceVersion) {
+      throw new KubeApiError(`${ref.resource} ${key}: conflict`, 409, 'Conflict');
+    }
+    const next = subresource === 'status' ? { ...structuredClone(current), status: structuredClone(object['status']) } : structuredClone(object);
+    this.store(ref, next, 'MODIFIED');
+  }
+
   async patch(ref: ResourceRef, request: PatchRequest): Promise<KubeObject> {
     return this.patchObject(ref, request, false);
   }

@@ -30,24 +30,38 @@ describe('strategic patches sent as merge patches when the effect is the same', 
     assert.equal(sameAsMergePatch({ status: { capacity: { cpu: '1' } } }, { status: { capacity: { pods: '110' } } }), true);
   });
 
-  it('a new pod gets a merge patch guarded by its resourceVersion; one with conditions the strategic patch', async () => {
+  it('a new pod gets its status PUT with the resourceVersion it was seen at; one with conditions the strategic patch', async () => {
     const client = new FakeKubeClient();
     const fresh = client.seed(podsResource, pod('fresh', 'n1'));
     await play(client, fresh);
-    const [merge] = client.callsOf('patch');
-    assert.equal(merge?.patchType, 'merge');
-    assert.deepEqual((merge?.body as { metadata: unknown }).metadata, { resourceVersion: fresh.metadata.resourceVersion });
+    const [put] = client.callsOf('update');
+    assert.equal(put?.subresource, 'status');
+    const sent = put?.body as KubeObject;
+    assert.equal(sent.metadata.resourceVersion, fresh.metadata.resourceVersion);
+    assert.deepEqual(sent['status'], { ...(fresh['status'] as object), ...readyPatch.status });
+    assert.deepEqual(client.callsOf('patch'), []);
     const scheduled = client.seed(podsResource, pod('scheduled', 'n1', { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] } }));
     await play(client, scheduled);
-    assert.equal(client.callsOf('patch')[1]?.patchType, 'strategic');
+    assert.equal(client.callsOf('patch')[0]?.patchType, 'strategic');
   });
 
   it('falls back to the strategic patch when the object changed since it was seen', async () => {
     const client = new FakeKubeClient();
     const fresh = client.seed(podsResource, pod('fresh', 'n1'));
-    client.failNext('patch', new KubeApiError('conflict', 409, 'Conflict'), 'pods');
+    client.failNext('update', new KubeApiError('conflict', 409, 'Conflict'), 'pods');
     await play(client, fresh);
-    assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['merge', 'strategic']);
+    assert.equal(client.callsOf('update').length, 1);
+    assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['strategic']);
+  });
+
+  it('a write whose answer is read, or an impersonated one, stays a merge patch', async () => {
+    const client = new FakeKubeClient();
+    const fresh = client.seed(podsResource, pod('fresh', 'n1'));
+    await runStageActions([{ kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch }], fresh, context(client, true));
+    const other = client.seed(podsResource, pod('other', 'n1'));
+    await runStageActions([{ kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch, impersonation: 'someone' }], other, context(client));
+    assert.deepEqual(client.callsOf('update'), []);
+    assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['merge', 'merge']);
   });
 });
 
