@@ -8,7 +8,7 @@
 export type { KubeClient, KubeObject, ListOptions, PatchRequest, ResourceRef } from './client/types.js';
 export { HttpKubeClient } from './client/http-client.js';
 export { buildConnection } from './client/connection.js';
-export { KubeApiError, isAlreadyExists, isConflict, isNotFound } from './client/api-error.js';
+export { KubeApiError, isAlreadyExists, isConflict, isNotFound, isRefused } from './client/api-error.js';
 export { defaultRetry, isRetryable, sleep } from './client/retry.js';
 export { Reflector, type ObjectEventType } from './client/reflector.js';
 export { parseLabelSelector, type LabelSelector } from './client/label-selector.js';

@@ -92,6 +92,12 @@ export interface LoadOptions {
    * measures kcm's backlog, not pods. Default true; the wait is reported as its own figure.
    */
   settle?: boolean;
+  /**
+   * Create the pods without a node and leave them to kube-scheduler (which the cluster must run),
+   * as in a cluster where users create Deployments: binding gives each pod a PodScheduled
+   * condition before the controller sees it, so pod-ready's conditions merge into a list.
+   */
+  scheduler?: boolean;
 }
 
 export type LoadPhase = 'nodes' | 'settle' | 'pods' | 'delete';
@@ -198,7 +204,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
       }
     }
 
-    // Pods, all on one node as in kwok's benchmark.
+    // Pods, all on one node as in kwok's benchmark (or wherever kube-scheduler puts them).
     const running = new Set<string>();
     const present = new Set<string>();
     const podWatch = new Reflector({
@@ -226,7 +232,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
         kind: 'Pod',
         metadata: { name: podName(i), namespace: 'default' },
         spec: {
-          nodeName: nodeName(0),
+          ...(options.scheduler ? {} : { nodeName: nodeName(0) }),
           containers: [{ name: 'fake-container', image: 'fake-image' }],
           tolerations: [{ key: 'kwok.x-k8s.io/node', operator: 'Exists', effect: 'NoSchedule' }],
         },

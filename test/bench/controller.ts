@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle]`
+ * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle] [--scheduler]`
  *
  * Our kwok controller (`node bin/kwok-controller.js`, as a cluster runs it: the bundle, with
  * NODE_EXTRA_CA_CERTS deferred; flags as kwokts gives them) beside Go kwok
@@ -7,7 +7,8 @@
  * `kwokts create cluster --disable kwok-controller --disable kube-scheduler --disable-qps-limits`
  * (deleted afterwards), the same stage YAML (templates/stages/{node-fast,node-heartbeat-with-lease,
  * pod-fast}.yaml) via --config, then the load of ./controller-load.ts: seconds until N nodes are
- * Ready, until M pods on one node are Running, until they are gone after a graceful delete (between
+ * Ready, until M pods on one node (with --scheduler: placed by kube-scheduler, which the cluster then
+ * runs) are Running, until they are gone after a graceful delete (between
  * the nodes and the pods, untimed, until kcm has untainted every node: --no-settle skips it); and
  * the controller's CPU seconds (utime+stime) and peak RSS (VmHWM) from /proc. Then, per phase, the
  * CPU seconds of every process (components from the cluster's pid files, the controller, this
@@ -116,7 +117,7 @@ export async function waitHealthy(port: number, child: ChildProcess, seconds: nu
   throw new Error(`controller /healthz on port ${port} not ok after ${seconds}s`);
 }
 
-async function runOne(controller: Controller, load: { nodes: number; pods: number; concurrency: number; timeout: number }, settle: boolean, logDir: string, round = 0): Promise<Outcome> {
+async function runOne(controller: Controller, load: Load, settle: boolean, logDir: string, round = 0): Promise<Outcome> {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-'));
   const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
   const log = join(logDir, `${controller.label.replace(/\W+/g, '-')}${round > 0 ? `-round${round + 1}` : ''}.log`);
@@ -136,7 +137,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
   try {
     const started = performance.now();
     created = true;
-    await kwokts(['create', 'cluster', '--disable', 'kwok-controller', '--disable', 'kube-scheduler', '--disable-qps-limits', '--wait', '2m'], env);
+    await kwokts(['create', 'cluster', '--disable', 'kwok-controller', ...(load.scheduler ? [] : ['--disable', 'kube-scheduler']), '--disable-qps-limits', '--wait', '2m'], env);
     process.stderr.write(`${controller.label}: cluster ready in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     const clusterDir = join(env.KWOK_WORKDIR, 'clusters', CLUSTER);
     const paths: ClusterPaths = { dir: clusterDir, kubeconfig: join(clusterDir, 'kubeconfig.yaml'), adminCert: join(clusterDir, 'pki', 'admin.crt'), adminKey: join(clusterDir, 'pki', 'admin.key') };
@@ -180,6 +181,7 @@ async function runOne(controller: Controller, load: { nodes: number; pods: numbe
       outcome.load = await runControllerLoad(client, {
         mark: sample,
         settle,
+        scheduler: load.scheduler,
         nodes: load.nodes,
         pods: load.pods,
         concurrency: load.concurrency,
@@ -444,7 +446,8 @@ export function table(rows: string[][]): string {
 }
 
 export async function benchController(args: string[]): Promise<void> {
-  const load = { nodes: flag(args, 'nodes', 1000), pods: flag(args, 'pods', 2000), concurrency: flag(args, 'concurrency', 32), timeout: flag(args, 'timeout', 300) };
+  // --scheduler: the pods go through kube-scheduler instead of naming a node (LoadOptions.scheduler).
+  const load: Load = { nodes: flag(args, 'nodes', 1000), pods: flag(args, 'pods', 2000), concurrency: flag(args, 'concurrency', 32), timeout: flag(args, 'timeout', 300), scheduler: args.includes('--scheduler') };
   // --no-settle: start the pods right after the last node is Ready, as before (see LoadOptions.settle).
   const settle = !args.includes('--no-settle');
   const startedAt = new Date();
@@ -483,7 +486,7 @@ export async function benchController(args: string[]): Promise<void> {
   }
   const outcomes = runs[0]!;
   const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods on one node, ${load.concurrency} concurrent requests, ${rounds} round(s), load average after ${loadavg}\n`);
+  process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods ${load.scheduler ? 'placed by kube-scheduler' : 'on one node'}, ${load.concurrency} concurrent requests, ${rounds} round(s), load average after ${loadavg}\n`);
   if (rounds > 1) {
     process.stdout.write(`${table(summaryRows(runs, load))}\n`);
     process.stdout.write(`(CPU and apiserver request breakdowns below: round 1)\n`);
@@ -505,7 +508,7 @@ export async function benchController(args: string[]): Promise<void> {
   writeResults(results);
 }
 
-type Load = { nodes: number; pods: number; concurrency: number; timeout: number };
+type Load = { nodes: number; pods: number; concurrency: number; timeout: number; scheduler: boolean };
 
 /** One round: each controller's seconds per phase, CPU and memory. */
 function mainRows(outcomes: readonly Outcome[], load: Load, settle: boolean): string[][] {

@@ -15,6 +15,7 @@ import type { KubeObject, PatchRequest, ResourceRef } from '../../src/kube/clien
 import { EventRecorder } from '../../src/kwok/controllers/event-recorder.js';
 import { emptyResourceStages } from '../../src/kwok/controllers/stage-engine.js';
 import { runStageActions } from '../../src/kwok/controllers/step-runner.js';
+import { applyStrategicMergePatch } from '../../src/kwok/engine/merge-patch.js';
 import { silentLogger } from '../../src/util/log.js';
 import { findControlPlaneBinaries, startControlPlane } from './kwok-controller-cluster.js';
 import type { ControlPlane } from './kwok-controller-cluster.js';
@@ -90,7 +91,7 @@ function pod(name: string): KubeObject {
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: { name, namespace: 'default', labels: { app: 'routes' }, annotations: { note: 'x' } },
-    spec: { nodeName: 'n-merge', containers: [{ name: 'c', image: 'fake-image' }] },
+    spec: { nodeName: 'kwok-node-0', containers: [{ name: 'c', image: 'fake-image' }] },
   };
 }
 
@@ -138,7 +139,7 @@ interface Case {
   kind: string;
   ref: ResourceRef;
   make: (name: string) => KubeObject;
-  /** Status written before the stage's, which the stage leaves alone. */
+  /** Status written before the stage's. */
   seed: Record<string, unknown>;
   patch: object;
   routes: Route[];
@@ -202,6 +203,20 @@ describe('status writes by PUT, merge patch and strategic patch leave the same o
   const cases: Case[] = [
     { kind: 'pod', ref: podsResource, make: pod, seed: { message: 'seen before' }, patch: podReady, routes: ['put', 'merge', 'strategic'] },
     { kind: 'node', ref: nodesResource, make: node, seed: { images: [{ names: ['fake-image'], sizeBytes: 1 }] }, patch: nodeInitialize, routes: ['put', 'merge', 'strategic'] },
+    // The scheduler's binding gives a pod PodScheduled, so pod-ready's conditions merge into a
+    // list (strategic merge, by type, in kube-apiserver's order); no merge patch equals that.
+    { kind: 'scheduled pod', ref: podsResource, make: pod, seed: { conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: at }] }, patch: podReady, routes: ['put', 'strategic'] },
+    {
+      kind: 'node with conditions and addresses',
+      ref: nodesResource,
+      make: node,
+      seed: {
+        conditions: [{ type: 'Ready', status: 'Unknown', reason: 'NodeStatusNeverUpdated', lastHeartbeatTime: at, lastTransitionTime: at }],
+        addresses: [{ type: 'Hostname', address: 'h' }, { type: 'InternalIP', address: '10.0.0.9' }, { type: 'InternalIP', address: 'fd00::9' }],
+      },
+      patch: nodeInitialize,
+      routes: ['put', 'strategic'],
+    },
     // A custom resource takes no strategic patch, so the stage's patch must reach it as the others.
     { kind: 'custom resource', ref: widgetsResource, make: widget, seed: { observed: 1 }, patch: widgetReady, routes: ['put', 'merge'], setup: defineWidgets },
   ];
@@ -210,14 +225,14 @@ describe('status writes by PUT, merge patch and strategic patch leave the same o
       await setup?.();
       const results: Record<string, string> = {};
       for (const route of routes) {
-        const name = `n-${route}`;
+        const name = `${kind.replaceAll(' ', '-')}-${route}`;
         const created = await client.create(ref, make(name));
         const target = { name, ...(created.metadata.namespace ? { namespace: created.metadata.namespace } : {}) };
-        // A status field the stage leaves alone, which every route must keep. (A pod's status is
-        // reset on create, so it is written after.)
+        // Status the object has before the stage: fields it leaves alone, which every route must
+        // keep, or lists it merges into. (A pod's status is reset on create, so it is written after.)
         await client.patch(ref, { ...target, patchType: 'merge', subresource: 'status', body: { status: seed } });
         const seen = await cached(ref, target);
-        assert.deepEqual(Object.keys(seed).map((k) => (seen['status'] as Record<string, unknown>)[k]), Object.values(seed), `${name} has a status field the stage leaves alone`);
+        for (const key of Object.keys(seed)) assert.ok((seen['status'] as Record<string, unknown>)[key] !== undefined, `${name} has status.${key} before the stage`);
         client.writes.length = 0;
         await write(ref, seen, patch, route);
         assert.deepEqual(client.writes, [`${route} status`], `the ${route} route was taken`);
@@ -234,4 +249,31 @@ describe('status writes by PUT, merge patch and strategic patch leave the same o
       for (const route of routes.slice(1)) assert.equal(results['put'], results[route], `put and ${route} leave the same ${kind}`);
     });
   }
+
+  it('a keyed list strategic-merged here and by kube-apiserver comes out the same, order included', async () => {
+    // Random node addresses (merged by type) and patches to them, duplicates and directives
+    // included; a fixed seed so a failure replays.
+    let seed = 14;
+    const random = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const types = ['A', 'B', 'C', 'D', 'E'];
+    const list = (max: number): Record<string, unknown>[] => Array.from({ length: random(max + 1) }, (_, i) => ({ type: types[random(types.length)]!, address: `10.0.${seed % 7}.${i}` }));
+    const differences: string[] = [];
+    for (let n = 0; n < 80; n++) {
+      const original = list(5);
+      const items: Record<string, unknown>[] = list(4).map((item) => (random(8) === 0 ? { type: item['type'], $patch: 'delete' } : item));
+      const patch: Record<string, unknown> = { addresses: items };
+      if (random(6) === 0) patch['$setElementOrder/addresses'] = [...new Set([...items, ...original].map((i) => i['type']))].filter(() => random(4) > 0).map((type) => ({ type }));
+      const name = `sm-${n}`;
+      await client.create(nodesResource, { apiVersion: 'v1', kind: 'Node', metadata: { name }, status: { addresses: original } });
+      const theirs = await client.patch(nodesResource, { name, patchType: 'strategic', subresource: 'status', body: { status: patch } });
+      const ours = applyStrategicMergePatch({ status: { addresses: original } }, { status: patch }) as { status: { addresses?: unknown } };
+      const got = JSON.stringify((theirs['status'] as { addresses?: unknown }).addresses ?? []);
+      const want = JSON.stringify(ours.status.addresses ?? []);
+      if (got !== want) differences.push(`${JSON.stringify(original)} + ${JSON.stringify(patch)}: kube-apiserver ${got}, ours ${want}`);
+    }
+    assert.deepEqual(differences, []);
+  });
 });

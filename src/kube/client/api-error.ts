@@ -34,6 +34,11 @@ export function isConflict(error: unknown): boolean {
   return error instanceof KubeApiError && error.status === 409;
 }
 
+/** The caller may not do this (RBAC) or the resource does not take this verb. */
+export function isRefused(error: unknown): boolean {
+  return error instanceof KubeApiError && (error.status === 403 || error.status === 405);
+}
+
 export function isAlreadyExists(error: unknown): boolean {
   return error instanceof KubeApiError && error.status === 409 && error.reason === 'AlreadyExists';
 }

@@ -18,7 +18,7 @@ import type { ControllerMetrics } from './controller-metrics.js';
 import { DelayQueue } from './delay-queue.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { FuncMap, ResourceStages, StageMatch } from './stage-engine.js';
-import { runStageActions } from './step-runner.js';
+import { runStageActions, type WriteRoutes } from './step-runner.js';
 
 export interface StageHooks {
   /** Sees every event first, DELETED included (IP pools, node sets, indexes). */
@@ -58,6 +58,7 @@ export class StageController {
   /** Keys a worker is playing now; a second job for the same key waits in `deferred`. */
   private readonly running = new Set<string>();
   private readonly deferred = new Map<string, StageJob>();
+  private readonly routes: WriteRoutes = { statusPut: true };
   private readonly hooks: StageHooks;
   private readonly logger: Logger;
   private readonly metrics: ControllerMetrics;
@@ -200,6 +201,7 @@ export class StageController {
         logger: this.logger,
         gracePeriodSeconds: this.options.gracePeriodSeconds ?? 0,
         needLatest: match.stage.immediateNextStage === true,
+        routes: this.routes,
       });
       this.metrics.stagePlayed(this.kind, stageName, outcome.writes > 0 ? 'success' : 'skipped', seconds());
       if (this.logger.level <= LogLevel.DEBUG) this.logger.debug(`${this.kind} ${key}: played stage ${stageName}${outcome.writes === 0 ? ' (no change)' : ''}${outcome.deleted ? ', deleted' : ''}`);

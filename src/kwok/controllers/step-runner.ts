@@ -6,9 +6,9 @@
  * creates the object or patches it if it already exists.
  */
 import type { Logger } from '../../util/log.js';
-import { apiVersionOf, isAlreadyExists, isConflict, isNotFound, type KubeClient, type KubeObject, type PatchRequest, type ResourceRef } from '../../kube/index.js';
+import { apiVersionOf, isAlreadyExists, isConflict, isNotFound, isRefused, type KubeClient, type KubeObject, type PatchRequest, type ResourceRef } from '../../kube/index.js';
 import type { EventRecorder } from './event-recorder.js';
-import { mergePatchShared } from '../engine/index.js';
+import { isJsonObject, mergePatchShared, strategicMergeIsExact, strategicMergePatchShared, type JsonObject } from '../engine/index.js';
 import type { ResourceStages, StageAction } from './stage-engine.js';
 
 export interface StepContext {
@@ -24,6 +24,19 @@ export interface StepContext {
    * stage against it). Without that, the stage's last write asks only for metadata back.
    */
   needLatest?: boolean;
+  /**
+   * Shared by every stage run of one controller, so a refused route is tried once, not per
+   * object. Without it each write may try the status PUT.
+   */
+  routes?: WriteRoutes;
+}
+
+export interface WriteRoutes {
+  /**
+   * Status writes may go as a PUT (see patchCheaply). Turned off for good when the apiserver
+   * refuses it: a role that grants patch on pods/status but not update, as ours did before.
+   */
+  statusPut: boolean;
 }
 
 export interface StepOutcome {
@@ -162,44 +175,64 @@ async function sendPatch(context: StepContext, request: PatchRequest, ignoreAnsw
 }
 
 /**
- * Sends the patch by the cheapest route with the same effect (see sameAsMergePatch); the patched
- * object, or undefined when `ignoreAnswer`.
+ * Sends the patch by the cheapest route with the same effect; the patched object, or undefined
+ * when `ignoreAnswer`.
  *
  * A status-only write whose answer nobody reads goes as a PUT of the status subresource: the
- * status the merge patch would leave, with the resourceVersion we saw. kube-apiserver then skips
- * encoding the current object and applying a patch to it, about a third of what a pod's status
- * patch costs it (profiled in #14), and the object it stores is the same, managedFields included
- * (test/e2e/status-routes.e2e.ts). managedFields are left out of the body, as the cache holds
- * objects anyway: the apiserver keeps its own when a write carries none. A write whose answer is read stays a merge patch, since a
- * PUT's answer is the whole object too and gains nothing; an impersonated one stays a patch
- * because the user it acts as may be allowed to patch and not to update.
+ * status the patch would leave (statusAfterPatch), with the resourceVersion we saw. kube-apiserver
+ * then skips encoding the current object and applying a patch to it, about a third of what a
+ * pod's status patch costs it (profiled in #14), and stores the same object, managedFields
+ * included (test/e2e/status-routes.e2e.ts). managedFields are left out of the body, as the cache
+ * holds objects anyway: the apiserver keeps its own when a write carries none. A write whose
+ * answer is read stays a patch, since a PUT's answer is the whole object too and gains nothing; an
+ * impersonated one too, because the user it acts as may be allowed to patch and not to update.
+ * When the object changed since we saw it (409), or the apiserver refuses the PUT (403: a role
+ * granting patch alone), the stage's own patch goes instead; a refusal turns the PUT off for the
+ * controller (WriteRoutes). Otherwise a strategic patch that a merge patch equals goes as one (see
+ * sameAsMergePatch).
  */
 async function patchCheaply(context: StepContext, request: PatchRequest, current: KubeObject, ignoreAnswer: boolean): Promise<KubeObject | undefined> {
   const send = (r: PatchRequest): Promise<KubeObject | undefined> => sendPatch(context, r, ignoreAnswer);
   const resourceVersion = current.metadata.resourceVersion;
   const body = request.body;
-  if (request.patchType !== 'strategic' || !resourceVersion || typeof body !== 'object' || body === null || Array.isArray(body) || 'metadata' in body || !sameAsMergePatch(current, body)) {
-    return send(request);
-  }
-  const keys = Object.keys(body);
-  if (ignoreAnswer && request.subresource === 'status' && !request.impersonate && keys.length === 1 && keys[0] === 'status') {
-    const { managedFields: _ignored, ...metadata } = current.metadata as Record<string, unknown>;
+  if (request.patchType !== 'strategic' || !resourceVersion || !isJsonObject(body) || 'metadata' in body) return send(request);
+  const statusOnly = ignoreAnswer && request.subresource === 'status' && !request.impersonate && Object.keys(body).length === 1 && 'status' in body;
+  const status = statusOnly && context.routes?.statusPut !== false ? statusAfterPatch(context.ref, current, body) : undefined;
+  if (status !== undefined) {
+    const { managedFields: _ignored, ...metadata } = current.metadata;
     // apiVersion and kind from the resource: objects that came in a list lack them, and a custom
     // resource's body is decoded by them.
-    const status = mergePatchShared(current['status'], (body as Record<string, unknown>)['status']);
-    const updated = { ...current, apiVersion: apiVersionOf(context.ref), kind: context.ref.kind, metadata, status } as KubeObject;
+    const updated: KubeObject = { ...current, apiVersion: apiVersionOf(context.ref), kind: context.ref.kind, metadata, status };
     try {
       await context.client.updateIgnoringAnswer(context.ref, updated, 'status');
       return undefined;
     } catch (error) {
-      if (!isConflict(error)) throw error;
+      if (isRefused(error) && context.routes?.statusPut) {
+        context.routes.statusPut = false;
+        context.logger.warn(`${context.ref.resource}/status: update refused (${(error as Error).message}); status writes go as patches from now on (grant update on ${context.ref.resource}/status to spare the apiserver the patching)`);
+      }
+      if (!isConflict(error) && !isRefused(error)) throw error;
       return send(request);
     }
   }
+  if (!sameAsMergePatch(current, body)) return send(request);
   try {
     return await send({ ...request, patchType: 'merge', body: { ...body, metadata: { resourceVersion } } });
   } catch (error) {
     if (!isConflict(error)) throw error;
     return send(request);
   }
+}
+
+/**
+ * The status a strategic patch `{status: ...}` leaves on `current`, when it can be computed here
+ * exactly as kube-apiserver would: as a merge patch when the two agree (any kind), or by our
+ * strategic merge for a Pod or Node when that is sure to match (strategicMergeIsExact; a scheduled
+ * pod's conditions, say). Otherwise undefined, and the patch goes to the apiserver.
+ */
+function statusAfterPatch(ref: ResourceRef, current: KubeObject, body: JsonObject): unknown {
+  if (sameAsMergePatch(current, body)) return mergePatchShared(current['status'], body['status']);
+  const builtIn = ref.group === '' && (ref.resource === 'pods' || ref.resource === 'nodes');
+  if (!builtIn || !strategicMergeIsExact(current, body)) return undefined;
+  return (strategicMergePatchShared(current, body) as JsonObject)['status'];
 }

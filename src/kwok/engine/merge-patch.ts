@@ -56,26 +56,54 @@ function join(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
+/**
+ * A list merged by `key`, in the order kube-apiserver leaves it (apimachinery's strategicpatch
+ * mergeSlice): `$patch: delete` items remove every item with their key, a `$patch: replace` item
+ * makes the other items the whole list; the rest merge into the item with their key (the first
+ * one) or are appended. Then the order: the patch's items in the patch's order, with the items
+ * only the object had slotted in by their place in it, each before the first patch item that came
+ * after it there. So a pod with `PodScheduled` patched with `Initialized`, `Ready` gets
+ * `Initialized, Ready, PodScheduled`, not the object's order with the new items at the end.
+ */
 function mergeKeyedList(original: unknown[], patch: unknown[], key: string, path: string): unknown[] {
-  const out = original.slice();
+  const keyOf = (v: unknown): unknown => (isJsonObject(v) ? v[key] : undefined);
+  let base = original;
+  const items: unknown[] = [];
+  let replace = false;
   for (const item of patch) {
+    if (!isJsonObject(item) || item.$patch === undefined) items.push(item);
+    else if (item.$patch === 'delete') base = base.filter((o) => keyOf(o) !== item[key]);
+    else if (item.$patch === 'replace') replace = true;
+  }
+  if (replace) return items;
+  const merged = base.slice();
+  for (const item of items) {
     if (!isJsonObject(item)) {
-      out.push(item);
+      merged.push(item);
       continue;
     }
-    const index = out.findIndex((o) => isJsonObject(o) && o[key] === item[key]);
-    if (item.$patch === 'delete') {
-      if (index >= 0) out.splice(index, 1);
-      continue;
+    const index = merged.findIndex((o) => isJsonObject(o) && o[key] === item[key]);
+    if (index >= 0) merged[index] = strategicMerge(merged[index], item, path);
+    else merged.push(strategicMerge({}, item, path));
+  }
+  const rank = (list: unknown[], v: unknown): number => list.findIndex((o) => keyOf(o) === keyOf(v));
+  const byRank = (list: unknown[]) => (a: unknown, b: unknown): number => rank(list, a) - rank(list, b);
+  const inPatch = (v: unknown): boolean => rank(items, v) >= 0;
+  // Array.prototype.sort is stable, as Go's sort.SliceStable.
+  const fromPatch = merged.filter(inPatch).sort(byRank(items));
+  const serverOnly = merged.filter((v) => !inPatch(v)).sort(byRank(base));
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < fromPatch.length) {
+    if (j >= fromPatch.length) out.push(serverOnly[i++]);
+    else if (i >= serverOnly.length) out.push(fromPatch[j++]);
+    else {
+      const left = rank(base, serverOnly[i]);
+      const right = rank(base, fromPatch[j]);
+      if (left >= 0 && right >= 0 && left < right) out.push(serverOnly[i++]);
+      else out.push(fromPatch[j++]);
     }
-    if (item.$patch === 'replace') {
-      const { $patch: _ignored, ...rest } = item;
-      if (index >= 0) out[index] = rest;
-      else out.push(rest);
-      continue;
-    }
-    if (index >= 0) out[index] = strategicMerge(out[index], item, path);
-    else out.push(strategicMerge({}, item, path));
   }
   return out;
 }
@@ -135,6 +163,41 @@ function strategicMerge(target: unknown, patch: unknown, path: string): unknown 
 export function strategicMergePatchShared(target: unknown, patch: unknown): unknown {
   const out = strategicMerge(target, patch, '');
   return out === undefined ? {} : out;
+}
+
+/**
+ * Whether strategicMergePatchShared(target, patch) is exactly what kube-apiserver's strategic
+ * merge makes of a Pod or Node, so the result may be written in its place. Said only where that
+ * is sure: no directives anywhere, and every list that lands on a non-empty list is one whose
+ * merge key we know, of flat objects that all carry it as a string (the merge and its order are
+ * checked against kube-apiserver in test/e2e/status-routes.e2e.ts). Other lists replace what
+ * they land on only when that is empty, since a list we know no key for may have one in Go.
+ */
+export function strategicMergeIsExact(target: unknown, patch: unknown, path = ''): boolean {
+  if (!isJsonObject(patch)) return !Array.isArray(patch) || patch.every((v) => noDirectives(v));
+  const base = isJsonObject(target) ? target : undefined;
+  for (const [key, value] of Object.entries(patch)) {
+    if (key.startsWith('$')) return false;
+    const childPath = join(path, key);
+    const existing = base?.[key];
+    if (Array.isArray(value)) {
+      if (!noDirectives(value)) return false;
+      if (!Array.isArray(existing) || existing.length === 0) continue;
+      const mergeKey = STRATEGIC_MERGE_KEYS[childPath];
+      if (mergeKey === undefined) return false;
+      const keyed = (item: unknown): boolean => isJsonObject(item) && typeof item[mergeKey] === 'string' && Object.values(item).every((v) => v === null || typeof v !== 'object');
+      if (!value.every(keyed) || !existing.every(keyed)) return false;
+    } else if (isJsonObject(value)) {
+      if (Array.isArray(existing) || !strategicMergeIsExact(existing, value, childPath)) return false;
+    }
+  }
+  return true;
+}
+
+function noDirectives(value: unknown): boolean {
+  if (Array.isArray(value)) return value.every((v) => noDirectives(v));
+  if (!isJsonObject(value)) return true;
+  return Object.entries(value).every(([k, v]) => !k.startsWith('$') && noDirectives(v));
 }
 
 /** Strategic merge patch for the built-in kinds kwok patches (Pod, Node); see the notes above. */

@@ -5,7 +5,7 @@ import { podsResource } from '../../../../src/kube/client/resources.js';
 import type { KubeObject } from '../../../../src/kube/client/types.js';
 import { EventRecorder } from '../../../../src/kwok/controllers/event-recorder.js';
 import type { ResourceStages } from '../../../../src/kwok/controllers/stage-engine.js';
-import { runStageActions, sameAsMergePatch, type StepContext } from '../../../../src/kwok/controllers/step-runner.js';
+import { runStageActions, sameAsMergePatch, type StepContext, type WriteRoutes } from '../../../../src/kwok/controllers/step-runner.js';
 import { silentLogger } from '../../../../src/util/log.js';
 import { FakeKubeClient } from './fake-kube-client.js';
 import { pod } from './harness.js';
@@ -13,8 +13,8 @@ import { pod } from './harness.js';
 const stages: ResourceStages = { stageNames: [], match: () => undefined, planActions: () => [], patchChangesObject: () => true };
 const readyPatch = { status: { phase: 'Running', podIP: '10.0.0.1', conditions: [{ type: 'Ready', status: 'True' }], containerStatuses: [{ name: 'c', ready: true }] } };
 
-function context(client: FakeKubeClient, needLatest = false): StepContext {
-  return { client, ref: podsResource, stages, events: new EventRecorder(client, silentLogger, 'test'), logger: silentLogger, gracePeriodSeconds: 0, needLatest };
+function context(client: FakeKubeClient, needLatest = false, routes?: WriteRoutes): StepContext {
+  return { client, ref: podsResource, stages, events: new EventRecorder(client, silentLogger, 'test'), logger: silentLogger, gracePeriodSeconds: 0, needLatest, ...(routes ? { routes } : {}) };
 }
 
 async function play(client: FakeKubeClient, object: KubeObject): Promise<void> {
@@ -30,7 +30,7 @@ describe('strategic patches sent as merge patches when the effect is the same', 
     assert.equal(sameAsMergePatch({ status: { capacity: { cpu: '1' } } }, { status: { capacity: { pods: '110' } } }), true);
   });
 
-  it('a new pod gets its status PUT with the resourceVersion it was seen at; one with conditions the strategic patch', async () => {
+  it('a new pod gets its status PUT with the resourceVersion it was seen at', async () => {
     const client = new FakeKubeClient();
     const fresh = client.seed(podsResource, pod('fresh', 'n1'));
     await play(client, fresh);
@@ -40,9 +40,26 @@ describe('strategic patches sent as merge patches when the effect is the same', 
     assert.equal(sent.metadata.resourceVersion, fresh.metadata.resourceVersion);
     assert.deepEqual(sent['status'], { ...(fresh['status'] as object), ...readyPatch.status });
     assert.deepEqual(client.callsOf('patch'), []);
+  });
+
+  it('a scheduled pod too, its conditions merged by type in the order kube-apiserver gives them', async () => {
+    const client = new FakeKubeClient();
     const scheduled = client.seed(podsResource, pod('scheduled', 'n1', { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }] } }));
     await play(client, scheduled);
-    assert.equal(client.callsOf('patch')[0]?.patchType, 'strategic');
+    const [put] = client.callsOf('update');
+    assert.deepEqual((put?.body as { status: { conditions: unknown } }).status.conditions, [
+      { type: 'Ready', status: 'True' },
+      { type: 'PodScheduled', status: 'True' },
+    ]);
+    assert.deepEqual(client.callsOf('patch'), []);
+  });
+
+  it('a list we cannot merge exactly here (containerStatuses, no merge key) leaves the patch to the apiserver', async () => {
+    const client = new FakeKubeClient();
+    const restarted = client.seed(podsResource, pod('restarted', 'n1', { status: { phase: 'Pending', containerStatuses: [{ name: 'c', ready: false }] } }));
+    await play(client, restarted);
+    assert.deepEqual(client.callsOf('update'), []);
+    assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['strategic']);
   });
 
   it('falls back to the strategic patch when the object changed since it was seen', async () => {
@@ -52,6 +69,28 @@ describe('strategic patches sent as merge patches when the effect is the same', 
     await play(client, fresh);
     assert.equal(client.callsOf('update').length, 1);
     assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['strategic']);
+  });
+
+  it('a refused PUT (a role granting patch alone) falls back to the patch, and the shared routes stop trying it', async () => {
+    const client = new FakeKubeClient();
+    const routes: WriteRoutes = { statusPut: true };
+    const first = client.seed(podsResource, pod('first', 'n1'));
+    client.failNext('update', new KubeApiError('forbidden', 403, 'Forbidden'), 'pods');
+    await runStageActions([{ kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch }], first, context(client, false, routes));
+    assert.equal(routes.statusPut, false);
+    assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['strategic']);
+    const second = client.seed(podsResource, pod('second', 'n1'));
+    await runStageActions([{ kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch }], second, context(client, false, routes));
+    assert.equal(client.callsOf('update').length, 1, 'the second write did not try the PUT');
+    assert.deepEqual(client.callsOf('patch').map((c) => c.patchType), ['strategic', 'merge']);
+  });
+
+  it('an error other than a conflict or a refusal is the stage\'s error', async () => {
+    const client = new FakeKubeClient();
+    const fresh = client.seed(podsResource, pod('fresh', 'n1'));
+    client.failNext('update', new KubeApiError('invalid', 422, 'Invalid'), 'pods');
+    await assert.rejects(play(client, fresh), /invalid/);
+    assert.deepEqual(client.callsOf('patch'), []);
   });
 
   it('a write whose answer is read, or an impersonated one, stays a merge patch', async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { applyAction, patchChangesObject, type StageAction } from '../../../../src/kwok/engine/index.js';
 import { applyJsonPatch, JsonPatchError } from '../../../../src/kwok/engine/json-patch.js';
-import { applyMergePatch, applyStrategicMergePatch } from '../../../../src/kwok/engine/merge-patch.js';
+import { applyMergePatch, applyStrategicMergePatch, strategicMergeIsExact } from '../../../../src/kwok/engine/merge-patch.js';
 
 const pod = (): Record<string, unknown> => ({
   metadata: { name: 'p', finalizers: ['a', 'b'], labels: { x: '1' } },
@@ -93,7 +93,30 @@ describe('merge patches', () => {
     assert.deepEqual(out.metadata.labels, { y: '2' });
     assert.deepEqual(out.status.conditions, [{ type: 'Ready', status: 'True', reason: 'ContainersNotReady' }]);
     const node = applyStrategicMergePatch({ status: { addresses: [{ type: 'InternalIP', address: '1' }] } }, { status: { addresses: [{ type: 'Hostname', address: 'h' }] } });
-    assert.deepEqual(node, { status: { addresses: [{ type: 'InternalIP', address: '1' }, { type: 'Hostname', address: 'h' }] } });
+    // kube-apiserver puts the patch's items first here: an item only the object had goes before
+    // the first patch item that came after it in the object, and a new item came after none.
+    assert.deepEqual(node, { status: { addresses: [{ type: 'Hostname', address: 'h' }, { type: 'InternalIP', address: '1' }] } });
+  });
+});
+
+describe('strategicMergeIsExact', () => {
+  const scheduled = { status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }], containerStatuses: [{ name: 'c' }] } };
+
+  test('keyed lists of flat items, and lists landing where there is none, are merged exactly here', () => {
+    assert.equal(strategicMergeIsExact(scheduled, { status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', reason: null }] } }), true);
+    assert.equal(strategicMergeIsExact({ status: {} }, { status: { podIPs: [{ ip: '10.0.0.1' }], containerStatuses: [{ name: 'c', state: { running: {} } }] } }), true);
+    assert.equal(strategicMergeIsExact({ status: { conditions: [] } }, { status: { conditions: [{ type: 'Ready', status: 'True' }] } }), true);
+  });
+
+  test('directives, a list with no known key on a list, or items without their key or with nesting are left to the apiserver', () => {
+    assert.equal(strategicMergeIsExact(scheduled, { status: { containerStatuses: [{ name: 'c', ready: true }] } }), false);
+    assert.equal(strategicMergeIsExact(scheduled, { status: { $retainKeys: ['phase'] } }), false);
+    assert.equal(strategicMergeIsExact(scheduled, { status: { conditions: [{ type: 'Ready', $patch: 'delete' }] } }), false);
+    assert.equal(strategicMergeIsExact({ status: {} }, { status: { podIPs: [{ ip: '1', $patch: 'replace' }] } }), false);
+    assert.equal(strategicMergeIsExact(scheduled, { status: { conditions: [{ status: 'True' }] } }), false);
+    assert.equal(strategicMergeIsExact(scheduled, { status: { conditions: [{ type: 'Ready', extra: { a: 1 } }] } }), false);
+    assert.equal(strategicMergeIsExact({ status: { conditions: [{ type: 1 }] } }, { status: { conditions: [{ type: 'Ready' }] } }), false);
+    assert.equal(strategicMergeIsExact({ status: [] }, { status: { phase: 'Running' } }), false);
   });
 });
 
