@@ -1,9 +1,11 @@
 /**
  * The controller sends a stage's status write by one of three routes (step-runner.ts): a PUT of
- * the status subresource with the status the merge patch would give, a JSON merge patch guarded by
- * the resourceVersion, or the stage's own strategic merge patch. Which one goes is an internal
- * choice, so users must not be able to tell them apart: against a real kube-apiserver, the same
- * status written each way must leave the same pod and the same node, managedFields included.
+ * the status subresource with the status the patch would leave (computed here by a merge patch, or
+ * by our strategic merge for pods and nodes), a JSON merge patch guarded by the resourceVersion, or
+ * the stage's own strategic merge patch. Which one goes is an internal choice, so users must not be
+ * able to tell them apart: against a real kube-apiserver, the same status written each way must
+ * leave the same object, managedFields included. Our strategic merge of keyed lists is checked
+ * against kube-apiserver's on random lists too, order included.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
