@@ -13,7 +13,7 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { delimiter, isAbsolute, join, resolve } from 'node:path';
 import type { SpawnOptions } from 'node:child_process';
 import type { ExecLocal } from '../api/streaming-schema.js';
-import type { CommandOutcome, RemoteCommandStreams } from './remote-command.js';
+import type { CommandOutcome, RemoteCommandStreams, TerminalSize } from './remote-command.js';
 
 /** The process options a target asks for. */
 export function processOptions(target: ExecLocal, env: NodeJS.ProcessEnv = process.env): { cwd?: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number } {
@@ -121,6 +121,50 @@ function loadPty(): Promise<PtyModule> {
   return ptyModule;
 }
 
+/**
+ * How long a TTY session waits for the client's first terminal size before starting the command.
+ * kubectl sends its window size as soon as the session opens, but that message travels on its own
+ * stream and can come after the command would have started: a script that reads `stty size` at
+ * once then saw 24x80 on a loaded machine. A client that opens the resize stream and never writes
+ * to it (client-go without a size queue) only delays its command by this much.
+ */
+export const FIRST_SIZE_WAIT_MS = 2_000;
+
+/**
+ * The first usable size from `sizes` (zero sizes are skipped, as the kubelet ignores them), or none
+ * if the stream ends, the session is aborted, or FIRST_SIZE_WAIT_MS pass; `rest` is the pending read
+ * to go on from, so no size is lost when the wait gives up.
+ */
+export async function firstTerminalSize(
+  sizes: AsyncIterator<TerminalSize>,
+  signal: AbortSignal,
+  waitMs = FIRST_SIZE_WAIT_MS,
+): Promise<{ size: TerminalSize | undefined; rest: Promise<IteratorResult<TerminalSize>> | undefined }> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const giveUp = new Promise<'give-up'>((resolve) => {
+    timer = setTimeout(() => resolve('give-up'), waitMs);
+    onAbort = () => resolve('give-up');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    for (;;) {
+      const pending = sizes.next();
+      const result = await Promise.race([pending, giveUp]);
+      if (result === 'give-up') return { size: undefined, rest: pending };
+      if (result.done === true) return { size: undefined, rest: undefined };
+      if (usable(result.value)) return { size: result.value, rest: sizes.next() };
+    }
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+function usable(size: TerminalSize): boolean {
+  return size.width > 0 && size.height > 0;
+}
+
 async function runWithTty(target: ExecLocal, command: readonly string[], streams: RemoteCommandStreams): Promise<CommandOutcome> {
   let pty: PtyModule;
   try {
@@ -134,12 +178,15 @@ async function runWithTty(target: ExecLocal, command: readonly string[], streams
   // In a terminal a missing program would only show as execvp's text and exit 1; say it as exec without -t does.
   const missing = findExecutable(file, env.PATH ?? '', cwd ?? process.cwd());
   if (missing) return { kind: 'error', message: startFailure(command, missing) };
+  const sizes = streams.resize?.[Symbol.asyncIterator]();
+  const first = sizes ? await firstTerminalSize(sizes, streams.signal) : { size: undefined, rest: undefined };
+  if (streams.signal.aborted) return { kind: 'error', message: 'the client went away before the command started' };
   let term: Pty;
   try {
     term = pty.spawn(file, args, {
       name: 'xterm',
-      cols: 80,
-      rows: 24,
+      cols: first.size?.width ?? 80,
+      rows: first.size?.height ?? 24,
       env,
       ...(cwd ? { cwd } : {}),
       ...(uid !== undefined ? { uid } : {}),
@@ -150,14 +197,13 @@ async function runWithTty(target: ExecLocal, command: readonly string[], streams
   }
   // Follows the client's window until the resize stream ends (with the session).
   void (async () => {
-    if (!streams.resize) return;
-    for await (const size of streams.resize) {
-      if (size.width > 0 && size.height > 0) {
-        try {
-          term.resize(size.width, size.height);
-        } catch {
-          // The terminal may be gone already.
-        }
+    if (!sizes || !first.rest) return;
+    for (let next = await first.rest; next.done !== true; next = await sizes.next()) {
+      if (!usable(next.value)) continue;
+      try {
+        term.resize(next.value.width, next.value.height);
+      } catch {
+        // The terminal may be gone already.
       }
     }
   })().catch(() => undefined);

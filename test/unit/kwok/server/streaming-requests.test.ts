@@ -1,6 +1,8 @@
+import { PassThrough } from 'node:stream';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { findExecutable, processOptions, startFailure } from '../../../../src/kwok/server/exec-local.js';
+import { findExecutable, firstTerminalSize, processOptions, runLocalCommand, startFailure } from '../../../../src/kwok/server/exec-local.js';
+import type { TerminalSize } from '../../../../src/kwok/server/remote-command.js';
 import { checkForwardStream, parsePortForwardPath, PortForwardRequestError } from '../../../../src/kwok/server/port-forward.js';
 import { parseRemoteCommandRequest, RemoteCommandRequestError, renderStatus, statusFor } from '../../../../src/kwok/server/remote-command.js';
 
@@ -81,5 +83,67 @@ describe('local exec targets', () => {
     assert.equal(findExecutable('no-such-program-kwokts', process.env.PATH ?? '', '/')?.code, 'ENOENT');
     assert.equal(findExecutable('./sh', '', '/bin'), undefined);
     assert.equal(findExecutable('sh', '', '/')?.code, 'ENOENT', 'an empty PATH finds nothing');
+  });
+});
+
+/** Sizes as a client sends them: each after `afterMs`, then the stream stays open until `end` is called. */
+function sizeStream(sizes: TerminalSize[], afterMs: number): { iterator: AsyncIterator<TerminalSize>; end(): void } {
+  let end = (): void => undefined;
+  const ended = new Promise<void>((resolve) => (end = resolve));
+  async function* generate(): AsyncGenerator<TerminalSize> {
+    for (const size of sizes) {
+      await new Promise((resolve) => setTimeout(resolve, afterMs));
+      yield size;
+    }
+    await ended;
+  }
+  return { iterator: generate(), end };
+}
+
+describe('a TTY session\'s first terminal size', () => {
+  it('is the first non-zero size the client sends, and the read after it is kept', async () => {
+    const { iterator, end } = sizeStream([{ width: 0, height: 0 }, { width: 101, height: 31 }, { width: 120, height: 40 }], 5);
+    const first = await firstTerminalSize(iterator, new AbortController().signal, 60_000);
+    assert.deepEqual(first.size, { width: 101, height: 31 });
+    assert.deepEqual(await first.rest, { value: { width: 120, height: 40 }, done: false });
+    end();
+  });
+
+  it('is none when the stream ends or the session goes away first; a late size is not lost', async () => {
+    const { iterator: ending, end } = sizeStream([], 0);
+    end();
+    assert.deepEqual(await firstTerminalSize(ending, new AbortController().signal, 60_000), { size: undefined, rest: undefined });
+
+    const late = sizeStream([{ width: 90, height: 20 }], 50);
+    const gone = new AbortController();
+    const waiting = firstTerminalSize(late.iterator, gone.signal, 60_000);
+    gone.abort();
+    const first = await waiting;
+    assert.equal(first.size, undefined);
+    assert.deepEqual(await first.rest, { value: { width: 90, height: 20 }, done: false }, 'the pending read still delivers');
+    late.end();
+  });
+
+  it('starts the command in a terminal of the client\'s size even when that size comes late', async (t) => {
+    try {
+      await import('@lydell/node-pty');
+    } catch {
+      t.skip('@lydell/node-pty is not installed');
+      return;
+    }
+    // The size comes 300 ms after the session opens; `stty size` reads it as the command starts.
+    const { iterator, end } = sizeStream([{ width: 101, height: 31 }], 300);
+    const stdout = new PassThrough();
+    let out = '';
+    stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+    const outcome = await runLocalCommand({ envs: [] }, ['sh', '-c', 'stty size; exit 4'], {
+      tty: true,
+      stdout,
+      resize: { [Symbol.asyncIterator]: () => iterator },
+      signal: new AbortController().signal,
+    });
+    end();
+    assert.deepEqual(outcome, { kind: 'exit', code: 4 });
+    assert.match(out, /^31 101\r?$/m, out);
   });
 });
