@@ -201,8 +201,11 @@ async function patchCheaply(context: StepContext, request: PatchRequest, current
   if (status !== undefined) {
     const { managedFields: _ignored, ...metadata } = current.metadata;
     // apiVersion and kind from the resource: objects that came in a list lack them, and a custom
-    // resource's body is decoded by them.
-    const updated: KubeObject = { ...current, apiVersion: apiVersionOf(context.ref), kind: context.ref.kind, metadata, status };
+    // resource's body is decoded by them. No spec: a status update takes the stored one (and its
+    // field manager ignores it), and a pod's spec is most of the body to encode and decode.
+    // Metadata stays whole, since labels and annotations are not among the fields it resets.
+    const { spec: _spec, ...rest } = current;
+    const updated: KubeObject = { ...rest, apiVersion: apiVersionOf(context.ref), kind: context.ref.kind, metadata, status };
     try {
       await context.client.updateIgnoringAnswer(context.ref, updated, 'status');
       return undefined;

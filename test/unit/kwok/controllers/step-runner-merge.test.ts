@@ -38,6 +38,8 @@ describe('strategic patches sent as merge patches when the effect is the same', 
     assert.equal(put?.subresource, 'status');
     const sent = put?.body as KubeObject;
     assert.equal(sent.metadata.resourceVersion, fresh.metadata.resourceVersion);
+    assert.equal(sent['spec'], undefined, 'no spec: the apiserver keeps the stored one');
+    assert.deepEqual(sent.metadata, fresh.metadata, 'metadata whole');
     assert.deepEqual(sent['status'], { ...(fresh['status'] as object), ...readyPatch.status });
     assert.deepEqual(client.callsOf('patch'), []);
   });
