@@ -179,7 +179,7 @@ async function sendPatch(context: StepContext, request: PatchRequest, ignoreAnsw
  * when `ignoreAnswer`.
  *
  * A status-only write whose answer nobody reads goes as a PUT of the status subresource: the
- * status the patch would leave (statusAfterPatch), with the resourceVersion we saw. kube-apiserver
+ * status the patch would leave (statusAfterPatch), with the resourceVersion we saw and no spec. kube-apiserver
  * then skips encoding the current object and applying a patch to it, about a third of what a
  * pod's status patch costs it (profiled in #14), and stores the same object, managedFields
  * included (test/e2e/status-routes.e2e.ts). managedFields are left out of the body, as the cache
@@ -197,7 +197,8 @@ async function patchCheaply(context: StepContext, request: PatchRequest, current
   const body = request.body;
   if (request.patchType !== 'strategic' || !resourceVersion || !isJsonObject(body) || 'metadata' in body) return send(request);
   const statusOnly = ignoreAnswer && request.subresource === 'status' && !request.impersonate && Object.keys(body).length === 1 && 'status' in body;
-  const status = statusOnly && context.routes?.statusPut !== false ? statusAfterPatch(context.ref, current, body) : undefined;
+  const asMerge = sameAsMergePatch(current, body);
+  const status = statusOnly && context.routes?.statusPut !== false ? statusAfterPatch(context.ref, current, body, asMerge) : undefined;
   if (status !== undefined) {
     const { managedFields: _ignored, ...metadata } = current.metadata;
     // apiVersion and kind from the resource: objects that came in a list lack them, and a custom
@@ -218,7 +219,7 @@ async function patchCheaply(context: StepContext, request: PatchRequest, current
       return send(request);
     }
   }
-  if (!sameAsMergePatch(current, body)) return send(request);
+  if (!asMerge) return send(request);
   try {
     return await send({ ...request, patchType: 'merge', body: { ...body, metadata: { resourceVersion } } });
   } catch (error) {
@@ -229,12 +230,12 @@ async function patchCheaply(context: StepContext, request: PatchRequest, current
 
 /**
  * The status a strategic patch `{status: ...}` leaves on `current`, when it can be computed here
- * exactly as kube-apiserver would: as a merge patch when the two agree (any kind), or by our
+ * exactly as kube-apiserver would: as a merge patch when the two agree (`asMerge`, any kind), or by our
  * strategic merge for a Pod or Node when that is sure to match (strategicMergeIsExact; a scheduled
  * pod's conditions, say). Otherwise undefined, and the patch goes to the apiserver.
  */
-function statusAfterPatch(ref: ResourceRef, current: KubeObject, body: JsonObject): unknown {
-  if (sameAsMergePatch(current, body)) return mergePatchShared(current['status'], body['status']);
+function statusAfterPatch(ref: ResourceRef, current: KubeObject, body: JsonObject, asMerge: boolean): unknown {
+  if (asMerge) return mergePatchShared(current['status'], body['status']);
   const builtIn = ref.group === '' && (ref.resource === 'pods' || ref.resource === 'nodes');
   if (!builtIn || !strategicMergeIsExact(current, body)) return undefined;
   return (strategicMergePatchShared(current, body) as JsonObject)['status'];

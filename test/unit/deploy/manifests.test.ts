@@ -86,6 +86,16 @@ describe('in-cluster manifests', () => {
     assert.ok(!verbs.includes('*'), 'no wildcard verbs');
     assert.ok(!(clusterRole?.['rules'] as Obj[]).some((r) => (r['resources'] as string[]).includes('secrets')), 'no secrets');
   });
+
+  it('the ClusterRole lets the controller patch and update pod and node statuses (it PUTs a status when it can)', () => {
+    const objects = deployObjects(renderDeployManifests({ stages: false })) as Obj[];
+    const rules = objects.find((o) => o['kind'] === 'ClusterRole')?.['rules'] as Obj[];
+    const verbsOn = (resource: string): string[] => rules.filter((r) => (r['resources'] as string[]).includes(resource)).flatMap((r) => r['verbs'] as string[]);
+    for (const resource of ['pods/status', 'nodes/status']) {
+      assert.ok(verbsOn(resource).includes('patch'), `patch on ${resource}`);
+      assert.ok(verbsOn(resource).includes('update'), `update on ${resource}`);
+    }
+  });
 });
 
 describe('deploy: kubeconfig checks', () => {
