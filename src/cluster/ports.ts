@@ -1,24 +1,78 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Component } from '../components/index.js';
 
+/** The lowest port handed out: below it are the well-known and registered ports services expect. */
+const LOWEST_PORT = 10_000;
+
 /**
- * A free loopback port chosen by the kernel. Ports already recorded by other clusters are
- * skipped, since a stopped cluster still owns its ports. The small window between probing and
- * the component binding is covered by readiness checks: a lost race fails the create, which
+ * Where free ports are looked for: below the kernel's ephemeral range (ip_local_port_range, from
+ * which it picks the local port of every outgoing connection). A port from inside that range could
+ * be taken, between our probe and the component's bind, as the local end of any connection on the
+ * machine, such as another cluster's apiserver talking to its etcd: CI once saw a create fail that
+ * way ("bind: address already in use") with two clusters starting side by side. kwokctl also picks
+ * ports below 32768. Undefined when the range leaves too little room below it, and the kernel picks.
+ */
+export function portRange(readRange: () => string = () => readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')): { low: number; high: number } | undefined {
+  let ephemeralLow = 32_768;
+  try {
+    const first = Number(readRange().trim().split(/\s+/)[0]);
+    if (Number.isInteger(first) && first > 0) ephemeralLow = first;
+  } catch {
+    // Not Linux: macOS and Windows hand out 49152 and up, so below 32768 is outside theirs too.
+  }
+  const high = Math.min(ephemeralLow, 32_768) - 1;
+  return high - LOWEST_PORT >= 1_000 ? { low: LOWEST_PORT, high } : undefined;
+}
+
+/** True when host:port can be bound now (it is closed again at once). */
+function canBind(port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port the kernel picks (from its ephemeral range). */
+function kernelPort(host: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen({ port: 0, host, exclusive: true }, () => {
+      const address = server.address();
+      const p = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(p));
+    });
+  });
+}
+
+/**
+ * A free loopback port below the kernel's ephemeral range (see portRange), starting from a random
+ * place so that creates running at once rarely probe the same ports. Ports recorded by other
+ * clusters are skipped, since a stopped cluster still owns its ports. What is left of a race
+ * (another program binding the port between the probe and the component) fails the create, which
  * rolls back.
  */
-export async function findFreePort(avoid: ReadonlySet<number>, host = '127.0.0.1'): Promise<number> {
+export async function findFreePort(
+  avoid: ReadonlySet<number>,
+  host = '127.0.0.1',
+  range = portRange(),
+  random: () => number = Math.random,
+  probe: (port: number, host: string) => Promise<boolean> = canBind,
+): Promise<number> {
+  if (range) {
+    const size = range.high - range.low + 1;
+    const start = Math.floor(random() * size);
+    for (let i = 0; i < Math.min(size, 500); i++) {
+      const port = range.low + ((start + i) % size);
+      if (!avoid.has(port) && (await probe(port, host))) return port;
+    }
+  }
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.unref();
-      server.once('error', reject);
-      server.listen({ port: 0, host, exclusive: true }, () => {
-        const address = server.address();
-        const p = typeof address === 'object' && address ? address.port : 0;
-        server.close(() => resolve(p));
-      });
-    });
+    const port = await kernelPort(host);
     if (port > 0 && !avoid.has(port)) return port;
   }
   throw new Error('no free port found on loopback after 50 attempts');

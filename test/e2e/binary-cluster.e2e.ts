@@ -123,7 +123,9 @@ describe('binary runtime: a real cluster', () => {
     assert.equal(deleted.exitCode, 0, failure(deleted));
   });
 
-  test('two clusters side by side', async () => {
+  test('two clusters side by side', async (t) => {
+    // A failure here must not leave clusters behind for the tests after it, which count processes.
+    t.after(() => kwokts(box, ['delete', 'cluster', '--all']));
     const [a, b] = await Promise.all([
       kwokts(box, ['--name', 'left', 'create', 'cluster', '--wait', '3m']),
       kwokts(box, ['--name', 'right', 'create', 'cluster', '--wait', '3m']),
@@ -175,7 +177,8 @@ describe('binary runtime: a real cluster', () => {
     assert.deepEqual(processesMentioning(join(box.workdir, 'clusters', 'broken')), []);
   });
 
-  test('Ctrl-C during create rolls back', async () => {
+  test('Ctrl-C during create rolls back', async (t) => {
+    t.after(() => kwokts(box, ['delete', 'cluster', '--all']));
     const before = readFileSync(box.kubeconfig, 'utf8');
     const child = spawnKwokts(box, ['--name', 'interrupted', 'create', 'cluster', '--wait', '2m']);
     const pidsDir = join(box.workdir, 'clusters', 'interrupted', 'pids');
@@ -190,7 +193,8 @@ describe('binary runtime: a real cluster', () => {
     assert.deepEqual(processesMentioning(join(box.workdir, 'clusters', 'interrupted')), []);
   });
 
-  test('two creates of the same name at once: exactly one cluster', async () => {
+  test('two creates of the same name at once: exactly one cluster', async (t) => {
+    t.after(() => kwokts(box, ['delete', 'cluster', '--all']));
     const [a, b] = await Promise.all([
       kwokts(box, ['--name', 'race', 'create', 'cluster', '--wait', '2m']),
       kwokts(box, ['--name', 'race', 'create', 'cluster', '--wait', '2m']),

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import { allocatePorts, isPortInUse } from '../../../src/cluster/ports.js';
+import { allocatePorts, findFreePort, isPortInUse, portRange } from '../../../src/cluster/ports.js';
 
 test('allocated ports are distinct, free, avoid recorded ones, and keep explicit ones', async () => {
   const ports = await allocatePorts({ a: 0, b: 0, c: 0, d: 12345 }, new Set([1]));
@@ -29,4 +29,38 @@ test('isPortInUse sees a listener', async () => {
   const port = (server.address() as { port: number }).port;
   assert.equal(await isPortInUse(port), true);
   server.close();
+});
+
+test('free ports come from below the kernel\'s ephemeral range, where outgoing connections never take them', () => {
+  assert.deepEqual(portRange(() => '32768\t60999\n'), { low: 10000, high: 32767 });
+  assert.deepEqual(portRange(() => '40000 60999'), { low: 10000, high: 32767 }, 'never above 32767, as kwokctl');
+  assert.deepEqual(portRange(() => '20000 60999'), { low: 10000, high: 19999 });
+  assert.equal(portRange(() => '1024 65535'), undefined, 'no room below a wide range: the kernel picks');
+  assert.deepEqual(
+    portRange(() => {
+      throw new Error('ENOENT');
+    }),
+    { low: 10000, high: 32767 },
+    'no /proc: below 32768 is outside macOS\'s and Windows\' ranges too',
+  );
+});
+
+test('findFreePort starts at a random place in the range, skips recorded and taken ports, and wraps around', async () => {
+  const probed: number[] = [];
+  const bindable = (free: number[]) => async (port: number): Promise<boolean> => {
+    probed.push(port);
+    return free.includes(port);
+  };
+  // Range 20000-20009, random start 20005: 20005 is recorded, 20006 taken, 20007 free.
+  const range = { low: 20000, high: 20009 };
+  assert.equal(await findFreePort(new Set([20005]), '127.0.0.1', range, () => 0.5, bindable([20007])), 20007);
+  assert.deepEqual(probed, [20006, 20007], 'a recorded port is not even probed');
+  // From the last port it wraps to the first.
+  assert.equal(await findFreePort(new Set(), '127.0.0.1', range, () => 0.99, bindable([20000])), 20000);
+  // Nothing free in the range: the kernel picks one.
+  assert.ok((await findFreePort(new Set(), '127.0.0.1', range, () => 0, bindable([]))) > 0);
+
+  const real = portRange();
+  const port = await findFreePort(new Set());
+  if (real) assert.ok(port >= real.low && port <= real.high, `${port} outside ${real.low}-${real.high}`);
 });
