@@ -9,6 +9,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { request as httpsRequest } from 'node:https';
 import { deferExtraCaCerts } from '../../src/util/extra-ca-certs.js';
+import { findFreePort } from '../../src/cluster/ports.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'run.js');
@@ -229,23 +230,15 @@ export function isAlive(pid: number): boolean {
 const handedOut = new Set<number>();
 
 /**
- * A TCP port free on loopback right now (the system picks it; another process may take it later),
- * never one this process was given before: two ports a test asks for are two different ports.
+ * A TCP port free on loopback right now, chosen as create chooses a cluster's ports (below the
+ * kernel's ephemeral range, so no outgoing connection takes it before the test's server binds it;
+ * another process still may), never one this process was given before: two ports a test asks for
+ * are two different ports.
  */
 export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        const { port: p } = server.address() as { port: number };
-        server.close(() => resolve(p));
-      });
-    });
-    if (handedOut.has(port)) continue;
-    handedOut.add(port);
-    return port;
-  }
+  const port = await findFreePort(handedOut);
+  handedOut.add(port);
+  return port;
 }
 
 export async function isListening(port: number): Promise<boolean> {
