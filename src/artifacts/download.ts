@@ -10,8 +10,8 @@
  * `#member` archives are extracted the same way (temp dir next to the destination, then rename).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { constants as fsConstants, createReadStream, createWriteStream, type Stats } from 'node:fs';
-import { access, chmod, mkdir, mkdtemp, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { constants as fsConstants, createReadStream, type Stats } from 'node:fs';
+import { access, chmod, mkdir, mkdtemp, open, readdir, rename, rm, stat, unlink, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -414,8 +414,14 @@ async function downloadOnce(url: string, dest: string, expected: string | undefi
     lastPercent = percent;
     ctx.onProgress({ type: 'download', ...(ctx.name ? { name: ctx.name } : {}), url, transferred, ...(total !== undefined ? { total } : {}), percent, done });
   };
+  let file: FileHandle | undefined;
   try {
     const { default: got } = await loadGot();
+    // The temp file is created before the request: a write stream that opens its file itself may
+    // finish opening after a failed request (a 404) has ended the pipeline and the unlink below
+    // has run, and leave the file behind (seen on a loaded machine). It is opened before the
+    // request starts, so that no error of the request comes before the pipeline listens.
+    file = await open(tmp, 'wx', 0o600);
     const stream = got.stream(url, requestOptions(ctx));
     stream.on('response', (response: { headers: Record<string, string | string[] | undefined> }) => {
       const length = Number(response.headers['content-length']);
@@ -429,7 +435,7 @@ async function downloadOnce(url: string, dest: string, expected: string | undefi
         callback(null, chunk);
       },
     });
-    await pipeline(stream, counter, createWriteStream(tmp, { flags: 'wx', mode: 0o600 }));
+    await pipeline(stream, counter, file.createWriteStream());
     if (total !== undefined && transferred !== total) {
       throw new DownloadError(`GET ${url}: connection closed after ${transferred} of ${total} bytes`, 'network', url);
     }
@@ -445,6 +451,8 @@ async function downloadOnce(url: string, dest: string, expected: string | undefi
     await syncDir(path.dirname(dest));
     emit(true);
   } finally {
+    // Closed already by the write stream, unless the request could not even start.
+    await file?.close().catch(() => undefined);
     await unlink(tmp).catch(() => undefined);
   }
 }
