@@ -180,7 +180,10 @@ async function runWithTty(target: ExecLocal, command: readonly string[], streams
   if (missing) return { kind: 'error', message: startFailure(command, missing) };
   const sizes = streams.resize?.[Symbol.asyncIterator]();
   const first = sizes ? await firstTerminalSize(sizes, streams.signal) : { size: undefined, rest: undefined };
-  if (streams.signal.aborted) return { kind: 'error', message: 'the client went away before the command started' };
+  if (streams.signal.aborted) {
+    first.rest?.catch(() => undefined);
+    return { kind: 'error', message: 'the client went away before the command started' };
+  }
   let term: Pty;
   try {
     term = pty.spawn(file, args, {
