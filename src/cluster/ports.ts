@@ -25,16 +25,6 @@ export function portRange(readRange: () => string = () => readFileSync('/proc/sy
   return high - LOWEST_PORT >= 1_000 ? { low: LOWEST_PORT, high } : undefined;
 }
 
-/** True when host:port can be bound now (it is closed again at once). */
-function canBind(port: number, host: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', () => resolve(false));
-    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
-  });
-}
-
 /** A port the kernel picks (from its ephemeral range). */
 function kernelPort(host: string): Promise<number> {
   return new Promise<number>((resolve, reject) => {
@@ -61,7 +51,7 @@ export async function findFreePort(
   host = '127.0.0.1',
   range = portRange(),
   random: () => number = Math.random,
-  probe: (port: number, host: string) => Promise<boolean> = canBind,
+  probe: (port: number, host: string) => Promise<boolean> = async (port, at) => !(await isPortInUse(port, at)),
 ): Promise<number> {
   if (range) {
     const size = range.high - range.low + 1;
