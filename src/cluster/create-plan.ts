@@ -71,7 +71,8 @@ export interface PlanInput {
 export interface PlanProbes {
   portsOfOtherClusters: (workdir: string, except: string) => Promise<ReadonlySet<number>>;
   isPortInUse: (port: number, host: string) => Promise<boolean>;
-  allocatePorts: (requested: ClusterPorts, avoid: ReadonlySet<number>) => Promise<ClusterPorts>;
+  /** Free ports on loopback and on `bindAddress`, the address the components will bind. */
+  allocatePorts: (requested: ClusterPorts, avoid: ReadonlySet<number>, bindAddress: string) => Promise<ClusterPorts>;
   /** The embedded controller's executable. */
   kwokControllerEntry: string;
 }
@@ -95,7 +96,7 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
 
   const avoid = await probes.portsOfOtherClusters(input.workdir, name);
   await checkExplicitPorts(values, enabled, avoid, probes.isPortInUse);
-  const ports = await probes.allocatePorts(portRequests(values, enabled), avoid);
+  const ports = await probes.allocatePorts(portRequests(values, enabled), avoid, values.bindAddress);
 
   // Containers reach each other by name on the cluster network; host processes on loopback.
   const mode = runtime.info().mode;

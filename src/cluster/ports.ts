@@ -40,32 +40,48 @@ function kernelPort(host: string): Promise<number> {
 }
 
 /**
- * A free loopback port below the kernel's ephemeral range (see portRange), starting from a random
- * place so that creates running at once rarely probe the same ports. Ports recorded by other
- * clusters are skipped, since a stopped cluster still owns its ports. What is left of a race
- * (another program binding the port between the probe and the component) fails the create, which
- * rolls back.
+ * The addresses a port must be free on: loopback, and the address the components bind when it is
+ * another (`--bind-address`). A port free on loopback can still be taken on another address
+ * (something listening on 192.168.1.5:P), where a component binding 0.0.0.0:P then fails. (kwokctl
+ * probes loopback and the wildcard address, whatever it binds.)
+ */
+function probeHosts(bindAddress: string): string[] {
+  return [...new Set(['127.0.0.1', bindAddress || '127.0.0.1'])];
+}
+
+/**
+ * A free port below the kernel's ephemeral range (see portRange), free on loopback and on
+ * `bindAddress`, starting from a random place so that creates running at once rarely probe the
+ * same ports. Ports recorded by other clusters are skipped, since a stopped cluster still owns
+ * its ports. What is left of a race (another program binding the port between the probe and the
+ * component) fails the create, which rolls back.
  */
 export async function findFreePort(
   avoid: ReadonlySet<number>,
-  host = '127.0.0.1',
+  bindAddress = '127.0.0.1',
   range = portRange(),
   random: () => number = Math.random,
   probe: (port: number, host: string) => Promise<boolean> = async (port, at) => !(await isPortInUse(port, at)),
 ): Promise<number> {
+  const hosts = probeHosts(bindAddress);
+  const freeOn = async (port: number, on: readonly string[]): Promise<boolean> => {
+    for (const host of on) if (!(await probe(port, host))) return false;
+    return true;
+  };
   if (range) {
     const size = range.high - range.low + 1;
     const start = Math.floor(random() * size);
     for (let i = 0; i < Math.min(size, 500); i++) {
       const port = range.low + ((start + i) % size);
-      if (!avoid.has(port) && (await probe(port, host))) return port;
+      if (!avoid.has(port) && (await freeOn(port, hosts))) return port;
     }
   }
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await kernelPort(host);
-    if (port > 0 && !avoid.has(port)) return port;
+    // The kernel picks a port free on the bind address; loopback, when that is another, is probed.
+    const port = await kernelPort(hosts.at(-1)!);
+    if (port > 0 && !avoid.has(port) && (await freeOn(port, hosts.slice(0, -1)))) return port;
   }
-  throw new Error('no free port found on loopback after 50 attempts');
+  throw new Error(`no free port found on ${hosts.join(' and ')} after 50 attempts`);
 }
 
 /** True when something already listens on host:port (used to explain an explicit port clash). */

@@ -179,13 +179,18 @@ export async function benchCreate(args: string[]): Promise<void> {
       del: (env) => timed(peer.kwokctl, ['delete', 'cluster'], env),
     });
   }
-  // What starting the CLI costs by itself, to tell it from the command's own work.
+  // What starting the CLI costs by itself, to tell it from the command's own work; and what
+  // starting Node costs with no program at all, the least any kwokts command run by Node can take.
   const versionMs: number[] = [];
+  const nodeMs: number[] = [];
   const samples = await interleaved(tools, rounds);
   const ours = samples[0];
   const theirs = peer ? samples.at(-1) : undefined;
   const before = baseline ? samples[1] : undefined;
-  for (let i = 0; i < rounds; i++) versionMs.push(await timed(cmd, [...pre, '--version'], {}));
+  for (let i = 0; i < rounds; i++) {
+    versionMs.push(await timed(cmd, [...pre, '--version'], {}));
+    nodeMs.push(await timed(process.execPath, ['-e', '0'], {}));
+  }
   const lines = [`kwokts  create→ready: ${stats(ours!.map((s) => s.createMs))}   delete: ${stats(ours!.map((s) => s.deleteMs))}`];
   const record = (tool: string, of: Sample[]): void => {
     results.timings.push(timing('create → ready', tool, 's', of.map((s) => s.createMs / 1000)));
@@ -220,6 +225,7 @@ export async function benchCreate(args: string[]): Promise<void> {
     if (theirs) lines.push(`baseline/kwokctl pair by pair: create ${ratios(before.map((s) => s.createMs), theirs.map((s) => s.createMs))}; delete ${ratios(before.map((s) => s.deleteMs), theirs.map((s) => s.deleteMs))}`);
   }
   lines.push(`kwokts --version (CLI start alone): ${stats(versionMs)}`);
+  lines.push(`node -e 0 (Node's own start, the least a command run by Node takes): ${stats(nodeMs)}`);
   process.stdout.write(`create cluster, binaries cached, ${rounds} interleaved rounds (load average before ${loadBefore}, after ${loadAverage()}):\n${lines.join('\n')}\n`);
   writeResults(results);
 }

@@ -52,6 +52,8 @@ export interface PlanCase {
   workdir?: string;
   name?: string;
   runtimeObject?: Runtime;
+  /** Other machine reads than pinnedProbes'. */
+  probes?: PlanProbes;
 }
 
 export async function planFor(c: PlanCase): Promise<CreatePlan> {
@@ -72,6 +74,6 @@ export async function planFor(c: PlanCase): Promise<CreatePlan> {
       waitMs: 0,
       logLevel: 0,
     },
-    pinnedProbes(),
+    c.probes ?? pinnedProbes(),
   );
 }
