@@ -28,6 +28,7 @@ import { silentLogger } from '../../src/util/log.js';
 import { deferExtraCaCerts } from '../../src/util/extra-ca-certs.js';
 import { freePort } from '../e2e/harness.js';
 import { cpuSeconds, mainThreadCpuSeconds, peakRssMiB, runControllerLoad, type LoadResult, type PhaseResult } from './controller-load.js';
+import { peerBinary } from '../peers.js';
 import { newResults, timing, writeResults, type BenchResults } from './results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -458,13 +459,13 @@ export async function benchController(args: string[]): Promise<void> {
     // KWOKTS_BENCH_CONTROLLER_ARGS="--config=kwok.yaml" tries its flags.
     { label: 'kwokts (TS)', command: process.execPath, entry: [...(process.env.KWOKTS_BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []), ours], extra: [`--id=kwok-${CLUSTER}-controller`, ...(process.env.KWOKTS_BENCH_CONTROLLER_ARGS?.split(/\s+/).filter(Boolean) ?? [])] },
   ];
-  const goKwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
+  const goKwok = peerBinary('kwok');
   const notes: string[] = [];
   if (existsSync(goKwok)) {
     const version = await execa(goKwok, ['--version'], { reject: false });
     controllers.push({ label: `Go kwok ${/v\d+\.\d+\.\d+\S*/.exec(version.stdout)?.[0] ?? ''}`.trim(), command: goKwok, entry: [], extra: [] });
   } else {
-    notes.push(`Go kwok: not found at ${goKwok} (set KWOK=/path, or go install sigs.k8s.io/kwok/cmd/kwok@latest); skipped`);
+    notes.push(`Go kwok: not found at ${goKwok} (set KWOK=/path, or go install sigs.k8s.io/kwok/cmd/kwok@v0.8.0); skipped`);
   }
   const strays = strayComponents();
   if (strays.length > 0) {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { homedir, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { startEngine } from '../engines/start-engine.js';
+import { peerBinary } from '../peers.js';
 import { newResults, timing, writeResults } from './results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -130,10 +131,10 @@ export function cachedBinaries(): Record<string, string> {
   };
 }
 
-/** Go kwokctl and kwok (KWOKCTL, KWOK, or ~/go/bin), to run on our cached binaries; undefined when absent. */
+/** Go kwokctl and kwok (see test/peers.ts), to run on our cached binaries; undefined when absent. */
 export function kwokctlPeer(): { kwokctl: string; flags: string[] } | undefined {
-  const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
-  const kwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
+  const kwokctl = peerBinary('kwokctl');
+  const kwok = peerBinary('kwok');
   if (!existsSync(kwokctl) || !existsSync(kwok)) return undefined;
   const b = cachedBinaries();
   return {

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cachedBinaries } from './create.js';
+import { peerBinary } from '../peers.js';
 import { newResults, timing, writeResults } from './results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -58,8 +59,8 @@ export async function benchScale(args: string[]): Promise<void> {
   const pods = flag(args, 'pods', 10_000);
   const startedAt = new Date();
   const rows = [await measure('kwokts', ['node', join(ROOT, 'bin', 'run.js')], nodes, pods)];
-  const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
-  const kwok = process.env.KWOK ?? join(homedir(), 'go', 'bin', 'kwok');
+  const kwokctl = peerBinary('kwokctl');
+  const kwok = peerBinary('kwok');
   if (existsSync(kwokctl) && existsSync(kwok)) {
     // Same binaries as ours; kwokctl cannot download them here.
     const b = cachedBinaries();

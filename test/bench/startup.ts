@@ -17,6 +17,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { peerBinary } from '../peers.js';
 import { newResults, timing, writeResults, type BenchResults } from './results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -52,7 +53,7 @@ function timeOnce(c: Contender): Promise<number> {
 export async function benchStartup(args: string[]): Promise<void> {
   const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 10);
   const startedAt = new Date();
-  const kwokctl = process.env.KWOKCTL ?? join(homedir(), 'go', 'bin', 'kwokctl');
+  const kwokctl = peerBinary('kwokctl');
   const results: BenchResults = newResults('startup', `CLI start-up: kwokts vs kwokctl vs kubectl, ${rounds} interleaved rounds`, startedAt, { rounds });
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-bench-startup-'));
   const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: KUBECTL, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };

@@ -9,8 +9,9 @@ import { execa } from 'execa';
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, kwokts, sandbox, ROOT, failure } from './harness.js';
+import { peerBinary } from '../peers.js';
 
-const KWOKCTL = '/work/tools/bin/kwokctl';
+const KWOKCTL = peerBinary('kwokctl');
 
 test('pflag spellings are accepted: --bool=false, =1, a repeated --wait, -v=4, -v -4, --v=DEBUG, globals anywhere', async () => {
   const box = sandbox();

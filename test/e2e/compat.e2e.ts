@@ -2,8 +2,8 @@
  * kwokctl compatibility on real clusters: a self-contained `get kubeconfig` used by real kubectl
  * from another directory, kwokctl's scale node shape (untainted, dual-stack) running a plain
  * Deployment, and a workdir shared with Go kwokctl v0.8.0 in both directions (listing, stop,
- * start, delete, and byte-equal `-o wide` output). The kwokctl cases need /work/tools/bin/kwokctl
- * (or KWOKCTL_BINARY) and kwok's controller binary; without them they print `skip:` and are skipped
+ * start, delete, and byte-equal `-o wide` output). The kwokctl cases need Go kwokctl and kwok
+ * v0.8.0 (test/peers.ts says where they are looked for); without them they print `skip:` and are skipped
  * (the record format itself is unit-tested with a fixture: test/unit/cluster/record.test.ts).
  */
 import { after, before, describe, test } from 'node:test';
@@ -13,9 +13,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isAlive, kwokts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
+import { peerBinary } from '../peers.js';
 
-const KWOKCTL = process.env.KWOKCTL_BINARY ?? '/work/tools/bin/kwokctl';
-const KWOK = process.env.KWOK_BINARY ?? '/work/tools/bin/kwok';
+const KWOKCTL = peerBinary('kwokctl');
+const KWOK = peerBinary('kwok');
 const kwokctlMissing = !existsSync(KWOKCTL) || !existsSync(KWOK) ? `skip: kwokctl or kwok not found (${KWOKCTL}, ${KWOK}); set KWOKCTL_BINARY and KWOK_BINARY` : false;
 if (kwokctlMissing) process.stderr.write(`${kwokctlMissing}\n`);
 
