@@ -49,7 +49,8 @@ export function apiserverStartedAt(workdir: string, cluster = 'kwok'): number | 
   }
 }
 
-async function timed(cmd: string, args: string[], env: Record<string, string>): Promise<number> {
+/** Runs cmd with process.env plus `env` (a variable set to undefined is left out) and returns the milliseconds it took. */
+async function timed(cmd: string, args: string[], env: Record<string, string | undefined>): Promise<number> {
   const started = process.hrtime.bigint();
   const result = await execa(cmd, args, { env: { ...process.env, ...env }, reject: false, all: true });
   if (result.exitCode !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${String(result.all).slice(-2000)}`);
@@ -181,7 +182,8 @@ export async function benchCreate(args: string[]): Promise<void> {
     });
   }
   // What starting the CLI costs by itself, to tell it from the command's own work; and what
-  // starting Node costs with no program at all, the least any kwokts command run by Node can take.
+  // starting Node costs with no program at all, the least any kwokts command run by Node can take
+  // (without NODE_EXTRA_CA_CERTS, which bin/kwokts keeps from Node's start-up: see README).
   const versionMs: number[] = [];
   const nodeMs: number[] = [];
   const samples = await interleaved(tools, rounds);
@@ -190,7 +192,7 @@ export async function benchCreate(args: string[]): Promise<void> {
   const before = baseline ? samples[1] : undefined;
   for (let i = 0; i < rounds; i++) {
     versionMs.push(await timed(cmd, [...pre, '--version'], {}));
-    nodeMs.push(await timed(process.execPath, ['-e', '0'], {}));
+    nodeMs.push(await timed(process.execPath, ['-e', '0'], { NODE_EXTRA_CA_CERTS: undefined }));
   }
   const lines = [`kwokts  create→ready: ${stats(ours!.map((s) => s.createMs))}   delete: ${stats(ours!.map((s) => s.deleteMs))}`];
   const record = (tool: string, of: Sample[]): void => {
