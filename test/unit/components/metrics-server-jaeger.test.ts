@@ -97,3 +97,16 @@ test('with metrics-server the controller gets the default Metric and ClusterReso
   const mine = { kind: 'Metric', metadata: { name: 'mine' } };
   assert.deepEqual(kinds(withDefaultMetrics([mine], new Set(['ClusterResourceUsage']))), ['Metric/mine']);
 });
+
+test('jaeger: etcd traces to it too, with the flags its version knows (kwokctl\'s experimental ones for 3.5 and 3.6)', () => {
+  const etcdArgs = (extra: ClusterSpec['components'], etcdVersion: string, overrides: Partial<ClusterSpec> = {}): string[] =>
+    buildComponents(spec(extra, { etcdVersion, ...overrides })).find((c) => c.name === 'etcd')!.args.filter((a) => a.includes('tracing'));
+  const experimental = ['--experimental-enable-distributed-tracing=true', '--experimental-distributed-tracing-address=127.0.0.1:2012', '--experimental-distributed-tracing-sampling-rate=1000000'];
+  assert.deepEqual(etcdArgs(['jaeger'], 'v3.6.10'), experimental);
+  assert.deepEqual(etcdArgs(['jaeger'], 'v3.5.24'), experimental);
+  assert.deepEqual(etcdArgs(['jaeger'], 'v3.7.0'), ['--enable-distributed-tracing=true', '--distributed-tracing-address=127.0.0.1:2012', '--distributed-tracing-sampling-rate=1000000']);
+  assert.deepEqual(etcdArgs(['jaeger'], 'v3.4.13'), [], 'etcd 3.4 cannot trace');
+  assert.deepEqual(etcdArgs([], 'v3.6.10'), [], 'no jaeger, no tracing');
+  // In containers, jaeger's container by name, as kwokctl's compose runtime has it.
+  assert.deepEqual(etcdArgs(['jaeger'], 'v3.6.10', { placement: networkPlacement('c1') })[1], '--experimental-distributed-tracing-address=kwok-c1-jaeger:4317');
+});
