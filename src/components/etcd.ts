@@ -67,10 +67,11 @@ export function buildEtcd(spec: ClusterSpec): Component {
 /**
  * When jaeger runs, etcd traces every request to its OTLP gRPC collector, as kwokctl has it do
  * (with the apiserver's traces, a request can be followed into etcd). etcd 3.5 brought the flags
- * as experimental and 3.6 graduated them; the experimental spellings, which kwokctl passes, work
- * until 3.7 removes them, so 3.7 and later get the graduated ones. etcd before 3.5 cannot trace.
+ * as experimental and 3.6 graduated them; the experimental spellings, which kwokctl passes, are
+ * to be removed in 3.7 (etcd 3.6's --help), so 3.7 and later get the graduated ones. etcd before
+ * 3.5 cannot trace.
  */
-export function tracingArgs(spec: ClusterSpec): string[] {
+function tracingArgs(spec: ClusterSpec): string[] {
   if (!spec.components.includes('jaeger')) return [];
   const version = /^v?(\d+)\.(\d+)/.exec(spec.etcdVersion);
   if (!version) return [];
