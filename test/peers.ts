@@ -12,7 +12,7 @@ import { delimiter, join } from 'node:path';
 export type Peer = 'kwokctl' | 'kwok';
 
 /** The environment variables naming each peer, first wins: the tests' names, then the benchmarks'. */
-export const PEER_ENV: Record<Peer, readonly string[]> = {
+const PEER_ENV: Record<Peer, readonly string[]> = {
   kwokctl: ['KWOKCTL_BINARY', 'KWOKCTL'],
   kwok: ['KWOK_BINARY', 'KWOK'],
 };

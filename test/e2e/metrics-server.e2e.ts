@@ -205,21 +205,23 @@ describe('jaeger', { timeout: 3_600_000, skip: unbuiltReason('jaeger') }, () => 
     box.cleanup();
   });
 
+  /** The services jaeger has traces of (none while it does not answer). */
+  const services = async (): Promise<string[]> => {
+    const res = await fetch(`http://127.0.0.1:${port}/api/services`).catch(() => undefined);
+    const body = res?.ok ? ((await res.json()) as { data?: string[] | null }) : undefined;
+    return body?.data ?? [];
+  };
+
   test("the apiserver's traces reach jaeger", async () => {
     await kwokts(box, ['--name', 'me-jaeger', 'kubectl', 'get', 'ns']);
     await waitFor('jaeger lists the apiserver service', async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/services`).catch(() => undefined);
-      const body = res?.ok ? ((await res.json()) as { data?: string[] | null }) : undefined;
-      return (body?.data ?? []).includes('apiserver') || (body?.data ?? []).includes('kube-apiserver');
+      const listed = await services();
+      return listed.includes('apiserver') || listed.includes('kube-apiserver');
     }, 300_000, 3000);
   });
 
   test("etcd's traces reach jaeger too, as with kwokctl", async () => {
     await kwokts(box, ['--name', 'me-jaeger', 'kubectl', 'get', 'ns']);
-    await waitFor('jaeger lists the etcd service', async () => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/services`).catch(() => undefined);
-      const body = res?.ok ? ((await res.json()) as { data?: string[] | null }) : undefined;
-      return (body?.data ?? []).includes('etcd');
-    }, 300_000, 3000);
+    await waitFor('jaeger lists the etcd service', async () => (await services()).includes('etcd'), 300_000, 3000);
   });
 });
