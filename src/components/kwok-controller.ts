@@ -1,5 +1,6 @@
 import { UsageError } from '../util/errors.js';
 import { levelName } from '../util/log.js';
+import { CONTROLLER_ID_ENV } from '../util/controller-identity.js';
 import type { ClusterSpec, Component } from './component.js';
 import { imageOf } from './image.js';
 import { componentKubeconfig, publishedPorts, listenAddress, listenPort, networkName, placementOf } from './placement.js';
@@ -25,9 +26,9 @@ export function buildKwokController(spec: ClusterSpec): Component {
   const { ports, options, paths } = spec;
   const kubeconfig = componentKubeconfig(spec);
   // On the host the controller is this package's own executable (bin/kwok-controller.js), or
-  // options.kwokControllerBinary (kwokctl's --kwok-controller-binary, binary runtime only) with the
-  // flags kwokctl passes it (Go's kwok has no --id); in a container the image's entrypoint is
-  // `node …/kwok/main.js`.
+  // options.kwokControllerBinary (kwokctl's --kwok-controller-binary, binary runtime only); in a
+  // container the image's entrypoint (`node …/kwok/main.js` in ours, Go's kwok in kwokctl's). Either
+  // way the flags are those kwokctl passes, which Go's kwok knows too.
   const onHost = placementOf(spec).kind === 'host';
   const external = onHost && options.kwokControllerBinary !== '' ? options.kwokControllerBinary : undefined;
   const address = kubeletAddress(spec);
@@ -43,9 +44,6 @@ export function buildKwokController(spec: ClusterSpec): Component {
     `--node-port=${listenPort(spec, 'kwokController')}`,
     `--server-address=${listenAddress(spec)}:${listenPort(spec, 'kwokController')}`,
     `--node-lease-duration-seconds=${Math.trunc(options.nodeLeaseDurationSeconds * options.heartbeatFactor)}`,
-    // A stable identity: after a restart the controller still holds its node leases instead of
-    // waiting for them to expire.
-    ...(external ? [] : [`--id=kwok-${spec.name}-controller`]),
   ];
   if (external && options.kwokControllerShards > 1) {
     throw new UsageError('--kwok-controller-shards needs kwokts\'s own controller', { hint: 'drop --kwok-controller-binary, or --kwok-controller-shards' });
@@ -58,7 +56,8 @@ export function buildKwokController(spec: ClusterSpec): Component {
     name: 'kwok-controller',
     program: { path: external ?? spec.kwokControllerEntry },
     args,
-    env: {},
+    // A stable identity, by variable so that Go's kwok (a user's image or binary) runs with the same flags.
+    env: { [CONTROLLER_ID_ENV]: `kwok-${spec.name}-controller` },
     links: ['kube-apiserver'],
     retriesLinks: true,
     startsWhenLinksServe: true,

@@ -48,6 +48,16 @@ describe('binary runtime: a real cluster', () => {
     const read = await kwoktsInstalled(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'probe', '-o', 'jsonpath={.data.answer}'], { withoutNode: true });
     assert.equal(read.stdout, '42');
 
+    // The controller's identity comes as a variable (Go's kwok has no --id flag): the node leases
+    // it holds name the cluster's controller, the same after a restart.
+    const scaled = await kwokts(box, ['--name', 'e2e', 'scale', 'node', 'fake', '--replicas', '1']);
+    assert.equal(scaled.exitCode, 0, failure(scaled));
+    const lease = ['--name', 'e2e', 'kubectl', '-n', 'kube-node-lease', 'wait', 'lease/fake-000000', '--timeout=240s'];
+    const leased = await kwokts(box, [...lease, '--for=create']);
+    assert.equal(leased.exitCode, 0, failure(leased));
+    const held = await kwokts(box, [...lease, '--for=jsonpath={.spec.holderIdentity}=kwok-e2e-controller']);
+    assert.equal(held.exitCode, 0, failure(held));
+
     // The tool's exit code is ours; arguments that look like our flags pass through untouched.
     for (const run of [kwokts, kwoktsInstalled]) {
       const missing = await run(box, ['--name', 'e2e', 'kubectl', 'get', 'configmap', 'nope', '--namespace', 'default']);

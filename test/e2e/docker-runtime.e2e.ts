@@ -1,11 +1,13 @@
 /** The docker runtime against a dockerd of the tests' own (test/engines/docker.sh). */
 import { test } from 'node:test';
+import { execa } from 'execa';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { containerRuntimeSuite, leftovers } from './container-runtime-scenario.js';
 import { kwokts, ROOT, sandbox, failure } from './harness.js';
 import { startEngine } from '../engines/start-engine.js';
+import { goKwokBinary, TEST_GO_KWOK_IMAGE } from '../engines/images.js';
 
 containerRuntimeSuite('docker');
 
@@ -31,6 +33,35 @@ test("nerdctl's CLI engine, run for real through a nerdctl that is docker's CLI:
     assert.equal((await run(['delete', 'cluster'])).exitCode, 0);
     assert.deepEqual(await leftovers(under, name), []);
     assert.ok(!existsSync(join(box.workdir, 'clusters', name)));
+  } finally {
+    await run(['delete', 'cluster']);
+    box.cleanup();
+  }
+});
+
+test("--kwok-controller-image naming Go kwok's image (as kwokctl users and kwok's own docker e2e pass it): it runs as the controller and plays nodes and pods", { skip: goKwokBinary() ? false : 'no Go kwok binary (go install sigs.k8s.io/kwok/cmd/kwok@v0.8.0, or KWOK_BINARY) to put in an image' }, async () => {
+  const under = await startEngine('docker');
+  const box = sandbox();
+  const name = 'e2e-go-kwok-image';
+  const env = { ...box.env, ...under.env };
+  const run = (args: string[]) => kwokts({ ...box, env }, ['--name', name, ...args]);
+  try {
+    // Go's kwok stops at a flag it does not know: every flag kwokts gives the controller must be one of its.
+    const created = await run(['create', 'cluster', '--runtime', 'docker', `--kwok-controller-image=${TEST_GO_KWOK_IMAGE}`, '--wait', '3m']);
+    assert.equal(created.exitCode, 0, failure(created));
+    const inspected = await execa('docker', ['inspect', '--format', '{{.Config.Image}}', `kwok-${name}-kwok-controller`], { env: { ...process.env, ...under.env }, reject: false });
+    assert.equal(String(inspected.stdout).trim(), TEST_GO_KWOK_IMAGE);
+    assert.equal((await run(['scale', 'node', 'fake', '--replicas', '1'])).exitCode, 0);
+    assert.equal((await run(['scale', 'pod', 'fake-pod', '--replicas', '1'])).exitCode, 0);
+    // kubectl wait watches; the deadline is generous for a loaded machine.
+    const ready = await run(['kubectl', 'wait', '--for=condition=Ready', 'node/fake-000000', '--timeout=240s']);
+    assert.equal(ready.exitCode, 0, failure(ready));
+    const running = await run(['kubectl', 'wait', '--for=jsonpath={.status.phase}=Running', 'pod/fake-pod-000000', '--timeout=240s']);
+    assert.equal(running.exitCode, 0, failure(running));
+    const logs = await run(['logs', 'kwok-controller']);
+    assert.match(logs.stdout + logs.stderr, /sigs\.k8s\.io\/kwok/, 'the controller that ran is Go kwok');
+    assert.equal((await run(['delete', 'cluster'])).exitCode, 0);
+    assert.deepEqual(await leftovers(under, name), []);
   } finally {
     await run(['delete', 'cluster']);
     box.cleanup();

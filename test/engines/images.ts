@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { resolveImages, DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
 import { defaultOptionValues } from '../../src/config/options.js';
 import { DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
+import { peerBinary } from '../peers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const STAGING = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kwokts', 'images');
@@ -166,6 +167,30 @@ async function prometheusRecipe(): Promise<ImageRecipe | undefined> {
   };
 }
 
+/**
+ * Go kwok's controller (the peer binary, never built here) in an image as kwok's own Dockerfile
+ * lays it out (/usr/local/bin/kwok, its entrypoint), with the shared libraries it links: what a
+ * kwokctl user passes as --kwok-controller-image, and kwok's own docker e2e does. Only when the
+ * binary is there.
+ */
+export const TEST_GO_KWOK_IMAGE = 'localhost/kwokts-test/go-kwok:peer';
+
+export function goKwokBinary(): string | undefined {
+  const binary = peerBinary('kwok');
+  return existsSync(binary) ? realpathSync(binary) : undefined;
+}
+
+async function goKwokRecipe(): Promise<ImageRecipe | undefined> {
+  const binary = goKwokBinary();
+  if (!binary) return undefined;
+  return {
+    ref: TEST_GO_KWOK_IMAGE,
+    files: [['/usr/local/bin/kwok', binary], ...(await nodeLibraries(binary))],
+    dirs: [],
+    changes: ['ENV PATH=/usr/local/bin:/usr/bin:/bin', 'ENTRYPOINT ["/usr/local/bin/kwok"]'],
+  };
+}
+
 export async function ensureTestImages(engine: TestEngine): Promise<Record<string, 'cached' | 'imported'>> {
   const values = defaultOptionValues();
   const images = resolveImages(values, DEFAULT_KUBE_VERSION, etcdVersionForKube(DEFAULT_KUBE_VERSION));
@@ -198,6 +223,8 @@ export async function ensureTestImages(engine: TestEngine): Promise<Record<strin
   }
   const prometheus = await prometheusRecipe();
   if (prometheus) recipes.push(prometheus);
+  const goKwok = await goKwokRecipe();
+  if (goKwok) recipes.push(goKwok);
   const outcome: Record<string, 'cached' | 'imported'> = {};
   for (const recipe of recipes) outcome[recipe.ref] = await ensureImage(engine, recipe);
   return outcome;

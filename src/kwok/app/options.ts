@@ -16,6 +16,7 @@ import { parseLabelSelector } from '../../kube/index.js';
 import { checkLeaderElectionTiming, leaderElectionDefaults } from '../controllers/leader-election.js';
 import type { ManageMode } from '../controllers/node-selection.js';
 import { parseCidr } from '../../util/ip-address.js';
+import { CONTROLLER_ID_ENV } from '../../util/controller-identity.js';
 import { shardDefaults } from '../controllers/shard-membership.js';
 
 type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
@@ -48,7 +49,7 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'enable-crds', kind: 'strings', help: 'take these kinds from CRs instead of --config (Stage, Logs, Exec, Attach, PortForward and their Cluster kinds are implemented)' },
   { name: 'node-lease-duration-seconds', kind: 'int', help: 'duration of node leases; 0 disables leases' },
   { name: 'node-lease-parallelism', kind: 'int', help: 'concurrent node lease requests (default 16)' },
-  { name: 'id', kind: 'string', help: 'identity of this controller in leases and events (default <hostname>_<uuid>)' },
+  { name: 'id', kind: 'string', help: 'identity of this controller in leases and events (default $KWOKTS_CONTROLLER_ID, else <hostname>_<uuid>)' },
   { name: 'leader-elect', kind: 'bool', help: 'run as one of several replicas: act only while holding the leader Lease (default false)' },
   { name: 'leader-elect-lease-duration', kind: 'duration', help: 'how long standbys wait after the last renewal before taking over (default 15s)' },
   { name: 'leader-elect-renew-deadline', kind: 'duration', help: 'how long the leader keeps trying to renew before it stops (default 10s)' },
@@ -297,7 +298,7 @@ function checkSelector(flag: string, text: string): void {
 }
 
 /** Merge defaults, config-file options and flags, then validate like kwok. */
-export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigurationOptions, configPaths: string[]): KwokControllerOptions {
+export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigurationOptions, configPaths: string[], env: NodeJS.ProcessEnv = process.env): KwokControllerOptions {
   const str = (flag: string, config: string | undefined, fallback = ''): string => last(flags, flag) ?? config ?? fallback;
   const manageAll = flags.has('manage-all-nodes') ? last(flags, 'manage-all-nodes') === 'true' : (fromConfig.manageAllNodes ?? false);
   const single = str('manage-single-node', fromConfig.manageSingleNode);
@@ -326,7 +327,7 @@ export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigura
     nodeLeaseParallelism: intFlag(flags, 'node-lease-parallelism') ?? fromConfig.nodeLeaseParallelism ?? kwokDefaults.nodeLeaseParallelism,
     nodePlayStageParallelism: fromConfig.nodePlayStageParallelism ?? kwokDefaults.nodePlayStageParallelism,
     podPlayStageParallelism: fromConfig.podPlayStageParallelism ?? kwokDefaults.podPlayStageParallelism,
-    id: last(flags, 'id') || `${hostname()}_${randomUUID()}`,
+    id: last(flags, 'id') || env[CONTROLLER_ID_ENV] || `${hostname()}_${randomUUID()}`,
     logLevel: LogLevel.INFO,
     leaderElection: resolveLeaderElection(flags),
     shard: resolveShard(flags),

@@ -34,6 +34,13 @@ describe('kwok flags', () => {
     assert.equal(resolve(['--manage-all-nodes', '--id', 'fixed']).id, 'fixed');
   });
 
+  it('takes its identity from $KWOKTS_CONTROLLER_ID (how kwokts gives it, since Go kwok has no --id), the flag winning', () => {
+    const flags = parseKwokArgs(['--manage-all-nodes']);
+    assert.equal(resolveKwokOptions(flags, {}, [], { KWOKTS_CONTROLLER_ID: 'kwok-c1-controller' }).id, 'kwok-c1-controller');
+    assert.equal(resolveKwokOptions(parseKwokArgs(['--manage-all-nodes', '--id=mine']), {}, [], { KWOKTS_CONTROLLER_ID: 'kwok-c1-controller' }).id, 'mine');
+    assert.match(resolveKwokOptions(flags, {}, [], { KWOKTS_CONTROLLER_ID: '' }).id, /_[0-9a-f-]{36}$/);
+  });
+
   it('requires exactly one manage mode', () => {
     const bad: [string[], RegExp][] = [
       [[], /no nodes are managed/],
