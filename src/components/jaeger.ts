@@ -24,6 +24,9 @@ export function buildJaeger(spec: ClusterSpec): Component {
   return {
     name: 'jaeger',
     program: { artifact: 'jaeger' },
+    // In a container, the image's own entrypoint, as kwokctl has it: jaegertracing/all-in-one runs
+    // /go/bin/all-in-one-linux and has no `jaeger` to name instead (an image FROM scratch).
+    command: [],
     args,
     env: {},
     links: [],

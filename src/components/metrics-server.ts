@@ -37,6 +37,9 @@ export function buildMetricsServer(spec: ClusterSpec): Component {
   return {
     name: 'metrics-server',
     program: { artifact: 'metrics-server' },
+    // In a container, the program where metrics-server's image has it, as kwokctl names it: that
+    // image (distroless) has nothing on its PATH.
+    command: ['/metrics-server'],
     args,
     env: {},
     links: ['kube-apiserver', 'kwok-controller'],

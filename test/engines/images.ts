@@ -14,7 +14,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { resolveImages, DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
 import { defaultOptionValues } from '../../src/config/options.js';
-import { DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
+import { DEFAULT_JAEGER_VERSION, DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
 import { peerBinary } from '../peers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -219,7 +219,14 @@ export async function ensureTestImages(engine: TestEngine): Promise<Record<strin
   // Only when `kwokts artifacts build` has built it (it is not a default component).
   const metricsServer = join(process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache'), 'gobuild', 'metrics-server', `v${DEFAULT_METRICS_SERVER_VERSION.replace(/^v/, '')}`, 'metrics-server');
   if (existsSync(metricsServer)) {
-    recipes.push({ ref: images['metrics-server'], files: [['/usr/local/bin/metrics-server', metricsServer]], dirs: [], changes: [env, 'USER 65534:65534', 'ENTRYPOINT ["/usr/local/bin/metrics-server"]'] });
+    // Laid out as upstream's (distroless): the program at /metrics-server, nothing on PATH.
+    recipes.push({ ref: images['metrics-server'], files: [['/metrics-server', metricsServer]], dirs: [], changes: ['USER 65534:65534', 'ENTRYPOINT ["/metrics-server"]'] });
+  }
+  // jaeger: our Go-built binary of the default version where jaegertracing/all-in-one has it
+  // (an image FROM scratch, its entrypoint /go/bin/all-in-one-linux). Only when built.
+  const jaeger = join(process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache'), 'gobuild', 'jaeger', `v${DEFAULT_JAEGER_VERSION.replace(/^v/, '')}`, 'jaeger');
+  if (existsSync(jaeger)) {
+    recipes.push({ ref: images.jaeger, files: [['/go/bin/all-in-one-linux', jaeger]], dirs: [], changes: ['ENTRYPOINT ["/go/bin/all-in-one-linux"]'] });
   }
   const prometheus = await prometheusRecipe();
   if (prometheus) recipes.push(prometheus);

@@ -46,3 +46,29 @@ test('the CLI form of a container with a multi-word entrypoint and a working dir
   assert.ok(args.includes('--workdir=/work'), args.join(' '));
   assert.deepEqual(args.slice(-3), ['busybox:1', '-c', 'echo hi']);
 });
+
+test("each built-in component's container runs what its upstream image has, as kwokctl names it: the control plane's binary by name, metrics-server at /metrics-server, jaeger and the kwok controller by the image's own entrypoint", async () => {
+  const { buildComponents, networkPlacement } = await import('../../../../src/components/index.js');
+  const { sampleSpec } = await import('../../components/sample-spec.js');
+  const base = sampleSpec({ placement: networkPlacement('c1') });
+  const spec = sampleSpec({
+    placement: networkPlacement('c1'),
+    components: [...base.components, 'metrics-server', 'jaeger', 'prometheus'],
+    ports: { ...base.ports, metricsServer: 2010, jaeger: 2011, jaegerOtlpGrpc: 2012, prometheus: 2013 },
+    images: Object.fromEntries(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'metrics-server', 'jaeger', 'prometheus'].map((n) => [n, `example/${n}:1`])),
+  });
+  const entrypoints = Object.fromEntries(buildComponents(spec).map((c) => [c.name, buildContainerSpec(c, 'c1', new Set(spec.components)).entrypoint]));
+  assert.deepEqual(entrypoints, {
+    etcd: ['etcd'],
+    'kube-apiserver': ['kube-apiserver'],
+    'kube-controller-manager': ['kube-controller-manager'],
+    'kube-scheduler': ['kube-scheduler'],
+    // Ours runs node, Go kwok's image /usr/local/bin/kwok: either way the image says.
+    'kwok-controller': [],
+    // jaegertracing/all-in-one is FROM scratch with /go/bin/all-in-one-linux; metrics-server's
+    // image is distroless with /metrics-server; prom/prometheus has /bin/prometheus on its PATH.
+    'metrics-server': ['/metrics-server'],
+    jaeger: [],
+    prometheus: ['prometheus'],
+  });
+});
