@@ -3,12 +3,13 @@
  * issue: the cluster's kwok.yaml, every component log (and the audit log), the runtime info and
  * the components' state. Never key material: the record holds paths to keys, not keys.
  */
+import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
 import { loadCluster } from './record.js';
-import { logFile } from '../naming/naming.js';
+import { logFile, runtimeObjectName } from '../naming/naming.js';
 import { shellQuote } from '../exec/shell-quote.js';
 import { HOST_PLATFORM } from '../artifacts/sources.js';
 import { AUDIT_LOG, readComponentLog, readContext } from './logs.js';
@@ -27,7 +28,9 @@ export interface ExportLogsResult {
 
 /**
  * With `print` (--dry-run), nothing is read or written: each step is printed as kwokctl prints it
- * (`mkdir -p`, `cp`, `echo ... >`), and a log that is not a file on this host as a `#` note.
+ * (`mkdir -p`, `cp`, `echo ... >`; for an engine `docker info >FILE 2>&1` and `docker logs
+ * CONTAINER >FILE 2>&1`, kwokts reading the same logs through the engine's API), and a log that is
+ * neither a file on this host nor a container's (kind's pods) as a `#` note.
  */
 export async function exportLogs(workdir: string, name: string, target?: string, print?: (line: string) => void): Promise<ExportLogsResult> {
   const cluster = await loadCluster(workdir, name);
@@ -45,11 +48,15 @@ export async function exportLogs(workdir: string, name: string, target?: string,
     print(`mkdir -p ${q(dir)}`);
     print(`cp ${q(cluster.paths.config)} ${q(join(dir, 'kwok.yaml'))}`);
     print(`mkdir -p ${q(join(dir, 'components'))}`);
-    print(`echo ${q(info)} >${q(join(dir, infoFile))}`);
-    const native = runtime.info().mode === 'native';
+    const engine = engineInfoCommand(runtime.info());
+    if (engine) printRedirected(print, engine, join(dir, infoFile));
+    else print(`echo ${q(info)} >${q(join(dir, infoFile))}`);
+    const mode = runtime.info().mode;
     for (const component of cluster.record.components) {
       const to = join(dir, 'components', `${component.name}.log`);
-      print(native ? `cp ${q(logFile(cluster.paths, component.name))} ${q(to)}` : `# Save the log of ${component.name} to ${to}`);
+      if (mode === 'native') print(`cp ${q(logFile(cluster.paths, component.name))} ${q(to)}`);
+      else if (engine) printRedirected(print, [engine[0]!, 'logs', runtimeObjectName(name, component.name)], to);
+      else print(`# Save the log of ${component.name} to ${to}`);
     }
     if (cluster.record.options.kubeAuditPolicy) print(`cp ${q(cluster.paths.auditLog)} ${q(join(dir, 'components', `${AUDIT_LOG}.log`))}`);
     // components.txt (written below) is not printed: the transcript is kwokctl's line for line,
@@ -76,11 +83,39 @@ export async function exportLogs(workdir: string, name: string, target?: string,
     files.push(as);
   }
   if (cluster.record.options.kubeAuditPolicy) await copy(cluster.paths.auditLog, join('components', `${AUDIT_LOG}.log`));
-  await writeFile(join(dir, infoFile), `${info}\n`);
+  const engine = engineInfoCommand(runtime.info());
+  await writeFile(join(dir, infoFile), engine ? await combinedOutput(engine) : `${info}\n`);
   files.push(infoFile);
   const summary = await summarizeCluster(workdir, name);
   const rows = summary.components.map((c) => [c.name, c.state, String(c.ready), c.detail || '-']);
   await writeFile(join(dir, 'components.txt'), `${renderTable([['NAME', 'STATUS', 'READY', 'DETAIL'], ...rows])}\n`);
   files.push('components.txt');
   return { dir, files };
+}
+
+/**
+ * What kwokctl saves as `<runtime>-info.txt` for an engine: what its CLI's `info` says (versions,
+ * storage, rootless or not: what a bug report needs). undefined for the host and for kind, where
+ * it is the platform.
+ */
+function engineInfoCommand(runtime: { name: string; mode: string }): string[] | undefined {
+  return runtime.mode === 'container' ? [runtime.name, 'info'] : undefined;
+}
+
+/** A command with its output redirected, in kwokctl's layout: one word per line. */
+function printRedirected(print: (line: string) => void, argv: string[], file: string): void {
+  print(`${shellQuote(argv[0]!)} \\`);
+  for (const arg of argv.slice(1)) print(`  ${shellQuote(arg)} \\`);
+  print(`  >${shellQuote(file)} \\`);
+  print('  2>&1');
+}
+
+/** stdout and stderr of a command (as `>FILE 2>&1` keeps them), its failure included: an export never fails for its info file. */
+function combinedOutput(argv: string[]): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(argv[0]!, argv.slice(1), { timeout: 30_000, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+      const text = `${stdout}${stderr}`;
+      resolve(error && text === '' ? `${argv.join(' ')}: ${error.message}\n` : text);
+    });
+  });
 }

@@ -138,7 +138,10 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       const exported = await run(['export', 'logs', exportDir]);
       assert.equal(exported.exitCode, 0, failure(exported));
       assert.match(readFileSync(join(exportDir, name, 'components', 'kube-apiserver.log'), 'utf8'), /Serving securely|serving/i);
-      assert.ok(existsSync(join(exportDir, name, `${engine}-info.txt`)));
+      // As kwokctl's: what the engine's CLI says of itself, not only the platform.
+      assert.match(readFileSync(join(exportDir, name, `${engine}-info.txt`), 'utf8'), /Server Version|APIVersion/);
+      const planned = await run(['--dry-run', 'export', 'logs']);
+      assert.match(planned.stdout, new RegExp(`^${engine} \\\\\n  logs \\\\\n  kwok-${name}-etcd \\\\$`, 'm'));
 
       // Passthrough uses the host's binaries against the ports published on loopback.
       const etcd = await run(['etcdctl', 'get', '/registry/namespaces/default', '--keys-only']);

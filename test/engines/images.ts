@@ -183,9 +183,12 @@ export function goKwokBinary(): string | undefined {
 async function goKwokRecipe(): Promise<ImageRecipe | undefined> {
   const binary = goKwokBinary();
   if (!binary) return undefined;
+  // kwok's image is alpine's: a shell and `env` there are what kwok's own exec e2e runs in it.
+  const tools = ['/bin/sh', '/usr/bin/env'].filter((t) => existsSync(t));
+  const toolFiles = (await Promise.all(tools.map(async (t) => [[t, t] as [string, string], ...(await nodeLibraries(realpathSync(t)))]))).flat();
   return {
     ref: TEST_GO_KWOK_IMAGE,
-    files: [['/usr/local/bin/kwok', binary], ...(await nodeLibraries(binary))],
+    files: [['/usr/local/bin/kwok', binary], ...(await nodeLibraries(binary)), ...toolFiles],
     dirs: [],
     changes: ['ENV PATH=/usr/local/bin:/usr/bin:/bin', 'ENTRYPOINT ["/usr/local/bin/kwok"]'],
   };

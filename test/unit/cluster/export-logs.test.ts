@@ -45,6 +45,26 @@ test('export logs --dry-run prints kwokctl\'s steps line for line (not the compo
   assert.equal(existsSync(join(root, 'export')), false, 'a dry run creates nothing');
 });
 
+test("export logs --dry-run for an engine prints kwokctl's engine commands (info, then each container's logs), one word per line", async () => {
+  for (const engine of ['docker', 'podman', 'nerdctl']) {
+    const { workdir, root } = clusterOnDisk(engine);
+    const lines: string[] = [];
+    await exportLogs(workdir, 'c1', undefined, (l) => lines.push(l));
+    const out = join(root, 'export', 'logs');
+    const logs = (component: string): string[] => [`${engine} \\`, '  logs \\', `  kwok-c1-${component} \\`, `  >${join(out, 'components', `${component}.log`)} \\`, '  2>&1'];
+    assert.deepEqual(lines, [
+      `mkdir -p ${out}`,
+      `cp ${join(root, 'kwok.yaml')} ${join(out, 'kwok.yaml')}`,
+      `mkdir -p ${join(out, 'components')}`,
+      `${engine} \\`, '  info \\', `  >${join(out, `${engine}-info.txt`)} \\`, '  2>&1',
+      ...logs('etcd'),
+      ...logs('kube-apiserver'),
+      ...logs('kwok-controller'),
+    ]);
+    assert.equal(existsSync(join(root, 'export')), false, 'a dry run creates nothing');
+  }
+});
+
 test('export logs --dry-run into a named directory: DIR/<cluster>', async () => {
   const { workdir } = clusterOnDisk('binary');
   const lines: string[] = [];
