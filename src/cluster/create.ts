@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { checkMergeable, mergeContext, resolveUserKubeconfigPath } from '../kube/index.js';
-import { COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS, type ComponentName } from '../components/index.js';
+import { COMPONENT_NAMES, DEFAULT_COMPONENTS, KWOKCTL_COMPONENTS_NOT_RUN, REQUIRED_COMPONENTS, type ComponentName } from '../components/index.js';
 import { resolveImages } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
 import { applyHeartbeatFactor, componentSelection } from '../config/resolve.js';
@@ -178,14 +178,20 @@ async function existing(options: CreateClusterOptions, paths: ClusterPaths, star
 
 export function chooseComponents(enable: readonly string[], disable: readonly string[], base: readonly string[] = []): ComponentName[] {
   const known = new Set<string>(COMPONENT_NAMES);
-  for (const n of [...base, ...enable, ...disable]) {
+  const notRun = new Set<string>(KWOKCTL_COMPONENTS_NOT_RUN);
+  // Disabling one of them asks for what is so anyway.
+  const removed = disable.filter((n) => !notRun.has(n));
+  for (const n of [...base, ...enable, ...removed]) {
+    if (notRun.has(n)) {
+      throw new UsageError(`component ${n} is one of kwokctl's extras that kwokts does not run yet`, { hint: `leave it out (the components kwokts runs: ${COMPONENT_NAMES.join(', ')}), or use kwokctl for it` });
+    }
     if (!known.has(n)) throw new UsageError(`unknown component ${JSON.stringify(n)}`, { hint: `components: ${COMPONENT_NAMES.join(', ')}` });
   }
-  for (const n of disable) {
+  for (const n of removed) {
     if ((REQUIRED_COMPONENTS as readonly string[]).includes(n)) throw new UsageError(`component ${n} cannot be disabled`, { hint: 'a cluster always runs etcd and kube-apiserver' });
   }
   const set = new Set<string>([...(base.length > 0 ? base : DEFAULT_COMPONENTS), ...enable]);
-  for (const n of disable) set.delete(n);
+  for (const n of removed) set.delete(n);
   const missing = REQUIRED_COMPONENTS.filter((n) => !set.has(n));
   if (missing.length > 0) throw new UsageError(`--components leaves out ${missing.join(' and ')}`, { hint: 'a cluster always runs etcd and kube-apiserver' });
   return COMPONENT_NAMES.filter((n) => set.has(n));

@@ -6,7 +6,7 @@ import type { Placement } from './placement.js';
 /** Binaries a cluster may need, by their upstream names. */
 export type ArtifactName = 'etcd' | 'etcdctl' | 'kube-apiserver' | 'kube-controller-manager' | 'kube-scheduler' | 'kubectl' | 'prometheus' | 'metrics-server' | 'jaeger';
 
-export { COMPONENT_NAMES, type BuiltinComponentName, type ComponentName } from '../config/component-names.js';
+export { COMPONENT_NAMES, KWOKCTL_COMPONENTS_NOT_RUN, type BuiltinComponentName, type ComponentName } from '../config/component-names.js';
 
 /** Components a cluster runs unless told otherwise; kwokctl's default set. */
 export const DEFAULT_COMPONENTS: readonly ComponentName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];

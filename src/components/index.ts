@@ -15,7 +15,7 @@ import { buildJaeger } from './jaeger.js';
 export type { ArtifactName, BuiltinComponentName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentMount, ComponentName, ComponentPort, ComponentVolume, Program, ReadinessProbe } from './component.js';
 export { HOST_PLACEMENT, networkPlacement, placementOf, type Placement } from './placement.js';
 export { CONTAINER_PORTS, PORT_OPTIONS, PORT_TABLE, portRequests, type PortKey } from './ports.js';
-export { COMPONENT_NAMES, DEFAULT_COMPONENTS, REQUIRED_COMPONENTS } from './component.js';
+export { COMPONENT_NAMES, DEFAULT_COMPONENTS, KWOKCTL_COMPONENTS_NOT_RUN, REQUIRED_COMPONENTS } from './component.js';
 export { formatGoDuration, quantityToBytes } from './args.js';
 export { METRICS_API_SERVICE, metricsServerManifests } from './metrics-server.js';
 export { apiserverTracingConfig } from './jaeger.js';

@@ -17,3 +17,11 @@ test('unknown names, and a set without etcd or kube-apiserver, are refused', () 
   assert.throws(() => chooseComponents([], [], ['etcd', 'kwok-controller']), /--components leaves out kube-apiserver/);
   assert.throws(() => chooseComponents([], ['etcd']), /component etcd cannot be disabled/);
 });
+
+test("kwokctl's extras kwokts does not run are named as such (kwok's own docker e2e enables scheduler-plugins), not as unknown", () => {
+  for (const n of ['scheduler-plugins', 'kueue', 'jobset', 'lws', 'descheduler', 'dashboard']) {
+    assert.throws(() => chooseComponents([n], []), new RegExp(`^UsageError: component ${n} is one of kwokctl's extras that kwokts does not run yet$`));
+  }
+  // Disabling one asks for what is so anyway.
+  assert.deepEqual(chooseComponents([], ['scheduler-plugins']), chooseComponents([], []));
+});
