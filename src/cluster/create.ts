@@ -90,6 +90,9 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const runtime = await loadRuntime(runtimeName);
   // A real cluster (kind) brings its own control plane; only the controller is ours to deploy.
   const components = runtime.info().mode === 'cluster' ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
+  // kwokctl runs these as pods in the kind cluster; kwokts does not yet: say so rather than leave the user waiting on their ports.
+  const notRun = runtime.info().mode === 'cluster' ? chosen.filter((c) => c === 'prometheus' || c === 'metrics-server' || c === 'jaeger') : [];
+  if (notRun.length > 0) options.logger.warn(`the ${runtimeName} runtime does not run ${notRun.join(', ')} (kwokctl runs ${notRun.length > 1 ? 'them' : 'it'} as pods in the kind cluster); the cluster is made without ${notRun.length > 1 ? 'them' : 'it'}`);
 
   // Dry-run takes no lock: it changes nothing, so it cannot race.
   const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);

@@ -56,6 +56,13 @@ describe('runtimes without an engine here', () => {
     assert.ok(!existsSync(dir));
   });
 
+  test('kind with prometheus, metrics-server or jaeger enabled: one warning that they are not run there, and no plan for them', async () => {
+    const r = await kwokts(box, ['--name', 'kd', 'create', 'cluster', '--runtime', 'kind', '--prometheus-port=0', '--enable=prometheus,metrics-server', '--dry-run']);
+    assert.equal(r.exitCode, 0, failure(r));
+    assert.match(r.stderr, /^warning: the kind runtime does not run metrics-server, prometheus \(kwokctl runs them as pods in the kind cluster\); the cluster is made without them$/m);
+    assert.doesNotMatch(r.stdout, /prom\/prometheus|metrics-server:/);
+  });
+
   test('kind through a recording double: the calls kwokts makes, and a rollback that deletes the kind cluster', async () => {
     const log = join(box.workdir, '..', 'kind-calls.log');
     rmSync(log, { force: true });
