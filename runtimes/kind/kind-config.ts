@@ -4,9 +4,13 @@ import { CONTAINER_PORTS, type Component } from '../../src/components/index.js';
 /**
  * kind's cluster config: the apiserver published on 127.0.0.1 at the cluster's port, and the kwok
  * controller's port (it runs on the node's network) published the same way, so the host-side
- * readiness probes and kubectl work as for every other runtime.
+ * readiness probes and kubectl work as for every other runtime. With `ca`, the cluster's own CA
+ * goes into the node where kubeadm looks for one (/etc/kubernetes/pki/ca.{crt,key}): kubeadm then
+ * signs everything with it instead of making its own, so the cluster's pki/ca.key is the key of
+ * the cluster's CA and `get kubeconfig --user ... --group ...` can sign for it (kwokctl mounts its
+ * whole pki directory there to the same end).
  */
-export function renderKindConfig(components: readonly Component[], host: { cgroupV1?: boolean } = {}): string {
+export function renderKindConfig(components: readonly Component[], host: { cgroupV1?: boolean } = {}, ca?: { cert: string; key: string }): string {
   const apiserver = components.find((c) => c.name === 'kube-apiserver');
   const controller = components.find((c) => c.name === 'kwok-controller');
   const config = {
@@ -18,6 +22,14 @@ export function renderKindConfig(components: readonly Component[], host: { cgrou
     nodes: [
       {
         role: 'control-plane',
+        ...(ca
+          ? {
+              extraMounts: [
+                { hostPath: ca.cert, containerPath: '/etc/kubernetes/pki/ca.crt', readOnly: true },
+                { hostPath: ca.key, containerPath: '/etc/kubernetes/pki/ca.key', readOnly: true },
+              ],
+            }
+          : {}),
         ...(controller
           ? { extraPortMappings: [{ containerPort: CONTAINER_PORTS.kwokController, hostPort: controller.ports[0]?.port, listenAddress: '127.0.0.1', protocol: 'TCP' }] }
           : {}),

@@ -68,7 +68,7 @@ export class KindRuntime implements Runtime {
     }
     const config = join(ctx.paths.root, 'kind.yaml');
     const kindKubeconfig = join(ctx.paths.root, 'kind-kubeconfig.yaml');
-    await ctx.executor.writeFile(config, renderKindConfig(ctx.clusterComponents ?? [apiserver], { cgroupV1: !existsSync('/sys/fs/cgroup/cgroup.controllers') }));
+    await ctx.executor.writeFile(config, renderKindConfig(ctx.clusterComponents ?? [apiserver], { cgroupV1: !existsSync('/sys/fs/cgroup/cgroup.controllers') }, { cert: ctx.paths.caCert, key: ctx.paths.caKey }));
     // kindest/node missing and not pullable: the node image made locally (said in one line).
     const configured = apiserver.image ?? '';
     const image = ctx.executor.dryRun
@@ -172,9 +172,9 @@ async function removeIdleKindNetwork(ctx: RuntimeContext): Promise<void> {
 const KIND_NETWORK = 'kind';
 
 /**
- * kind's cluster has its own CA and admin credentials: they replace the cluster's pki files, so the
- * cluster's kubeconfig, the user's context and the readiness probes (which all name those files)
- * work unchanged.
+ * kind's admin credentials (signed by the cluster's CA, which kind.yaml gave kubeadm) and its copy
+ * of the CA replace the cluster's pki files, so the cluster's kubeconfig, the user's context and
+ * the readiness probes (which all name those files) work unchanged.
  */
 async function adoptCredentials(kindKubeconfig: string, ctx: RuntimeContext): Promise<void> {
   if (ctx.executor.dryRun) {

@@ -108,6 +108,16 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     const ready = await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
     assert.equal(ready.stdout, 'True');
 
+    // kubeadm in the node took the cluster's CA (kind.yaml mounts it): a kubeconfig for another
+    // user, signed with the cluster's ca.key, is accepted, and its group's rights apply.
+    const other = await run(['get', 'kubeconfig', '--user=cluster-admin', '--group=system:masters']);
+    assert.equal(other.exitCode, 0, failure(other));
+    const otherFile = join(box.workdir, '..', 'other-user.kubeconfig');
+    writeFileSync(otherFile, other.stdout, { mode: 0o600 });
+    const whoami = await k([`--kubeconfig=${otherFile}`, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+    assert.equal(whoami.exitCode, 0, failure(whoami));
+    assert.equal(whoami.stdout, 'cluster-admin');
+
     // Logs through the cluster (kubectl logs of the component's pod).
     const controllerLogs = await run(['logs', 'kwok-controller']);
     assert.equal(controllerLogs.exitCode, 0, failure(controllerLogs));

@@ -43,3 +43,11 @@ test('the controller manifests reference the image given, and manage only fake n
   assert.ok(container.args.includes('--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake'));
   assert.ok(!text.includes('${'), 'no placeholder left');
 });
+
+test("kind config with the cluster's CA: mounted where kubeadm takes an existing CA, read-only, so the cluster's ca.key signs for it", () => {
+  const config = parse(renderKindConfig([component('kube-apiserver', 1)], {}, { cert: '/c/pki/ca.crt', key: '/c/pki/ca.key' })) as { nodes: Array<Record<string, unknown>> };
+  assert.deepEqual(config.nodes[0]!['extraMounts'], [
+    { hostPath: '/c/pki/ca.crt', containerPath: '/etc/kubernetes/pki/ca.crt', readOnly: true },
+    { hostPath: '/c/pki/ca.key', containerPath: '/etc/kubernetes/pki/ca.key', readOnly: true },
+  ]);
+});
