@@ -89,9 +89,10 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   // The binary runtime alone (the usual case) loads no container engine, kind or artifact code.
   const runtime = await loadRuntime(runtimeName);
   // A real cluster (kind) brings its own control plane; only the controller is ours to deploy.
-  const components = runtime.info().mode === 'cluster' ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
+  const inCluster = runtime.info().mode === 'cluster';
+  const components = inCluster ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
   // kwokctl runs these as pods in the kind cluster; kwokts does not yet: say so rather than leave the user waiting on their ports.
-  const notRun = runtime.info().mode === 'cluster' ? chosen.filter((c) => c === 'prometheus' || c === 'metrics-server' || c === 'jaeger') : [];
+  const notRun = inCluster ? chosen.filter((c) => c === 'prometheus' || c === 'metrics-server' || c === 'jaeger') : [];
   if (notRun.length > 0) options.logger.warn(`the ${runtimeName} runtime does not run ${notRun.join(', ')} (kwokctl runs ${notRun.length > 1 ? 'them' : 'it'} as pods in the kind cluster); the cluster is made without ${notRun.length > 1 ? 'them' : 'it'}`);
 
   // Dry-run takes no lock: it changes nothing, so it cannot race.

@@ -40,6 +40,8 @@ export async function exportLogs(workdir: string, name: string, target?: string,
     throw new UsageError(`${dir} is not empty`, { hint: 'give an empty or new directory, so nothing of yours is overwritten' });
   }
   const runtime = createRuntime(cluster.record.runtime);
+  const mode = runtime.info().mode;
+  const engine = engineInfoCommand(runtime.info());
   const infoFile = `${cluster.record.runtime}-info.txt`;
   // Go's spelling, as kwokctl writes it (linux/amd64, not Node's linux/x64).
   const info = `${HOST_PLATFORM.os}/${HOST_PLATFORM.arch}`;
@@ -48,10 +50,8 @@ export async function exportLogs(workdir: string, name: string, target?: string,
     print(`mkdir -p ${q(dir)}`);
     print(`cp ${q(cluster.paths.config)} ${q(join(dir, 'kwok.yaml'))}`);
     print(`mkdir -p ${q(join(dir, 'components'))}`);
-    const engine = engineInfoCommand(runtime.info());
     if (engine) printRedirected(print, engine, join(dir, infoFile));
     else print(`echo ${q(info)} >${q(join(dir, infoFile))}`);
-    const mode = runtime.info().mode;
     for (const component of cluster.record.components) {
       const to = join(dir, 'components', `${component.name}.log`);
       if (mode === 'native') print(`cp ${q(logFile(cluster.paths, component.name))} ${q(to)}`);
@@ -83,7 +83,6 @@ export async function exportLogs(workdir: string, name: string, target?: string,
     files.push(as);
   }
   if (cluster.record.options.kubeAuditPolicy) await copy(cluster.paths.auditLog, join('components', `${AUDIT_LOG}.log`));
-  const engine = engineInfoCommand(runtime.info());
   await writeFile(join(dir, infoFile), engine ? await combinedOutput(engine) : `${info}\n`);
   files.push(infoFile);
   const summary = await summarizeCluster(workdir, name);
