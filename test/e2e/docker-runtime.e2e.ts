@@ -3,12 +3,11 @@ import { test } from 'node:test';
 import { execa } from 'execa';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { containerRuntimeSuite, leftovers } from './container-runtime-scenario.js';
-import { freePort, kwokts, ROOT, sandbox, unbuiltReason, waitFor, failure } from './harness.js';
+import { freePort, jaegerServices, kwokts, ROOT, sandbox, unbuiltReason, waitFor, failure } from './harness.js';
 import { startEngine } from '../engines/start-engine.js';
-import { goKwokBinary, TEST_GO_KWOK_IMAGE } from '../engines/images.js';
+import { goBuiltAddon, goKwokBinary, TEST_GO_KWOK_IMAGE } from '../engines/images.js';
 
 containerRuntimeSuite('docker');
 
@@ -69,14 +68,12 @@ test("--kwok-controller-image naming Go kwok's image (as kwokctl users and kwok'
   }
 });
 
-const JAEGER = join(process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache'), 'gobuild', 'jaeger', 'v1.76.0', 'jaeger');
-
 test("jaeger in a container from an image laid out as jaegertracing/all-in-one (FROM scratch, its own entrypoint): the apiserver's and etcd's traces reach it", { timeout: 3_600_000, skip: unbuiltReason('jaeger') }, async () => {
   const box = sandbox();
   const name = 'e2e-jaeger';
   try {
     // Built from its Go module when not cached yet; the engine's images are made after, so the jaeger image is among them.
-    if (!existsSync(JAEGER)) {
+    if (!existsSync(goBuiltAddon('jaeger'))) {
       const built = await kwokts(box, ['artifacts', 'build', 'jaeger'], { timeoutMs: 3_000_000 });
       assert.equal(built.exitCode, 0, failure(built));
     }
@@ -86,14 +83,9 @@ test("jaeger in a container from an image laid out as jaegertracing/all-in-one (
     const port = await freePort();
     const created = await run(['create', 'cluster', '--runtime', 'docker', '--jaeger-port', String(port), '--wait', '3m']);
     assert.equal(created.exitCode, 0, failure(created));
-    const services = async (): Promise<string[]> => {
-      const res = await fetch(`http://127.0.0.1:${port}/api/services`).catch(() => undefined);
-      const body = res?.ok ? ((await res.json()) as { data?: string[] | null }) : undefined;
-      return body?.data ?? [];
-    };
     await run(['kubectl', 'get', 'ns']);
     await waitFor('jaeger lists the apiserver and etcd', async () => {
-      const listed = await services();
+      const listed = await jaegerServices(port);
       return (listed.includes('apiserver') || listed.includes('kube-apiserver')) && listed.includes('etcd');
     }, 300_000, 3000);
     assert.equal((await run(['delete', 'cluster'])).exitCode, 0);

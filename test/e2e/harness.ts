@@ -335,3 +335,10 @@ export function insecureHttpsStatus(port: number, path: string, client?: { cert:
     req.end();
   });
 }
+
+/** The services jaeger (its query port on loopback) has traces of; none while it does not answer. */
+export async function jaegerServices(port: number): Promise<string[]> {
+  const res = await fetch(`http://127.0.0.1:${port}/api/services`).catch(() => undefined);
+  const body = res?.ok ? ((await res.json()) as { data?: string[] | null }) : undefined;
+  return body?.data ?? [];
+}

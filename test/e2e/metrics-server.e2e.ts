@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'node:https';
-import { freePort, kwokts, requireBinaries, sandbox, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
+import { freePort, jaegerServices, kwokts, requireBinaries, sandbox, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'me-metrics';
 const NODE = 'me-node-0';
@@ -205,12 +205,7 @@ describe('jaeger', { timeout: 3_600_000, skip: unbuiltReason('jaeger') }, () => 
     box.cleanup();
   });
 
-  /** The services jaeger has traces of (none while it does not answer). */
-  const services = async (): Promise<string[]> => {
-    const res = await fetch(`http://127.0.0.1:${port}/api/services`).catch(() => undefined);
-    const body = res?.ok ? ((await res.json()) as { data?: string[] | null }) : undefined;
-    return body?.data ?? [];
-  };
+  const services = (): Promise<string[]> => jaegerServices(port);
 
   test("the apiserver's traces reach jaeger", async () => {
     await kwokts(box, ['--name', 'me-jaeger', 'kubectl', 'get', 'ns']);

@@ -15,6 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { resolveImages, DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
 import { defaultOptionValues } from '../../src/config/options.js';
 import { DEFAULT_JAEGER_VERSION, DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
+import { goBuildPath } from '../../src/artifacts/sources.js';
 import { peerBinary } from '../peers.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -173,6 +174,15 @@ async function prometheusRecipe(): Promise<ImageRecipe | undefined> {
  * kwokctl user passes as --kwok-controller-image, and kwok's own docker e2e does. Only when the
  * binary is there.
  */
+/**
+ * Where `kwokts artifacts build <name>` puts an addon built from its Go module (metrics-server,
+ * jaeger) for its default version: images are made from it only when it is there.
+ */
+export function goBuiltAddon(name: 'metrics-server' | 'jaeger'): string {
+  const cache = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
+  return goBuildPath(cache, name, name === 'jaeger' ? DEFAULT_JAEGER_VERSION : DEFAULT_METRICS_SERVER_VERSION, name);
+}
+
 export const TEST_GO_KWOK_IMAGE = 'localhost/kwokts-test/go-kwok:peer';
 
 export function goKwokBinary(): string | undefined {
@@ -220,14 +230,14 @@ export async function ensureTestImages(engine: TestEngine): Promise<Record<strin
   // metrics-server: our Go-built binary of the default version under its default name, with the
   // upstream image's user (65534), who cannot read the cluster's 0600 kubeconfig and keys.
   // Only when `kwokts artifacts build` has built it (it is not a default component).
-  const metricsServer = join(process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache'), 'gobuild', 'metrics-server', `v${DEFAULT_METRICS_SERVER_VERSION.replace(/^v/, '')}`, 'metrics-server');
+  const metricsServer = goBuiltAddon('metrics-server');
   if (existsSync(metricsServer)) {
     // Laid out as upstream's (distroless): the program at /metrics-server, nothing on PATH.
     recipes.push({ ref: images['metrics-server'], files: [['/metrics-server', metricsServer]], dirs: [], changes: ['USER 65534:65534', 'ENTRYPOINT ["/metrics-server"]'] });
   }
   // jaeger: our Go-built binary of the default version where jaegertracing/all-in-one has it
   // (an image FROM scratch, its entrypoint /go/bin/all-in-one-linux). Only when built.
-  const jaeger = join(process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache'), 'gobuild', 'jaeger', `v${DEFAULT_JAEGER_VERSION.replace(/^v/, '')}`, 'jaeger');
+  const jaeger = goBuiltAddon('jaeger');
   if (existsSync(jaeger)) {
     recipes.push({ ref: images.jaeger, files: [['/go/bin/all-in-one-linux', jaeger]], dirs: [], changes: ['ENTRYPOINT ["/go/bin/all-in-one-linux"]'] });
   }
