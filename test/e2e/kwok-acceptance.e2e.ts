@@ -14,7 +14,7 @@ import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'no
 import { homedir } from 'node:os';
 import { request as httpsRequest } from 'node:https';
 import { delimiter, join } from 'node:path';
-import { BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, type CliResult, type Sandbox, failure } from './harness.js';
+import { BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, watchLines, type CliResult, type Sandbox, failure } from './harness.js';
 
 const NAME = 'kwok-accept';
 
@@ -217,7 +217,21 @@ describe("kwok's own binary-runtime e2e checks", { timeout: 900_000 }, () => {
   });
 
   test("kectl get / delete / put round-trips a node through etcd, with the kectl the cluster's config names", { skip: KECTL === undefined ? 'no kectl (bash test/setup-prerequisites.sh builds one; or set KWOK_KECTL_BINARY or put kectl on PATH)' : false }, async () => {
+    // kwok's CaseHack creates its node and waits for it to be Ready first. Until the node has
+    // settled, kube-controller-manager still writes it (the not-ready taint, added then removed,
+    // and the TTL annotation), and one such write between the two gets is a difference that says
+    // nothing about kectl. The watch starts once the node exists (a named get of a missing node
+    // fails) and shows its state then and every change after, so the settled state is seen
+    // however late it comes on a loaded machine.
     await ok(['kubectl', 'apply', '-f', '-'], NODE.replace('accept-node', 'hack-node'));
+    const watch = watchLines(box, ['--name', NAME, 'kubectl', 'get', 'node', 'hack-node', '--watch', '-o',
+      'jsonpath={.status.conditions[?(@.type=="Ready")].status} {.metadata.annotations.node\\.alpha\\.kubernetes\\.io/ttl} {.spec.taints[*].key}{"\\n"}']);
+    const settled = /^True \d+ kwok\.x-k8s\.io\/node$/;
+    try {
+      await watch.until('hack-node Ready, with the TTL annotation and no not-ready taint', (line) => settled.test(line));
+    } finally {
+      await watch.stop();
+    }
     const env = { KWOK_KECTL_BINARY: '', PATH: pathWithoutKectl() };
     const get = async (): Promise<CliResult> => run(['kectl', 'get', 'no', 'hack-node', '-o', 'yaml'], { env });
     const before = await get();
