@@ -5,7 +5,7 @@
  */
 import type { ComponentName } from '../config/component-names.js';
 import type { ClusterOptionValues } from '../config/options.js';
-import { DEFAULT_JAEGER_VERSION, DEFAULT_METRICS_SERVER_VERSION, DEFAULT_PROMETHEUS_VERSION, etcdImageTagForKube, KIND_VERSION } from '../config/versions.js';
+import { DEFAULT_JAEGER_VERSION, DEFAULT_METRICS_SERVER_VERSION, DEFAULT_PROMETHEUS_VERSION, DEFAULT_SCHEDULER_PLUGINS_VERSION, etcdImageTagForKube, KIND_VERSION } from '../config/versions.js';
 import { KWOKTS_VERSION } from '../util/version.js';
 
 /**
@@ -17,7 +17,12 @@ export const DEFAULT_KWOK_CONTROLLER_IMAGE = `${KWOK_CONTROLLER_IMAGE_REPOSITORY
 
 const stripV = (v: string): string => v.replace(/^v/, '');
 
-export function resolveImages(values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): Record<ComponentName, string> {
+/**
+ * The images of every component. With scheduler-plugins among `components`, kube-scheduler runs
+ * scheduler-plugins' scheduler image (a kube-scheduler with its plugins compiled in) whatever
+ * --kube-scheduler-image says, as kwokctl does.
+ */
+export function resolveImages(values: ClusterOptionValues, kubeVersion: string, etcdVersion: string, components: readonly ComponentName[] = []): Record<ComponentName, string> {
   const kube = values.kubeImagePrefix || 'registry.k8s.io';
   // kwokctl's etcdVersion is the image tag (3.6.10-0); a release version (v3.6.10) is used as given.
   const etcdTag = values.etcdVersion ? stripV(values.etcdVersion) : etcdImageTagForKube(kubeVersion);
@@ -27,12 +32,20 @@ export function resolveImages(values: ClusterOptionValues, kubeVersion: string, 
     etcd: values.etcdImage || `${values.etcdImagePrefix || 'registry.k8s.io'}/etcd:${etcdTag}`,
     'kube-apiserver': values.kubeApiserverImage || `${kube}/kube-apiserver:${kubeVersion}`,
     'kube-controller-manager': values.kubeControllerManagerImage || `${kube}/kube-controller-manager:${kubeVersion}`,
-    'kube-scheduler': values.kubeSchedulerImage || `${kube}/kube-scheduler:${kubeVersion}`,
+    'kube-scheduler': components.includes('scheduler-plugins') ? schedulerPluginsImage(values, 'kube-scheduler') : values.kubeSchedulerImage || `${kube}/kube-scheduler:${kubeVersion}`,
     'kwok-controller': values.kwokControllerImage || `${kwokPrefix}/kwok:v${KWOKTS_VERSION}`,
     prometheus: values.prometheusImage || `${values.prometheusImagePrefix || 'docker.io/prom'}/prometheus:v${stripV(prometheusVersion)}`,
     'metrics-server': values.metricsServerImage || `${values.metricsServerImagePrefix || 'registry.k8s.io/metrics-server'}/metrics-server:v${stripV(values.metricsServerVersion || DEFAULT_METRICS_SERVER_VERSION)}`,
     jaeger: values.jaegerImage || `${values.jaegerImagePrefix || 'docker.io/jaegertracing'}/all-in-one:${stripV(values.jaegerVersion || DEFAULT_JAEGER_VERSION)}`,
+    'scheduler-plugins': schedulerPluginsImage(values, 'controller'),
   };
+}
+
+/** scheduler-plugins' two images: `<prefix>/controller:<v>` and `<prefix>/kube-scheduler:<v>`, unless given. */
+export function schedulerPluginsImage(values: ClusterOptionValues, which: 'controller' | 'kube-scheduler'): string {
+  const given = which === 'controller' ? values.schedulerPluginsControllerImage : values.schedulerPluginsSchedulerImage;
+  const prefix = values.schedulerPluginsImagePrefix || 'registry.k8s.io/scheduler-plugins';
+  return given || `${prefix}/${which}:v${stripV(values.schedulerPluginsVersion || DEFAULT_SCHEDULER_PLUGINS_VERSION)}`;
 }
 
 /** kind's node image for a Kubernetes version (kwokctl: docker.io/kindest/node:<kube version>). */

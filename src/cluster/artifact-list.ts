@@ -30,7 +30,8 @@ export function listArtifacts(runtimeName: string, values: ClusterOptionValues, 
   const all = resolveImages(values, kubeVersion, etcdVersion);
   const images =
     mode === 'container'
-      ? Object.entries(all).map(([name, image]) => ({ name, image }))
+      ? // scheduler-plugins is an extra a create must enable, not one a container cluster pulls by default.
+        Object.entries(all).filter(([name]) => name !== 'scheduler-plugins').map(([name, image]) => ({ name, image }))
       : mode === 'cluster'
         ? [
             { name: 'kind-node', image: resolveKindNodeImage(values, kubeVersion) },

@@ -64,11 +64,13 @@ export async function applyManifest(file: string, kubectl: string, paths: Cluste
 /**
  * What a create puts into the cluster once it serves, again (kwokctl's InitCRDs and InitCRs when
  * a create continues a cluster that is not ready): a create killed after its components started
- * had not got that far. Both are idempotent applies; the objects and manifest are the files the
+ * had not got that far. All are idempotent applies; the objects and manifest are the files the
  * first create wrote.
  */
-export async function initClusterObjects(options: { kinds: readonly ServedCrdKind[]; metricsServer: boolean; kubectl: string; paths: ClusterPaths; executor: Executor }): Promise<void> {
+export async function initClusterObjects(options: { kinds: readonly ServedCrdKind[]; metricsServer: boolean; schedulerPlugins: boolean; kubectl: string; paths: ClusterPaths; executor: Executor }): Promise<void> {
   const { kinds, kubectl, paths, executor } = options;
   if (kinds.length > 0) await installCrds({ kinds, withObjects: existsSync(paths.customResources), kubectl, paths, executor });
   if (options.metricsServer) await applyManifest(paths.metricsServerManifest, kubectl, paths, executor);
+  // Written before anything started (the fetch step); absent only if that create failed before.
+  if (options.schedulerPlugins && existsSync(paths.schedulerPluginsManifest)) await applyManifest(paths.schedulerPluginsManifest, kubectl, paths, executor);
 }

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildClusterKubeconfig, renderKubeconfig } from '../kube/index.js';
-import { buildComponents, CONTAINER_PORTS, HOST_PLACEMENT, metricsServerManifests, networkPlacement, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
+import { buildComponents, CONTAINER_PORTS, HOST_PLACEMENT, metricsServerManifests, networkPlacement, schedulerPluginsManifestSources, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
@@ -115,7 +115,7 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
     enableCrds: crdKinds,
     logDirs: directoriesOf(config.logFiles),
     placement: inContainers ? networkPlacement(name) : HOST_PLACEMENT,
-    ...(mode !== 'native' ? { images: componentImages(mode, values, kubeVersion, etcdVersion) } : {}),
+    ...(mode !== 'native' ? { images: componentImages(mode, values, kubeVersion, etcdVersion, input.components) } : {}),
   };
   await checkKwokDocuments(config);
 
@@ -164,6 +164,7 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
     crdKinds,
     withCrObjects: crObjects.length > 0,
     metricsServer: enabled.has('metrics-server'),
+    ...(enabled.has('scheduler-plugins') ? { schedulerPluginsManifests: schedulerPluginsManifestSources(values) } : {}),
     userKubeconfig: input.userKubeconfig,
     waitMs: input.waitMs,
     ...(input.waitFor ? { waitFor: input.waitFor } : {}),
@@ -235,8 +236,8 @@ function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<s
 }
 
 /** Images under container runtimes; under kind the apiserver's "image" is kind's node image. */
-function componentImages(mode: 'container' | 'cluster', values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): Partial<Record<ComponentName, string>> {
-  const images = resolveImages(values, kubeVersion, etcdVersion);
+function componentImages(mode: 'container' | 'cluster', values: ClusterOptionValues, kubeVersion: string, etcdVersion: string, components: readonly ComponentName[]): Partial<Record<ComponentName, string>> {
+  const images = resolveImages(values, kubeVersion, etcdVersion, components);
   return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'] } : images;
 }
 

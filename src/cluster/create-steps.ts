@@ -4,7 +4,9 @@
  * effects through the executor, the runtime or the few effects tests replace (CreateEffects).
  */
 import { buildClusterEntry, mergeContext, restoreKubeconfig, type KubeconfigSnapshot } from '../kube/index.js';
-import { METRICS_API_SERVICE } from '../components/index.js';
+import { METRICS_API_SERVICE, schedulerPluginsManifestObjects } from '../components/index.js';
+import { ensureManifest } from '../artifacts/manifests.js';
+import { parseK8sYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 import type { Executor } from '../exec/executor.js';
 import type { Logger } from '../util/log.js';
 import type { RuntimeContext } from '../../runtimes/runtime.js';
@@ -22,10 +24,12 @@ export const STEP_IDS = [
   'make-directories',
   'write-pki',
   'write-files',
+  'fetch-manifests',
   'write-record',
   'start-components',
   'install-crds',
   'register-metrics-server',
+  'apply-scheduler-plugins-manifests',
   'add-context',
 ] as const;
 export type StepId = (typeof STEP_IDS)[number];
@@ -44,9 +48,10 @@ export interface CreateEffects {
   startComponents: typeof startComponents;
   mergeContext: typeof mergeContext;
   restoreKubeconfig: typeof restoreKubeconfig;
+  ensureManifest: typeof ensureManifest;
 }
 
-export const REAL_EFFECTS: CreateEffects = { resolvePrograms, checkPrograms, writePki, startComponents, mergeContext, restoreKubeconfig };
+export const REAL_EFFECTS: CreateEffects = { resolvePrograms, checkPrograms, writePki, startComponents, mergeContext, restoreKubeconfig, ensureManifest };
 
 /** Everything a step may use while it runs. */
 export interface ApplyEnv {
@@ -81,6 +86,8 @@ export interface StepInputs {
   /** Whether the cluster's files include objects of those kinds (paths.customResources). */
   withCrObjects: boolean;
   metricsServer: boolean;
+  /** scheduler-plugins' manifest sources (URLs, paths), when it is enabled. */
+  schedulerPluginsManifests?: readonly string[];
   userKubeconfig: string;
   waitMs: number;
   waitFor?: WaitFor;
@@ -131,6 +138,23 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
         for (const file of plan.files) await executor.writeFile(file.path, file.content, ...(file.mode !== undefined ? [{ mode: file.mode }] : []));
       },
     },
+    ...(input.schedulerPluginsManifests
+      ? [{
+          id: 'fetch-manifests',
+          phase: 'Fetch the scheduler-plugins manifests',
+          undoneBy: 'make-directories',
+          // Before anything starts, so a manifest that cannot be had fails the create early. The
+          // cluster's own copy is what the apply step (and a create that continues) applies.
+          run: async (env: ApplyEnv) => {
+            const objects: Array<Record<string, unknown>> = [];
+            for (const source of input.schedulerPluginsManifests ?? []) {
+              const text = await env.effects.ensureManifest(source, { cacheDir: cacheDirOf(plan.values, plan.workdir), executor: env.executor, kubectl: kubectl(env), logger: env.logger, signal: env.signal });
+              objects.push(...schedulerPluginsManifestObjects(parseK8sYamlDocuments(text), source));
+            }
+            await env.executor.writeFile(paths.schedulerPluginsManifest, renderYamlDocuments(objects));
+          },
+        } satisfies PlanStep]
+      : []),
     {
       id: 'write-record',
       phase: writeFiles,
@@ -177,6 +201,15 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
       // Inside the cluster: removed with it on rollback, so no undo of its own.
       undoneBy: 'start-components',
       run: (env) => applyManifest(paths.metricsServerManifest, kubectl(env), paths, env.executor),
+    });
+  }
+  if (input.schedulerPluginsManifests) {
+    steps.push({
+      id: 'apply-scheduler-plugins-manifests',
+      phase: 'Set up manifest for scheduler-plugins',
+      // Inside the cluster: removed with it on rollback, so no undo of its own.
+      undoneBy: 'start-components',
+      run: (env) => applyManifest(paths.schedulerPluginsManifest, kubectl(env), paths, env.executor),
     });
   }
   const target = input.userKubeconfig;

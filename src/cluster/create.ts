@@ -88,6 +88,10 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const runtimeName = values.runtime || (await detectRuntimeFor(values, chosen, options.logger));
   // The binary runtime alone (the usual case) loads no container engine, kind or artifact code.
   const runtime = await loadRuntime(runtimeName);
+  // kwokctl makes scheduler-plugins a container of its compose runtimes only (binary and kind leave it out without a word).
+  if (chosen.includes('scheduler-plugins') && runtime.info().mode !== 'container') {
+    throw new UsageError(`scheduler-plugins runs only on the docker, podman and nerdctl runtimes, not on ${runtimeName}`, { hint: 'pass --runtime docker (or podman, nerdctl), or leave scheduler-plugins out' });
+  }
   // A real cluster (kind) brings its own control plane; only the controller is ours to deploy.
   const inCluster = runtime.info().mode === 'cluster';
   const components = inCluster ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
@@ -154,7 +158,8 @@ async function existing(options: CreateClusterOptions, paths: ClusterPaths, star
     const kubectl = record.programs.kubectl;
     if (kubectl) {
       await initClusterObjects({
-        kinds: checkCrdKinds(record.options.enableCRDs ?? []), metricsServer: record.components.some((c) => c.name === 'metrics-server'), kubectl, paths, executor: options.executor,
+        kinds: checkCrdKinds(record.options.enableCRDs ?? []), metricsServer: record.components.some((c) => c.name === 'metrics-server'),
+        schedulerPlugins: record.components.some((c) => c.name === 'scheduler-plugins'), kubectl, paths, executor: options.executor,
       });
     }
   }
@@ -204,7 +209,7 @@ export function chooseComponents(enable: readonly string[], disable: readonly st
 /** Auto-detection (no --runtime): an engine counts only if it can get this cluster's images. */
 async function detectRuntimeFor(values: ClusterOptionValues, components: readonly ComponentName[], logger: Logger): Promise<string> {
   const { kubeVersion, etcdVersion } = clusterVersions(values);
-  const images = resolveImages(values, kubeVersion, etcdVersion);
+  const images = resolveImages(values, kubeVersion, etcdVersion, components);
   const { detectRuntime } = await import('../../runtimes/registry.js');
   const name = await detectRuntime({
     images: components.map((c) => images[c]).filter((i): i is string => i !== undefined),

@@ -11,6 +11,7 @@ import { buildKwokController } from './kwok-controller.js';
 import { buildPrometheus } from './prometheus.js';
 import { buildMetricsServer } from './metrics-server.js';
 import { buildJaeger } from './jaeger.js';
+import { buildSchedulerPlugins } from './scheduler-plugins.js';
 
 export type { ArtifactName, BuiltinComponentName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentMount, ComponentName, ComponentPort, ComponentVolume, Program, ReadinessProbe } from './component.js';
 export { HOST_PLACEMENT, networkPlacement, placementOf, type Placement } from './placement.js';
@@ -19,6 +20,7 @@ export { COMPONENT_NAMES, DEFAULT_COMPONENTS, KWOKCTL_COMPONENTS_NOT_RUN, REQUIR
 export { formatGoDuration, quantityToBytes } from './args.js';
 export { METRICS_API_SERVICE, metricsServerManifests } from './metrics-server.js';
 export { apiserverTracingConfig } from './jaeger.js';
+export { SCHEDULER_PLUGINS_METRICS_PORT, schedulerPluginsManifestObjects, schedulerPluginsManifestSources } from './scheduler-plugins.js';
 
 const BUILDERS: Partial<Record<BuiltinComponentName, (spec: ClusterSpec) => Component>> = {
   etcd: buildEtcd,
@@ -29,6 +31,7 @@ const BUILDERS: Partial<Record<BuiltinComponentName, (spec: ClusterSpec) => Comp
   prometheus: buildPrometheus,
   'metrics-server': buildMetricsServer,
   jaeger: buildJaeger,
+  'scheduler-plugins': buildSchedulerPlugins,
 };
 
 /**

@@ -33,5 +33,8 @@ export function buildKubeScheduler(spec: ClusterSpec): Component {
     probe: { scheme: 'https', port: ports.kubeScheduler, path: '/healthz', clientCert: false },
     mounts,
     ...imageOf(spec, 'kube-scheduler'),
+    // scheduler-plugins' scheduler image runs as 65532 (kube-scheduler's own runs as root), who
+    // cannot read the cluster's 0600 kubeconfig and keys.
+    ...(spec.components.includes('scheduler-plugins') ? { runAsFileOwner: true } : {}),
   };
 }

@@ -4,6 +4,7 @@ import type { ClusterPorts, ClusterSpec, Component, ComponentName } from './comp
 import { imageOf } from './image.js';
 import { PORT_TABLE } from './ports.js';
 import { publishedPorts, listenAddress, listenPort, reach } from './placement.js';
+import { schedulerPluginsMetricsTarget } from './scheduler-plugins.js';
 
 interface ScrapeTarget {
   component: ComponentName;
@@ -27,17 +28,24 @@ export function buildPrometheus(spec: ClusterSpec): Component {
   const candidates: ScrapeTarget[] = PORT_TABLE.flatMap((p) => ('scrape' in p ? [{ component: p.component, scheme: p.scrape, port: p.key }] : []));
   const targets = candidates.filter((t) => enabled.has(t.component) && (ports[t.port] ?? 0) > 0);
   const configFile = join(paths.root, 'prometheus.yaml');
+  // scheduler-plugins' controller publishes no port (see scheduler-plugins.ts): scraped where it listens.
+  const schedulerPlugins = enabled.has('scheduler-plugins') ? schedulerPluginsMetricsTarget(spec) : undefined;
   const config = {
     global: { scrape_interval: '15s', scrape_timeout: '10s', evaluation_interval: '15s' },
-    scrape_configs: targets.map((t) => ({
-      job_name: t.component,
-      scheme: t.scheme,
-      metrics_path: '/metrics',
-      honor_timestamps: true,
-      follow_redirects: true,
-      ...(t.scheme === 'https' ? { tls_config: tlsConfig(spec, t.component) } : {}),
-      static_configs: [{ targets: [reach(spec, t.component, t.port)] }],
-    })),
+    scrape_configs: [
+      ...targets.map((t) => ({
+        job_name: t.component,
+        scheme: t.scheme,
+        metrics_path: '/metrics',
+        honor_timestamps: true,
+        follow_redirects: true,
+        ...(t.scheme === 'https' ? { tls_config: tlsConfig(spec, t.component) } : {}),
+        static_configs: [{ targets: [reach(spec, t.component, t.port)] }],
+      })),
+      ...(schedulerPlugins === undefined
+        ? []
+        : [{ job_name: 'scheduler-plugins', scheme: 'http', metrics_path: '/metrics', honor_timestamps: true, follow_redirects: true, static_configs: [{ targets: [schedulerPlugins] }] }]),
+    ],
   };
   const logLevel = spec.logLevel < 0 ? 'debug' : spec.logLevel < 4 ? 'info' : spec.logLevel < 8 ? 'warn' : 'error';
   return {

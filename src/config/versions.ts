@@ -8,6 +8,17 @@ export const DEFAULT_PROMETHEUS_VERSION = '3.12.0';
  * release downloads; 0.9.0 is the release that can be built and verified there.
  */
 export const DEFAULT_METRICS_SERVER_VERSION = '0.9.0';
+/** kwokctl v0.8.0's scheduler-plugins (its scheduler and controller images, and its manifests). */
+export const DEFAULT_SCHEDULER_PLUGINS_VERSION = '0.34.7';
+/** kwokctl's default scheduler-plugins manifests, under `manifests/` at the version's tag. */
+export const SCHEDULER_PLUGINS_MANIFEST_FILES = ['install/all-in-one', 'capacityscheduling/crd', 'coscheduling/crd', 'appgroup/crd', 'networktopology/crd', 'sysched/crd', 'noderesourcetopology/crd'] as const;
+/**
+ * The GitHub tag URL of a scheduler-plugins manifest file, as kwokctl's dry-run names it (kwokctl
+ * v0.8.0's `config tidy` writes `tags//v…`, a doubled slash, which kwokts's own sources do not copy).
+ */
+export function schedulerPluginsManifestUrl(version: string, file: string): string {
+  return `https://github.com/kubernetes-sigs/scheduler-plugins/raw/refs/tags/v${version.replace(/^v/, '')}/manifests/${file}.yaml`;
+}
 /** kwokctl v0.8.0's jaeger (all-in-one). */
 export const DEFAULT_JAEGER_VERSION = '1.76.0';
 /** kind release kwokctl pairs with its kind runtimes. */

@@ -73,6 +73,8 @@ export interface ClusterPaths {
   customResources: string;
   /** metrics-server's Service and APIService, applied once the apiserver serves. */
   metricsServerManifest: string;
+  /** scheduler-plugins' CRDs and scheduler RBAC, as taken from its manifests. */
+  schedulerPluginsManifest: string;
 }
 
 export function clustersDir(workdir: string): string {
@@ -119,6 +121,7 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
     schedulerConfig: join(root, 'scheduler.yaml'),
     customResources: join(root, 'crs.yaml'),
     metricsServerManifest: join(root, 'metrics-server.yaml'),
+    schedulerPluginsManifest: join(root, 'scheduler-plugins.yaml'),
   };
 }
 

@@ -12,11 +12,12 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, cpSync, existsSync, linkSync, mkdirSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { resolveImages, DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
+import { resolveImages, schedulerPluginsImage, DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
 import { defaultOptionValues } from '../../src/config/options.js';
 import { DEFAULT_JAEGER_VERSION, DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
 import { goBuildPath } from '../../src/artifacts/sources.js';
 import { peerBinary } from '../peers.js';
+import { builtSchedulerPlugins } from './scheduler-plugins.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const STAGING = join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'kwokts', 'images');
@@ -240,6 +241,21 @@ export async function ensureTestImages(engine: TestEngine): Promise<Record<strin
   const jaeger = goBuiltAddon('jaeger');
   if (existsSync(jaeger)) {
     recipes.push({ ref: images.jaeger, files: [['/go/bin/all-in-one-linux', jaeger]], dirs: [], changes: ['ENTRYPOINT ["/go/bin/all-in-one-linux"]'] });
+  }
+  // scheduler-plugins: its scheduler and controller as test/engines/scheduler-plugins.ts builds
+  // them (the tests' own copy), laid out as upstream's images (build/{scheduler,controller}/
+  // Dockerfile, FROM distroless static:nonroot): the program in /bin, its working directory, run
+  // as nonroot (65532), who cannot read the cluster's 0600 kubeconfig and keys. Only when built.
+  const schedulerPlugins = builtSchedulerPlugins();
+  if (schedulerPlugins) {
+    for (const which of ['kube-scheduler', 'controller'] as const) {
+      recipes.push({
+        ref: schedulerPluginsImage(values, which),
+        files: [[`/bin/${which}`, schedulerPlugins[which]]],
+        dirs: [],
+        changes: ['WORKDIR /bin', 'USER 65532:65532', `ENTRYPOINT ["/bin/${which}"]`],
+      });
+    }
   }
   const prometheus = await prometheusRecipe();
   if (prometheus) recipes.push(prometheus);

@@ -12,6 +12,7 @@ test("kwokctl's default images for the default versions, and ours for the contro
     'kwok-controller': 'ghcr.io/kwokts/kwok:v0.1.0',
     prometheus: 'docker.io/prom/prometheus:v3.12.0',
     'metrics-server': 'registry.k8s.io/metrics-server/metrics-server:v0.9.0',
+    'scheduler-plugins': 'registry.k8s.io/scheduler-plugins/controller:v0.34.7',
     jaeger: 'docker.io/jaegertracing/all-in-one:1.76.0',
   });
   assert.equal(DEFAULT_KWOK_CONTROLLER_IMAGE, 'ghcr.io/kwokts/kwok:v0.1.0');
@@ -26,4 +27,17 @@ test('an explicit image wins over a prefix, a prefix over the upstream registry;
   assert.equal(images.etcd, 'mirror.local/etcd/etcd:3.5.21');
   assert.equal(images['kwok-controller'], 'mirror.local/kwok/kwok:v0.1.0');
   assert.equal(resolveImages(defaultOptionValues(), 'v1.30.0', 'v3.5.21').etcd, 'registry.k8s.io/etcd:3.5.21-0');
+});
+
+test('with scheduler-plugins, kube-scheduler runs its scheduler image whatever --kube-scheduler-image says; prefix and version apply to both', () => {
+  const base = { ...defaultOptionValues(), kubeSchedulerImage: 'me/sched:1' };
+  const images = resolveImages(base, 'v1.36.1', 'v3.6.10', ['etcd', 'kube-apiserver', 'kube-scheduler', 'scheduler-plugins']);
+  assert.equal(images['kube-scheduler'], 'registry.k8s.io/scheduler-plugins/kube-scheduler:v0.34.7');
+  assert.equal(images['scheduler-plugins'], 'registry.k8s.io/scheduler-plugins/controller:v0.34.7');
+  const mirrored = resolveImages({ ...base, schedulerPluginsImagePrefix: 'mirror.local/sp', schedulerPluginsVersion: '0.33.1' }, 'v1.36.1', 'v3.6.10', ['scheduler-plugins']);
+  assert.equal(mirrored['kube-scheduler'], 'mirror.local/sp/kube-scheduler:v0.33.1');
+  assert.equal(mirrored['scheduler-plugins'], 'mirror.local/sp/controller:v0.33.1');
+  const explicit = resolveImages({ ...base, schedulerPluginsSchedulerImage: 'me/sp-sched:2', schedulerPluginsControllerImage: 'me/sp-ctl:2' }, 'v1.36.1', 'v3.6.10', ['scheduler-plugins']);
+  assert.equal(explicit['kube-scheduler'], 'me/sp-sched:2');
+  assert.equal(explicit['scheduler-plugins'], 'me/sp-ctl:2');
 });

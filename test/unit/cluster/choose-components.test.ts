@@ -18,10 +18,14 @@ test('unknown names, and a set without etcd or kube-apiserver, are refused', () 
   assert.throws(() => chooseComponents([], ['etcd']), /component etcd cannot be disabled/);
 });
 
-test("kwokctl's extras kwokts does not run are named as such (kwok's own docker e2e enables scheduler-plugins), not as unknown", () => {
-  for (const n of ['scheduler-plugins', 'kueue', 'jobset', 'lws', 'descheduler', 'dashboard']) {
+test("kwokctl's extras kwokts does not run are named as such, not as unknown", () => {
+  for (const n of ['kueue', 'jobset', 'lws', 'descheduler', 'dashboard']) {
     assert.throws(() => chooseComponents([n], []), new RegExp(`^UsageError: component ${n} is one of kwokctl's extras that kwokts does not run yet$`));
   }
   // Disabling one asks for what is so anyway.
-  assert.deepEqual(chooseComponents([], ['scheduler-plugins']), chooseComponents([], []));
+  assert.deepEqual(chooseComponents([], ['kueue']), chooseComponents([], []));
+});
+
+test('--enable scheduler-plugins adds it after the other components, in kwokctl\'s order', () => {
+  assert.deepEqual(chooseComponents(['scheduler-plugins', 'prometheus'], []), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus', 'scheduler-plugins']);
 });

@@ -70,6 +70,10 @@ function fakeEffects(r: Recorder): CreateEffects {
     startComponents: async (runtime, components, ctx) => { for (const c of components) await runtime.start([c], ctx); },
     mergeContext: async (file) => { await r.effect(`merge context into ${file}`); return { name: 'kwok-golden', written: 'x' } as never; },
     restoreKubeconfig: async (file) => r.effect(`restore ${file}`),
+    ensureManifest: async (source) => {
+      await r.effect(`fetch ${source}`);
+      return 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: podgroups.scheduling.x-k8s.io}\n';
+    },
   };
 }
 
@@ -83,8 +87,11 @@ function traced(plan: CreatePlan, r: Recorder): CreatePlan {
   return { ...plan, steps };
 }
 
-/** Every optional step: CRDs with objects, metrics-server's APIService, the user's kubeconfig. */
-const fullPlan = (r = new Recorder()): Promise<CreatePlan> => planFor({ runtime: 'binary', runtimeObject: new FakeRuntime(r), flags: { enable: ['metrics-server'], enableCRDs: ['Stage'] } });
+/**
+ * Every optional step: CRDs with objects, metrics-server's APIService, scheduler-plugins'
+ * manifests (create refuses it on the binary runtime; the plan itself does not care), the user's kubeconfig.
+ */
+const fullPlan = (r = new Recorder()): Promise<CreatePlan> => planFor({ runtime: 'binary', runtimeObject: new FakeRuntime(r), flags: { enable: ['metrics-server', 'scheduler-plugins'], enableCRDs: ['Stage'] } });
 
 async function run(failAt: number, options: { retain?: boolean } = {}): Promise<{ log: string[]; error?: unknown }> {
   const r = new Recorder(failAt);
@@ -101,7 +108,7 @@ const isEffect = (line: string): boolean => !/^(begin|undo) /.test(line);
 
 test('the plan has every step, in order, each either undoable or undone by an earlier one', async () => {
   const plan = await fullPlan();
-  assert.deepEqual(plan.steps.map((s) => s.id), ['resolve-programs', 'make-directories', 'write-pki', 'write-files', 'write-record', 'start-components', 'install-crds', 'register-metrics-server', 'add-context']);
+  assert.deepEqual(plan.steps.map((s) => s.id), ['resolve-programs', 'make-directories', 'write-pki', 'write-files', 'fetch-manifests', 'write-record', 'start-components', 'install-crds', 'register-metrics-server', 'apply-scheduler-plugins-manifests', 'add-context']);
   const ids = plan.steps.map((s) => s.id);
   for (const step of plan.steps) {
     if (step.id === 'resolve-programs') continue; // the shared cache: kept on purpose
