@@ -22,7 +22,10 @@ export interface LogOptions {
 }
 
 export interface StopOptions {
-  /** How long to wait after SIGTERM before SIGKILL; 0 kills at once. Default 10s. */
+  /**
+   * How long to wait after SIGTERM before SIGKILL; 0 kills at once. Default: the runtime's own
+   * (processes 10s; containers 0, kwokctl's `docker stop --time=0`).
+   */
   graceMs?: number;
 }
 

@@ -20,7 +20,11 @@ import type { ContainerEngine, ContainerState } from './engine.js';
 import { renderCommand, type ContainerOp } from './operations.js';
 import { AbsentEngine } from './absent-engine.js';
 
-const STOP_GRACE_MS = 10_000;
+/**
+ * kwokctl stops its containers with `--time=0`. Nothing in a simulated cluster needs a graceful
+ * stop: etcd's write-ahead log survives a kill, and everything else is rebuilt from etcd.
+ */
+const STOP_GRACE_MS = 0;
 
 export function hostDetectEnv(env: NodeJS.ProcessEnv = process.env): DetectEnv {
   return { env, uid: process.getuid?.() ?? 0, home: safeHome(), exists: existsSync };
@@ -114,7 +118,8 @@ export class ContainerRuntime implements Runtime {
         });
       }
     };
-    await ctx.executor.call({ argv, perform, dryRunResult: undefined });
+    // Dry-run prints it as kwokctl does: engine commands one word per line, pulls on one line.
+    await ctx.executor.call({ argv, perform, dryRunResult: undefined, wordPerLine: op.op !== 'pull' });
   }
 
   async check(ctx: RuntimeContext): Promise<void> {
@@ -218,15 +223,15 @@ export class ContainerRuntime implements Runtime {
     const engine = await this.engineFor(ctx);
     const timeoutSeconds = Math.ceil((options.graceMs ?? STOP_GRACE_MS) / 1000);
     for (const group of startGroups(components).reverse()) {
-      await Promise.all(
-        group.map(async (component) => {
-          const name = runtimeObjectName(ctx.cluster, component.name);
-          const state = await engine.inspectContainer(name);
-          if (!state || state.labels[CLUSTER_LABEL] !== ctx.cluster) return;
-          if (state.status !== 'running' && state.status !== 'restarting') return;
-          await this.apply(ctx, { op: 'stop', name, timeoutSeconds });
-        }),
-      );
+      // A group's containers stop together, but are asked to in list order (kwokctl's, and its
+      // dry-run transcript's), however their inspections come back.
+      const names = group.map((component) => runtimeObjectName(ctx.cluster, component.name));
+      const states = await Promise.all(names.map((name) => engine.inspectContainer(name)));
+      const running = names.filter((_, i) => {
+        const state = states[i];
+        return state !== undefined && state.labels[CLUSTER_LABEL] === ctx.cluster && (state.status === 'running' || state.status === 'restarting');
+      });
+      await Promise.all(running.map((name) => this.apply(ctx, { op: 'stop', name, timeoutSeconds })));
     }
   }
 

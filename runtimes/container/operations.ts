@@ -90,7 +90,8 @@ export function renderArgs(op: ContainerOp, dialect: CommandDialect): string[] {
     case 'start':
       return ['start', op.name];
     case 'stop':
-      return ['stop', `--time=${op.timeoutSeconds}`, op.name];
+      // kwokctl's order (its dry-run transcript): the name, then the grace.
+      return ['stop', op.name, `--time=${op.timeoutSeconds}`];
     case 'rm':
       return ['rm', '--force', '--volumes', op.name];
     case 'volume-rm':

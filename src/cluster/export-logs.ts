@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
 import { loadCluster } from './record.js';
 import { logFile, runtimeObjectName } from '../naming/naming.js';
-import { shellQuote } from '../exec/shell-quote.js';
+import { shellJoinWordPerLine, shellQuote } from '../exec/shell-quote.js';
 import { HOST_PLATFORM } from '../artifacts/sources.js';
 import { AUDIT_LOG, readComponentLog, readContext } from './logs.js';
 import { createRuntime } from '../../runtimes/registry.js';
@@ -103,10 +103,7 @@ function engineInfoCommand(runtime: { name: string; mode: string }): string[] | 
 
 /** A command with its output redirected, in kwokctl's layout: one word per line. */
 function printRedirected(print: (line: string) => void, argv: string[], file: string): void {
-  print(`${shellQuote(argv[0]!)} \\`);
-  for (const arg of argv.slice(1)) print(`  ${shellQuote(arg)} \\`);
-  print(`  >${shellQuote(file)} \\`);
-  print('  2>&1');
+  for (const line of shellJoinWordPerLine(argv, [`>${shellQuote(file)}`, '2>&1']).split('\n')) print(line);
 }
 
 /** stdout and stderr of a command (as `>FILE 2>&1` keeps them), its failure included: an export never fails for its info file. */

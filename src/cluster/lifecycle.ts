@@ -17,9 +17,6 @@ import { startComponents, type WaitFor } from './start-components.js';
 import { ComponentExitedError, NotReadyError } from './wait.js';
 import { componentFailure, notReadyFailure } from './log-tail.js';
 
-/** Long enough for etcd and the apiserver to shut down cleanly; then they are killed. */
-const STOP_GRACE_MS = 10_000;
-
 export interface LifecycleOptions {
   name: string;
   workdir: string;
@@ -37,7 +34,9 @@ export async function stopCluster(options: LifecycleOptions): Promise<StopResult
   return withCluster(options, async ({ record }, runtime, ctx) => {
     const running = (await runtime.status(record.components, ctx)).filter((s) => s.state === 'running').map((s) => s.name);
     // Crashed components leave pid files behind; stopping clears them too, so a later start is clean.
-    await runtime.stop(record.components, ctx, { graceMs: STOP_GRACE_MS });
+    // Each runtime's own grace: processes get 10s to shut down cleanly, containers are stopped
+    // at once, as kwokctl stops them.
+    await runtime.stop(record.components, ctx);
     return { stopped: running };
   });
 }

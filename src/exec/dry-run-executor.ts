@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
 import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
-import { shellJoin, shellQuote } from './shell-quote.js';
+import { shellJoin, shellJoinWordPerLine, shellQuote } from './shell-quote.js';
 
 /**
  * Prints each effect the way kwokctl's --dry-run does (one shell-like block per effect) and
@@ -47,7 +47,7 @@ export class DryRunExecutor implements Executor {
   }
 
   async call<T>(spec: CallSpec<T>): Promise<T> {
-    this.out(spec.note !== undefined ? `# ${spec.note}` : shellJoin(spec.argv));
+    this.out(spec.note !== undefined ? `# ${spec.note}` : spec.wordPerLine ? shellJoinWordPerLine(spec.argv) : shellJoin(spec.argv));
     return spec.dryRunResult;
   }
 

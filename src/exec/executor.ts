@@ -52,6 +52,8 @@ export interface CallSpec<T> {
   dryRunResult: T;
   /** Work with no command line (a kubeconfig edit): dry-run prints this as a `# ` comment instead of argv. */
   note?: string;
+  /** Dry-run prints argv one word per line, as kwokctl prints its engine commands. */
+  wordPerLine?: boolean;
 }
 
 export interface WriteFileOptions {

@@ -70,7 +70,7 @@ const CASES: Case[] = [
   { what: '--wait negative', args: create('--wait', '-5s'), exit: 2, error: /--wait|-5s/ },
   { what: '--runtime unknown', args: create('--runtime', 'vmware'), exit: 2, error: /vmware/ },
   { what: '--enable unknown component', args: create('--enable', 'kube-proxy'), exit: 2, error: /kube-proxy/ },
-  { what: "--enable a kwokctl extra kwokts does not run", args: create('--enable=scheduler-plugins'), exit: 2, error: /component scheduler-plugins is one of kwokctl's extras that kwokts does not run yet/ },
+  { what: "--enable a kwokctl extra kwokts does not run", args: create('--enable=kueue'), exit: 2, error: /component kueue is one of kwokctl's extras that kwokts does not run yet/ },
   { what: '--disable etcd', args: create('--disable', 'etcd'), exit: 2, error: /etcd/ },
   { what: '--components leaves out the apiserver', args: create('--components', 'etcd'), exit: 2, error: /kube-apiserver/ },
   { what: '--enable-crds unknown kind', args: create('--enable-crds', 'Gadget'), exit: 2, error: /Gadget/ },

@@ -152,8 +152,15 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       const listed = JSON.parse((await run(['get', 'clusters', '-o', 'json'])).stdout) as Array<{ name: string; runtime: string; apiserver: string }>;
       assert.equal(listed.find((c) => c.name === name)?.runtime, engine);
 
+      // kwok's TestRestart compares these transcripts byte for byte: kwokctl's order (start
+      // groups reversed, a group in list order), one word per line, stopped at once.
+      const word = (verb: string, c: string, extra = ''): string => `${engine} \\\n  ${verb} \\\n  kwok-${name}-${c}${extra}`;
+      const stopPlan = await run(['stop', 'cluster', '--dry-run']);
+      assert.equal(stopPlan.stdout.trim(), ['kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'kube-apiserver', 'etcd'].map((c) => word('stop', c, ' \\\n  --time=0')).join('\n'));
       const stopped = await run(['stop', 'cluster']);
       assert.equal(stopped.exitCode, 0, failure(stopped));
+      const startPlan = await run(['start', 'cluster', '--dry-run']);
+      assert.equal(startPlan.stdout.trim(), ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'].map((c) => word('start', c)).join('\n'));
       for (const s of await containerStates(under, name)) assert.match(s, / exited$/, 'stop keeps the containers, stopped');
       const components = await run(['get', 'components', '-o', 'json']);
       assert.ok((JSON.parse(components.stdout) as Array<{ state: string }>).every((c) => c.state === 'stopped'), components.stdout);

@@ -23,7 +23,9 @@ describe('runtimes without an engine here', () => {
   test('nerdctl --dry-run: network, images, one container per component, started in order; nothing made', async () => {
     const r = await kwokts(box, ['--name', 'nd', 'create', 'cluster', '--runtime', 'nerdctl', '--dry-run']);
     assert.equal(r.exitCode, 0, failure(r));
-    const lines = r.stdout.split('\n').filter((l) => l.startsWith('nerdctl '));
+    // Engine commands come one word per line (kwokctl's layout): each joined back into one line here.
+    const lines = r.stdout.replace(/ \\\n {2}/g, ' ').split('\n').filter((l) => l.startsWith('nerdctl '));
+    assert.match(r.stdout, /^nerdctl \\\n {2}network \\\n {2}create \\$/m);
     assert.equal(lines[0], 'nerdctl network create --label=io.kwokts.cluster=nd --label=com.docker.compose.project=kwok-nd kwok-nd');
     const creates = lines.filter((l) => l.startsWith('nerdctl create '));
     assert.deepEqual(creates.map((l) => /--name=(\S+)/.exec(l)?.[1]), COMPONENTS.map((c) => `kwok-nd-${c}`));

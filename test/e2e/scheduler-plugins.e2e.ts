@@ -133,12 +133,14 @@ test("--dry-run --enable scheduler-plugins (docker): kwokctl's Download lines an
     const r = await kwokts(box, ['--name', 'e2e-sp-dry', 'create', 'cluster', '--runtime', 'docker', '--enable', 'scheduler-plugins', '--dry-run']);
     assert.equal(r.exitCode, 0, failure(r));
     const cache = box.env.KWOK_CACHE_DIR;
+    // Engine commands come one word per line (kwokctl's layout); one line each to match them.
+    const flat = r.stdout.replace(/ \\\n {2}/g, ' ');
     // The same cache file names kwokctl's own dry-run prints (kwok's create_cluster_with_verbosity.txt).
     assert.ok(r.stdout.includes(`# Download https://github.com/kubernetes-sigs/scheduler-plugins/raw/refs/tags/v0.34.7/manifests/install/all-in-one.yaml to ${cache}/manifest/309ba2d77709ffdefe8aa82c544005c5956165abce45a44c8ce42dfdd5701780.yaml`), r.stdout);
     assert.equal(r.stdout.match(/^# Download https:\/\/github\.com\/kubernetes-sigs\/scheduler-plugins\//gm)?.length, 7);
     // (No `docker pull` asserted: it is printed only where the engine lacks the image.)
-    assert.match(r.stdout, /^docker create --name=kwok-e2e-sp-dry-kube-scheduler .* registry\.k8s\.io\/scheduler-plugins\/kube-scheduler:v0\.34\.7 /m);
-    assert.match(r.stdout, /^docker create --name=kwok-e2e-sp-dry-scheduler-plugins .*--entrypoint=controller .*registry\.k8s\.io\/scheduler-plugins\/controller:v0\.34\.7 --kubeconfig=\S+ --metricsAddr=:8080$/m);
+    assert.match(flat, /^docker create --name=kwok-e2e-sp-dry-kube-scheduler .* registry\.k8s\.io\/scheduler-plugins\/kube-scheduler:v0\.34\.7 /m);
+    assert.match(flat, /^docker create --name=kwok-e2e-sp-dry-scheduler-plugins .*--entrypoint=controller .*registry\.k8s\.io\/scheduler-plugins\/controller:v0\.34\.7 --kubeconfig=\S+ --metricsAddr=:8080$/m);
     assert.match(r.stdout, /apply -f \S+\/clusters\/e2e-sp-dry\/scheduler-plugins\.yaml$/m);
     assert.ok(!existsSync(join(box.workdir, 'clusters', 'e2e-sp-dry')));
   } finally {

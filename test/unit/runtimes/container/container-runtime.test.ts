@@ -29,7 +29,8 @@ function components() {
 function setup(dialect: ContainerDialect = DOCKER, dryRun = false) {
   const engine = new FakeEngine();
   const lines: string[] = [];
-  const executor = dryRun ? new DryRunExecutor((t) => lines.push(t)) : new RealExecutor(silentLogger);
+  // Each printed command on one line (dry-run lays engine commands out one word per line, as kwokctl does).
+  const executor = dryRun ? new DryRunExecutor((t) => lines.push(t.replace(/ \\\n {2}/g, ' '))) : new RealExecutor(silentLogger);
   const runtime = new ContainerRuntime(dialect, async () => engine);
   const ctx: RuntimeContext = { cluster: 'c1', paths: clusterPaths('/w', 'c1'), executor, logger: silentLogger, programs: new Map(), quietPull: true };
   return { engine, runtime, ctx, lines };
@@ -140,6 +141,24 @@ test('dry-run prints each engine command line, in the dialect of the engine', as
     assert.ok(controller.includes('ghcr.io/kwokts/kwok:v0.1.0 --manage-all-nodes=true --kubeconfig=/w/clusters/c1/kubeconfig '), controller);
     assert.deepEqual(lines.filter((l) => / start /.test(l)), ['etcd', 'kube-apiserver', 'kwok-controller'].map((c) => `${cli} start kwok-c1-${c}`));
   }
+});
+
+test("dry-run lays engine commands out as kwokctl does: one word per line, pulls on one line", async () => {
+  const printed: string[] = [];
+  const engine = new FakeEngine();
+  const runtime = new ContainerRuntime(DOCKER, async () => engine);
+  const ctx: RuntimeContext = { cluster: 'c1', paths: clusterPaths('/w', 'c1'), executor: new DryRunExecutor((t) => printed.push(t)), logger: silentLogger, programs: new Map(), quietPull: true };
+  await runtime.start(components().slice(0, 1), ctx);
+  assert.equal(printed[1], 'docker pull registry.k8s.io/etcd:3.6.10-0');
+  assert.equal(printed.at(-1), 'docker \\\n  start \\\n  kwok-c1-etcd');
+});
+
+test('stop asks a group\'s containers to stop in list order, groups in reverse start order, at once (--time=0, as kwokctl)', async () => {
+  const { engine, runtime, ctx, lines } = setup(DOCKER, true);
+  const cs = components();
+  for (const c of cs) engine.containers.set(`kwok-c1-${c.name}`, { id: c.name, status: 'running', exitCode: 0, labels: { 'io.kwokts.cluster': 'c1' }, network: 'kwok-c1' });
+  await runtime.stop(cs, ctx);
+  assert.deepEqual(lines, ['kwok-controller', 'kube-apiserver', 'etcd'].map((c) => `docker stop kwok-c1-${c} --time=0`));
 });
 
 test('dry-run delete prints the removal of the network even with nothing to find', async () => {

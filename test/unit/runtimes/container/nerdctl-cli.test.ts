@@ -95,7 +95,8 @@ test('every command line kwokts gives nerdctl (create a cluster with prometheus,
   await runtime.start(cs, ctx);
   await runtime.remove(ctx);
   const { renderArgs } = await import('../../../../runtimes/container/operations.js');
-  const argvs = [...lines.map((l) => l.split(' ').slice(1)), renderArgs({ op: 'stop', name: 'kwok-c1-etcd', timeoutSeconds: 10 }, NERDCTL), renderArgs({ op: 'volume-rm', name: 'v' }, NERDCTL)];
+  // One word per line in dry-run (kwokctl's layout): the lines are the argv.
+  const argvs = [...lines.map((l) => l.split(/ \\\n {2}| /).slice(1)), renderArgs({ op: 'stop', name: 'kwok-c1-etcd', timeoutSeconds: 10 }, NERDCTL), renderArgs({ op: 'volume-rm', name: 'v' }, NERDCTL)];
   assert.ok(argvs.some((a) => a[0] === 'create' && a.includes('--user=' + `${process.getuid!()}:${process.getgid!()}`)), 'prometheus runs as the files\' owner');
   for (const argv of argvs) assertNerdctlAccepts(argv);
 });
