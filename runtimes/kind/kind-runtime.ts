@@ -13,7 +13,7 @@ import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
 import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
-import { renderControllerManifests, renderKindConfig } from './kind-config.js';
+import { controllerHostDirs, renderControllerManifests, renderKindConfig } from './kind-config.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -68,7 +68,9 @@ export class KindRuntime implements Runtime {
     }
     const config = join(ctx.paths.root, 'kind.yaml');
     const kindKubeconfig = join(ctx.paths.root, 'kind-kubeconfig.yaml');
-    await ctx.executor.writeFile(config, renderKindConfig(ctx.clusterComponents ?? [apiserver], { cgroupV1: !existsSync('/sys/fs/cgroup/cgroup.controllers') }, { cert: ctx.paths.caCert, key: ctx.paths.caKey }));
+    const components = ctx.clusterComponents ?? [apiserver];
+    const controllerDirs = controllerHostDirs(components.find((c) => c.name === 'kwok-controller'), ctx.paths.root);
+    await ctx.executor.writeFile(config, renderKindConfig(components, { cgroupV1: !existsSync('/sys/fs/cgroup/cgroup.controllers') }, { cert: ctx.paths.caCert, key: ctx.paths.caKey }, controllerDirs, { cert: ctx.paths.adminCert, key: ctx.paths.adminKey }));
     // kindest/node missing and not pullable: the node image made locally (said in one line).
     const configured = apiserver.image ?? '';
     const image = ctx.executor.dryRun
@@ -94,7 +96,7 @@ export class KindRuntime implements Runtime {
     await ctx.executor.run({ command: kindOf(ctx), args: ['load', 'docker-image', image, `--name=${runtimeObjectName(ctx.cluster)}`] });
     const template = await readFile(templatePath('kind', 'kwok-controller.yaml'), 'utf8');
     const manifests = join(ctx.paths.root, 'manifests', 'kwok-controller.yaml');
-    await ctx.executor.writeFile(manifests, renderControllerManifests(template, image));
+    await ctx.executor.writeFile(manifests, renderControllerManifests(template, image, controllerHostDirs(controller, ctx.paths.root)));
     const kubectl = [`--kubeconfig=${ctx.paths.kubeconfig}`, '--namespace=kube-system'];
     // The stages travel as the cluster's own kwok.yaml, which the controller reads by kind.
     await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectl, 'create', 'configmap', 'kwok-controller-config', `--from-file=kwok.yaml=${ctx.paths.config}`] });

@@ -80,8 +80,15 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
   });
 
   test('create, seed 000, logs, port-forward, stop/start, delete: nothing left', async () => {
+    // A ClusterLogs document naming a file on the host: the controller runs in a pod on the kind
+    // node, so the file's directory must reach it there (kind.yaml's extraMounts, a hostPath).
+    const logsDir = join(box.workdir, '..', 'fake-logs');
+    mkdirSync(logsDir, { recursive: true });
+    writeFileSync(join(logsDir, 'app.log'), 'a line kwok serves as the fake pod\'s log\n');
+    const logsConfig = join(box.workdir, '..', 'cluster-logs.yaml');
+    writeFileSync(logsConfig, `apiVersion: kwok.x-k8s.io/v1alpha1\nkind: ClusterLogs\nmetadata: {name: fake-pod-logs}\nspec:\n  logs:\n  - logsFile: ${join(logsDir, 'app.log')}\n`);
     const started = Date.now();
-    const created = await run(['create', 'cluster', '--wait', '10m']);
+    const created = await run(['-c', logsConfig, 'create', 'cluster', '--wait', '10m']);
     assert.equal(created.exitCode, 0, failure(created));
     console.log(`# kind: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (node image present)`);
     // kindest/node cannot be pulled here: the fallback is said in one line.
@@ -117,6 +124,12 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     const whoami = await k([`--kubeconfig=${otherFile}`, 'auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
     assert.equal(whoami.exitCode, 0, failure(whoami));
     assert.equal(whoami.stdout, 'cluster-admin');
+
+    // kubectl logs of a fake pod: the ClusterLogs file, read by the controller in its pod.
+    const podName = (await k(['get', 'pod', '-l', 'app=fake-pod', '-o', 'jsonpath={.items[0].metadata.name}'])).stdout;
+    const fakeLogs = await k(['logs', podName]);
+    assert.equal(fakeLogs.exitCode, 0, failure(fakeLogs));
+    assert.equal(fakeLogs.stdout, "a line kwok serves as the fake pod's log");
 
     // Logs through the cluster (kubectl logs of the component's pod).
     const controllerLogs = await run(['logs', 'kwok-controller']);

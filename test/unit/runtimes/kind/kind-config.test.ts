@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
-import { renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
+import { CONTROLLER_TLS_NODE_DIR, controllerHostDirs, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
 import type { Component } from '../../../../src/components/index.js';
 import { templatePath } from '../../../../src/util/package-root.js';
 
@@ -50,4 +50,30 @@ test("kind config with the cluster's CA: mounted where kubeadm takes an existing
     { hostPath: '/c/pki/ca.crt', containerPath: '/etc/kubernetes/pki/ca.crt', readOnly: true },
     { hostPath: '/c/pki/ca.key', containerPath: '/etc/kubernetes/pki/ca.key', readOnly: true },
   ]);
+});
+
+test("the directories of Logs and Attach files reach the controller's pod at their own paths, through the node at kwokctl's /var/components/controller<dir>", () => {
+  const controller: Component = { ...component('kwok-controller', 2), mounts: [{ path: '/w/clusters/c/kubeconfig.yaml', readOnly: true }, { path: '/w/clusters/c/pki', readOnly: true }, { path: '/data/logs', readOnly: true }] };
+  const dirs = controllerHostDirs(controller, '/w/clusters/c');
+  assert.deepEqual(dirs, ['/data/logs'], "the cluster's own files are not among them");
+  const config = parse(renderKindConfig([component('kube-apiserver', 1), controller], {}, undefined, dirs)) as { nodes: Array<Record<string, unknown>> };
+  assert.deepEqual(config.nodes[0]!['extraMounts'], [{ hostPath: '/data/logs', containerPath: '/var/components/controller/data/logs', readOnly: true }]);
+  const text = renderControllerManifests(readFileSync(templatePath('kind', 'kwok-controller.yaml'), 'utf8'), 'img:1', dirs);
+  const pod = (parseAllDocuments(text)[2]!.toJSON() as { spec: { template: { spec: { volumes: unknown[]; containers: Array<{ volumeMounts: unknown[] }> } } } }).spec.template.spec;
+  assert.deepEqual(pod.volumes.at(-1), { name: 'controller-files-0', hostPath: { path: '/var/components/controller/data/logs', type: 'Directory' } });
+  assert.deepEqual(pod.containers[0]!.volumeMounts.at(-1), { name: 'controller-files-0', mountPath: '/data/logs', readOnly: true });
+  assert.equal(renderControllerManifests('kind: ServiceAccount\n', 'img:1'), 'kind: ServiceAccount\n', 'without directories the template is only filled in');
+});
+
+test("the controller serves TLS in kind (kube-apiserver reaches it over HTTPS for logs, exec, attach, port-forward): the cluster's admin certificate, through the node, read-only", () => {
+  const config = parse(renderKindConfig([component('kube-apiserver', 1)], {}, undefined, [], { cert: '/c/pki/admin.crt', key: '/c/pki/admin.key' })) as { nodes: Array<Record<string, unknown>> };
+  assert.deepEqual(config.nodes[0]!['extraMounts'], [
+    { hostPath: '/c/pki/admin.crt', containerPath: `${CONTROLLER_TLS_NODE_DIR}/tls.crt`, readOnly: true },
+    { hostPath: '/c/pki/admin.key', containerPath: `${CONTROLLER_TLS_NODE_DIR}/tls.key`, readOnly: true },
+  ]);
+  const text = renderControllerManifests(readFileSync(templatePath('kind', 'kwok-controller.yaml'), 'utf8'), 'img:1');
+  const pod = (parseAllDocuments(text)[2]!.toJSON() as { spec: { template: { spec: { volumes: Array<{ name: string; hostPath?: { path: string } }>; containers: Array<{ args: string[]; volumeMounts: Array<{ name: string; mountPath: string }> }> } } } }).spec.template.spec;
+  assert.equal(pod.volumes.find((v) => v.name === 'tls')?.hostPath?.path, CONTROLLER_TLS_NODE_DIR);
+  const mount = pod.containers[0]!.volumeMounts.find((m) => m.name === 'tls')!.mountPath;
+  assert.ok(pod.containers[0]!.args.includes(`--tls-cert-file=${mount}/tls.crt`) && pod.containers[0]!.args.includes(`--tls-private-key-file=${mount}/tls.key`));
 });
