@@ -80,6 +80,7 @@ async function fetchManifest(url: string, ctx: ManifestContext): Promise<string>
     const go = await detectGo('go', ctx.signal);
     if (go) {
       try {
+        await mkdir(ctx.cacheDir, { recursive: true });
         const out = await runGo(['mod', 'download', '-json', `${fromModule.module}@${fromModule.version}`], { go: go.command, cwd: ctx.cacheDir, env: { ...process.env, GOFLAGS: '-mod=mod', GOWORK: 'off' }, ...(ctx.signal ? { signal: ctx.signal } : {}) });
         const dir = (JSON.parse(out) as { Dir?: string }).Dir;
         const file = dir === undefined ? undefined : path.join(dir, fromModule.file);

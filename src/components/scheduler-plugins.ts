@@ -22,7 +22,7 @@ export function buildSchedulerPlugins(spec: ClusterSpec): Component {
   const kubeconfig = componentKubeconfig(spec);
   return {
     name: 'scheduler-plugins',
-    // Never run as a host process (see checkSchedulerPluginsRuntime); containers run `command`.
+    // Never a host process (create refuses scheduler-plugins outside the container runtimes); containers run `command`.
     program: { path: 'controller' },
     command: ['controller'],
     args: [`--kubeconfig=${kubeconfig}`, `--metricsAddr=:${SCHEDULER_PLUGINS_METRICS_PORT}`],
