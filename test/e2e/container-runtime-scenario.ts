@@ -13,7 +13,7 @@ import { execa } from 'execa';
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
-import { freePort, isListening, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
+import { freePort, isListening, kwokts, oneLinePerCommand, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 import { TEST_PROMETHEUS_IMAGE, type TestEngine } from '../engines/images.js';
 import { engineLogTail, startEngine, type EngineUnderTest } from '../engines/start-engine.js';
@@ -367,7 +367,7 @@ spec:
       const other = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
       const r = await kwokts({ ...box, env: { ...box.env, KWOK_RUNTIME: '', ...other } }, ['--name', `${name}-auto`, 'create', 'cluster', '--dry-run']);
       assert.equal(r.exitCode, 0, failure(r));
-      assert.match(r.stdout, new RegExp(`^${engine} network create .* kwok-${name}-auto$`, 'm'));
+      assert.match(oneLinePerCommand(r.stdout), new RegExp(`^${engine} network create .* kwok-${name}-auto$`, 'm'));
     });
 
     test('without --runtime an engine that lacks the images and cannot pull them is passed over (offline: binary)', async () => {
@@ -377,7 +377,7 @@ spec:
       const r = await kwokts({ ...box, env }, ['--name', `${name}-offline`, 'create', 'cluster', '--dry-run']);
       assert.equal(r.exitCode, 0, failure(r));
       assert.match(r.stderr, new RegExp(`not using ${engine}: image registry\\.k8s\\.io/\\S+ is not in ${engine} and registry\\.k8s\\.io cannot be reached \\(pass --runtime ${engine} to use it anyway\\)`));
-      assert.doesNotMatch(r.stdout, new RegExp(`^${engine} network create`, 'm'));
+      assert.doesNotMatch(oneLinePerCommand(r.stdout), new RegExp(`^${engine} network create`, 'm'));
       assert.match(r.stdout, /^# Use kube-apiserver from /m, 'the binary runtime plans its programs');
     });
 

@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, ROOT, sandbox, type Sandbox, failure } from './harness.js';
+import { kwokts, oneLinePerCommand, requireBinaries, ROOT, sandbox, type Sandbox, failure } from './harness.js';
 
 const COMPONENTS = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller'];
 
@@ -24,7 +24,7 @@ describe('runtimes without an engine here', () => {
     const r = await kwokts(box, ['--name', 'nd', 'create', 'cluster', '--runtime', 'nerdctl', '--dry-run']);
     assert.equal(r.exitCode, 0, failure(r));
     // Engine commands come one word per line (kwokctl's layout): each joined back into one line here.
-    const lines = r.stdout.replace(/ \\\n {2}/g, ' ').split('\n').filter((l) => l.startsWith('nerdctl '));
+    const lines = oneLinePerCommand(r.stdout).split('\n').filter((l) => l.startsWith('nerdctl '));
     assert.match(r.stdout, /^nerdctl \\\n {2}network \\\n {2}create \\$/m);
     assert.equal(lines[0], 'nerdctl network create --label=io.kwokts.cluster=nd --label=com.docker.compose.project=kwok-nd kwok-nd');
     const creates = lines.filter((l) => l.startsWith('nerdctl create '));

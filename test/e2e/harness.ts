@@ -342,3 +342,8 @@ export async function jaegerServices(port: number): Promise<string[]> {
   const body = res?.ok ? ((await res.json()) as { data?: string[] | null }) : undefined;
   return body?.data ?? [];
 }
+
+/** A dry-run transcript with each engine command (printed one word per line, as kwokctl) on one line. */
+export function oneLinePerCommand(transcript: string): string {
+  return transcript.replace(/ \\\n {2}/g, ' ');
+}

@@ -10,7 +10,7 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { BIN, freePort, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
+import { BIN, freePort, kwokts, oneLinePerCommand, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { NODE } from '../fixtures/seed-objects.js';
 
 function pod(name: string, namespace = 'default'): string {
@@ -236,7 +236,7 @@ spec:
 `);
     const r = await kwokts(box, ['--name', 'kl-dry', '-c', config, 'create', 'cluster', '--runtime', 'docker', '--dry-run']);
     assert.equal(r.exitCode, 0, failure(r));
-    const controller = r.stdout.split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-kl-dry-kwok-controller'));
+    const controller = oneLinePerCommand(r.stdout).split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-kl-dry-kwok-controller'));
     assert.ok(controller, r.stdout);
     assert.ok(controller.includes(` --volume=${dir}:${dir}:ro `), controller);
   });

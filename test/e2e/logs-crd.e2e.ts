@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
+import { kwokts, oneLinePerCommand, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { NODE } from '../fixtures/seed-objects.js';
 
 function pod(name: string, namespace = 'default'): string {
@@ -188,11 +188,11 @@ spec:
 `);
     const r = await kwokts(box, ['--name', 'dry', '-c', config, 'create', 'cluster', '--runtime', 'docker', '--dry-run']);
     assert.equal(r.exitCode, 0, failure(r));
-    const controller = r.stdout.split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-dry-kwok-controller'));
+    const controller = oneLinePerCommand(r.stdout).split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-dry-kwok-controller'));
     assert.ok(controller, r.stdout);
     assert.ok(controller.includes(` --volume=${logDir}:${logDir}:ro `), controller);
     assert.ok(controller.includes(' --volume=/var/tmp/kwok-previous:/var/tmp/kwok-previous:ro '), controller);
-    const apiserver = r.stdout.split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-dry-kube-apiserver'));
+    const apiserver = oneLinePerCommand(r.stdout).split('\n').find((l) => l.startsWith('docker create ') && l.includes('--name=kwok-dry-kube-apiserver'));
     assert.ok(apiserver && !apiserver.includes(logDir), 'only the controller sees the log files');
     assert.match(controller, /--node-name=kwok-dry-kwok-controller/);
   });

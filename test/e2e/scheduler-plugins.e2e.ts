@@ -17,7 +17,7 @@ import { ensureManifest, manifestCachePath } from '../../src/artifacts/manifests
 import { RealExecutor } from '../../src/exec/real-executor.js';
 import { silentLogger } from '../../src/util/log.js';
 import { leftovers } from './container-runtime-scenario.js';
-import { failure, freePort, kwokts, sandbox, unbuiltReason, waitFor, watchLines } from './harness.js';
+import { failure, freePort, kwokts, oneLinePerCommand, sandbox, unbuiltReason, waitFor, watchLines } from './harness.js';
 import { startEngine } from '../engines/start-engine.js';
 import { TEST_PROMETHEUS_IMAGE } from '../engines/images.js';
 
@@ -134,7 +134,7 @@ test("--dry-run --enable scheduler-plugins (docker): kwokctl's Download lines an
     assert.equal(r.exitCode, 0, failure(r));
     const cache = box.env.KWOK_CACHE_DIR;
     // Engine commands come one word per line (kwokctl's layout); one line each to match them.
-    const flat = r.stdout.replace(/ \\\n {2}/g, ' ');
+    const flat = oneLinePerCommand(r.stdout);
     // The same cache file names kwokctl's own dry-run prints (kwok's create_cluster_with_verbosity.txt).
     assert.ok(r.stdout.includes(`# Download https://github.com/kubernetes-sigs/scheduler-plugins/raw/refs/tags/v0.34.7/manifests/install/all-in-one.yaml to ${cache}/manifest/309ba2d77709ffdefe8aa82c544005c5956165abce45a44c8ce42dfdd5701780.yaml`), r.stdout);
     assert.equal(r.stdout.match(/^# Download https:\/\/github\.com\/kubernetes-sigs\/scheduler-plugins\//gm)?.length, 7);
