@@ -3,7 +3,7 @@ import { stopCluster } from '../../cluster/lifecycle.js';
 
 export default class StopCluster extends BaseCommand<typeof StopCluster> {
   static override summary = 'Stop a cluster, keeping its data';
-  static override description = 'Stops every component gracefully. Objects, certificates and configuration are kept; `start cluster` brings the same cluster back.';
+  static override description = 'Stops every component: processes get 10 s to exit, containers are stopped at once (as kwokctl stops them). Objects, certificates and configuration are kept; `start cluster` brings the same cluster back.';
   static override examples = ['<%= config.bin %> stop cluster', '<%= config.bin %> --name ci stop cluster'];
 
   async run(): Promise<void> {
