@@ -26,29 +26,49 @@ export function controllerHostDirs(controller: Component | undefined, clusterRoo
   return (controller?.mounts ?? []).map((m) => m.path).filter((path) => path !== clusterRoot && !path.startsWith(`${clusterRoot}/`));
 }
 
+/** Where kubeadm in the node looks for etcd's CA (and, finding it, makes etcd's certificates with it). */
+export const ETCD_CA_NODE_DIR = '/etc/kubernetes/pki/etcd';
+
+export interface KindConfigOptions {
+  /** The host is on cgroup v1 (the kubelet then needs to be told it may run). */
+  cgroupV1?: boolean;
+  /** The cluster's CA, given to kubeadm (see renderKindConfig). */
+  ca?: { cert: string; key: string };
+  /** etcd's CA, given to kubeadm likewise, so that the host's etcd client certificate is good for kind's etcd. */
+  etcdCa?: { cert: string; key: string };
+  /** Host directories of the controller's Logs and Attach files (controllerHostDirs). */
+  controllerDirs?: readonly string[];
+  /** The controller's serving certificate and key (CONTROLLER_TLS_NODE_DIR). */
+  controllerTls?: { cert: string; key: string };
+}
+
 /**
  * kind's cluster config: the apiserver published on 127.0.0.1 at the cluster's port, and the kwok
- * controller's port (it runs on the node's network) published the same way, so the host-side
- * readiness probes and kubectl work as for every other runtime. With `ca`, the cluster's own CA
- * goes into the node where kubeadm looks for one (/etc/kubernetes/pki/ca.{crt,key}): kubeadm then
- * signs everything with it instead of making its own, so the cluster's pki/ca.key is the key of
- * the cluster's CA and `get kubeconfig --user ... --group ...` can sign for it (kwokctl mounts its
- * whole pki directory there to the same end).
+ * controller's port (it runs on the node's network) and etcd's client port published the same
+ * way, so the host-side readiness probes, kubectl, etcdctl, kectl and snapshots work as for every
+ * other runtime. With `ca`, the cluster's own CA goes into the node where kubeadm looks for one
+ * (/etc/kubernetes/pki/ca.{crt,key}): kubeadm then signs everything with it instead of making its
+ * own, so the cluster's pki/ca.key is the key of the cluster's CA and `get kubeconfig --user ...
+ * --group ...` can sign for it (kwokctl mounts its whole pki directory there to the same end).
+ * `etcdCa` does the same for etcd's CA. Single files are mounted, read-only, so kubeadm's own
+ * files are written inside the node, not into the cluster directory as root.
  */
-export function renderKindConfig(
-  components: readonly Component[],
-  host: { cgroupV1?: boolean } = {},
-  ca?: { cert: string; key: string },
-  controllerDirs: readonly string[] = [],
-  controllerTls?: { cert: string; key: string },
-): string {
+export function renderKindConfig(components: readonly Component[], options: KindConfigOptions = {}): string {
   const apiserver = components.find((c) => c.name === 'kube-apiserver');
   const controller = components.find((c) => c.name === 'kwok-controller');
+  const etcdPort = components.find((c) => c.name === 'etcd')?.ports.find((p) => p.name === 'https');
+  const { ca, etcdCa, controllerTls, controllerDirs = [] } = options;
   const mounts = [
     ...(ca
       ? [
           { hostPath: ca.cert, containerPath: '/etc/kubernetes/pki/ca.crt', readOnly: true },
           { hostPath: ca.key, containerPath: '/etc/kubernetes/pki/ca.key', readOnly: true },
+        ]
+      : []),
+    ...(etcdCa
+      ? [
+          { hostPath: etcdCa.cert, containerPath: `${ETCD_CA_NODE_DIR}/ca.crt`, readOnly: true },
+          { hostPath: etcdCa.key, containerPath: `${ETCD_CA_NODE_DIR}/ca.key`, readOnly: true },
         ]
       : []),
     ...(controllerTls
@@ -59,19 +79,21 @@ export function renderKindConfig(
       : []),
     ...controllerDirs.map((dir) => ({ hostPath: dir, containerPath: nodePathOfControllerDir(dir), readOnly: true })),
   ];
+  const published = [
+    ...(controller ? [{ containerPort: CONTAINER_PORTS.kwokController, hostPort: controller.ports[0]?.port }] : []),
+    ...(etcdPort ? [{ containerPort: CONTAINER_PORTS.etcd, hostPort: etcdPort.port }] : []),
+  ].map((p) => ({ ...p, listenAddress: '127.0.0.1', protocol: 'TCP' }));
   const config = {
     kind: 'Cluster',
     apiVersion: 'kind.x-k8s.io/v1alpha4',
     networking: { apiServerAddress: '127.0.0.1', ...(apiserver ? { apiServerPort: apiserver.ports[0]?.port } : {}) },
     // Since Kubernetes 1.35 the kubelet refuses cgroup v1 hosts unless told otherwise.
-    ...(host.cgroupV1 ? { kubeadmConfigPatches: ['kind: KubeletConfiguration\nfailCgroupV1: false\n'] } : {}),
+    ...(options.cgroupV1 ? { kubeadmConfigPatches: ['kind: KubeletConfiguration\nfailCgroupV1: false\n'] } : {}),
     nodes: [
       {
         role: 'control-plane',
         ...(mounts.length > 0 ? { extraMounts: mounts } : {}),
-        ...(controller
-          ? { extraPortMappings: [{ containerPort: CONTAINER_PORTS.kwokController, hostPort: controller.ports[0]?.port, listenAddress: '127.0.0.1', protocol: 'TCP' }] }
-          : {}),
+        ...(published.length > 0 ? { extraPortMappings: published } : {}),
       },
     ],
   };

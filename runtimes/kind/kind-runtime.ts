@@ -70,7 +70,17 @@ export class KindRuntime implements Runtime {
     const kindKubeconfig = join(ctx.paths.root, 'kind-kubeconfig.yaml');
     const components = ctx.clusterComponents ?? [apiserver];
     const controllerDirs = controllerHostDirs(components.find((c) => c.name === 'kwok-controller'), ctx.paths.root);
-    await ctx.executor.writeFile(config, renderKindConfig(components, { cgroupV1: !existsSync('/sys/fs/cgroup/cgroup.controllers') }, { cert: ctx.paths.caCert, key: ctx.paths.caKey }, controllerDirs, { cert: ctx.paths.adminCert, key: ctx.paths.adminKey }));
+    await ctx.executor.writeFile(
+      config,
+      renderKindConfig(components, {
+        cgroupV1: !existsSync('/sys/fs/cgroup/cgroup.controllers'),
+        ca: { cert: ctx.paths.caCert, key: ctx.paths.caKey },
+        // Clusters made before kind's etcd was reached have no etcd CA key: their etcd stays kind's own.
+        ...(existsSync(ctx.paths.etcdCaKey) || ctx.executor.dryRun ? { etcdCa: { cert: ctx.paths.etcdCaCert, key: ctx.paths.etcdCaKey } } : {}),
+        controllerDirs,
+        controllerTls: { cert: ctx.paths.adminCert, key: ctx.paths.adminKey },
+      }),
+    );
     // kindest/node missing and not pullable: the node image made locally (said in one line).
     const configured = apiserver.image ?? '';
     const image = ctx.executor.dryRun

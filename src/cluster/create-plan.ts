@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildClusterKubeconfig, renderKubeconfig } from '../kube/index.js';
-import { buildComponents, CONTAINER_PORTS, HOST_PLACEMENT, metricsServerManifests, networkPlacement, schedulerPluginsManifestSources, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
+import { buildComponents, CONTAINER_PORTS, etcdInNode, HOST_PLACEMENT, metricsServerManifests, networkPlacement, schedulerPluginsManifestSources, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
@@ -87,6 +87,16 @@ export const REAL_PROBES: PlanProbes = {
   },
 };
 
+/**
+ * The chosen components a cluster of this runtime mode records. A real cluster (kind) brings its
+ * own control plane; only the controller is ours to deploy. Its etcd and apiserver are kind's,
+ * recorded so that the host reaches them (etcdctl, kectl, snapshots, logs) through their
+ * published ports.
+ */
+export function componentsOfMode(mode: RuntimeInfo['mode'], chosen: readonly ComponentName[]): ComponentName[] {
+  return mode === 'cluster' ? chosen.filter((c) => c === 'etcd' || c === 'kube-apiserver' || c === 'kwok-controller') : [...chosen];
+}
+
 /** Decide everything about the new cluster; throws on bad input before anything is made. */
 export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PROBES): Promise<CreatePlan> {
   const { name, values, runtime, config } = input;
@@ -125,7 +135,8 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
   // Objects of a kind served as a custom resource are created in the cluster instead of being
   // written into the controller's config (kwokctl leaves them out of kwok.yaml too).
   const crObjects = [...(stagesAsCrs ? stageDocuments : []), ...config.kwokDocuments.filter((d) => d.kind !== 'Stage' && servedAsCrs.has(String(d.kind)))];
-  const components = buildComponents(spec, config.componentsPatches, config.components);
+  const built = buildComponents(spec, config.componentsPatches, config.components);
+  const components = mode === 'cluster' ? built.map((c) => (c.name === 'etcd' ? etcdInNode(c) : c)) : built;
   // kwokctl with metrics-server: the kubelet's /metrics/resource and usage from annotations, unless given.
   const withMetricsDefaults = (docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> => (enabled.has('metrics-server') ? withDefaultMetrics(docs, servedAsCrs) : docs);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
@@ -173,6 +184,7 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
       apiserverSans: [...(inContainers ? ['kube-apiserver', 'kwok-controller'].map((c) => runtimeObjectName(name, c)) : []), ...values.kubeApiserverCertSANs],
       etcdDnsSans: inContainers ? [runtimeObjectName(name, 'etcd')] : [],
       rbac: values.kubeAuthorization,
+      etcdCaKey: mode === 'cluster',
     },
   });
   return freezePlan({ ...plan, steps });

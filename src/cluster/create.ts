@@ -18,7 +18,7 @@ import { loadRuntime } from '../../runtimes/load.js';
 import type { Runtime } from '../../runtimes/runtime.js';
 import { applyPlan } from './apply-plan.js';
 import { checkCrdKinds, initClusterObjects } from './crds.js';
-import { planCreate } from './create-plan.js';
+import { componentsOfMode, planCreate } from './create-plan.js';
 import { clusterEntryOf } from './create-steps.js';
 import { lockCluster } from './lock.js';
 import { clusterPaths, contextName, type ClusterPaths } from '../naming/naming.js';
@@ -92,9 +92,8 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   if (chosen.includes('scheduler-plugins') && runtime.info().mode !== 'container') {
     throw new UsageError(`scheduler-plugins runs only on the docker, podman and nerdctl runtimes, not on ${runtimeName}`, { hint: 'pass --runtime docker (or podman, nerdctl), or leave scheduler-plugins out' });
   }
-  // A real cluster (kind) brings its own control plane; only the controller is ours to deploy.
   const inCluster = runtime.info().mode === 'cluster';
-  const components = inCluster ? chosen.filter((c) => c === 'kube-apiserver' || c === 'kwok-controller') : chosen;
+  const components = componentsOfMode(runtime.info().mode, chosen);
   // kwokctl runs these as pods in the kind cluster; kwokts does not yet: say so rather than leave the user waiting on their ports.
   const notRun = inCluster ? chosen.filter((c) => c === 'prometheus' || c === 'metrics-server' || c === 'jaeger') : [];
   if (notRun.length > 0) options.logger.warn(`the ${runtimeName} runtime does not run ${notRun.join(', ')} (kwokctl runs ${notRun.length > 1 ? 'them' : 'it'} as pods in the kind cluster); the cluster is made without ${notRun.length > 1 ? 'them' : 'it'}`);

@@ -26,6 +26,6 @@ export function etcdClientArgs(record: ClusterRecord, paths: ClusterPaths): Etcd
   const http = ports.find((p) => p.name === 'http');
   if (http) return { endpoint: `http://127.0.0.1:${http.port}`, tlsArgs: [] };
   throw new OperationError(`cluster ${record.name} has no etcd endpoint`, {
-    hint: `its record (${paths.config}) lists no etcd port; kind clusters run kind's own etcd, which kwokts does not reach`,
+    hint: `its record (${paths.config}) lists no etcd port: a kind cluster made by an older kwokts, whose etcd is not published; recreate it`,
   });
 }

@@ -18,6 +18,12 @@ export interface WritePkiOptions {
   etcdDnsSans: readonly string[];
   /** The apiserver runs with RBAC (see ClusterPkiOptions.withoutRbac). */
   rbac: boolean;
+  /**
+   * Keep etcd's CA key (pki/etcd/ca.key): kind's kubeadm is given the CA and makes its etcd's
+   * certificates with it, so the host's etcd client certificate is good for kind's etcd too.
+   * Elsewhere nothing signs with it, so it is not written.
+   */
+  etcdCaKey?: boolean;
 }
 
 const CERT = { mode: 0o644 };
@@ -50,6 +56,7 @@ export async function writePki(executor: Executor, paths: ClusterPaths, options:
     [paths.prometheusCert, pki.prometheusCert, CERT],
     [paths.prometheusKey, pki.prometheusKey, KEY],
     [paths.etcdCaCert, pki.etcd.caCert, CERT],
+    ...(options.etcdCaKey ? [[paths.etcdCaKey, pki.etcd.caKey, KEY] as [string, string, { mode: number }]] : []),
     [paths.etcdServerCert, pki.etcd.serverCert, CERT],
     [paths.etcdServerKey, pki.etcd.serverKey, KEY],
     [paths.etcdPeerCert, pki.etcd.peerCert, CERT],

@@ -49,6 +49,8 @@ export interface ClusterPaths {
   /** etcd's CA and certificates (kubeadm's layout: pki/etcd/…, pki/apiserver-etcd-client.*). */
   etcdPki: string;
   etcdCaCert: string;
+  /** Written for kind only, whose kubeadm signs its etcd's certificates with it. */
+  etcdCaKey: string;
   etcdServerCert: string;
   etcdServerKey: string;
   etcdPeerCert: string;
@@ -102,6 +104,7 @@ export function clusterPaths(workdir: string, name: string): ClusterPaths {
     frontProxyClientKey: join(pki, 'front-proxy-client.key'),
     etcdPki,
     etcdCaCert: join(etcdPki, 'ca.crt'),
+    etcdCaKey: join(etcdPki, 'ca.key'),
     etcdServerCert: join(etcdPki, 'server.crt'),
     etcdServerKey: join(etcdPki, 'server.key'),
     etcdPeerCert: join(etcdPki, 'peer.crt'),

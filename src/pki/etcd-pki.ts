@@ -1,8 +1,9 @@
 /**
  * etcd's certificates, as kubeadm makes them: a CA of its own, a serving and a peer certificate
  * (both also client certificates, as kubeadm's are), and two client certificates: the
- * apiserver's and the one the host's tools (etcdctl passthrough, snapshots) use. The CA key
- * is not kept: nothing re-signs with it, and a cluster's etcd clients are fixed at create.
+ * apiserver's and the one the host's tools (etcdctl passthrough, snapshots) use. The CA key is
+ * returned but written only where something signs with it: kind's kubeadm, which makes its etcd's
+ * certificates from this CA so that the host's client certificate is good for it (see writePki).
  */
 import type { webcrypto } from 'node:crypto';
 import { caExtensions, issueCertificate, type Certificate, leafExtensions, type Validity } from './certificate.js';
@@ -11,6 +12,7 @@ import { APISERVER_ETCD_CLIENT, ETCD_CA_COMMON_NAME, ETCD_HEALTHCHECK_CLIENT, ET
 
 export interface EtcdPki {
   caCert: string;
+  caKey: string;
   serverCert: string;
   serverKey: string;
   peerCert: string;
@@ -58,6 +60,7 @@ export async function generateEtcdPki(algorithm: KeyAlgorithm, validity: Validit
   const pem = (cert: Certificate): string => cert.toString('pem') + '\n';
   return {
     caCert: pem(ca),
+    caKey: exportPrivateKeyPem(caKeys!.privateKey),
     serverCert: pem(serverCert),
     serverKey: exportPrivateKeyPem(server!.privateKey),
     peerCert: pem(peerCert),

@@ -22,7 +22,7 @@
 import { rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Executor } from '../exec/executor.js';
-import { ExternalCommandError, OperationError } from '../util/errors.js';
+import { ExternalCommandError, OperationError, UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { mark, span } from '../util/timeline.js';
 import { loadRuntime } from '../../runtimes/load.js';
@@ -111,6 +111,12 @@ async function restoreEtcdLocked(cluster: LoadedCluster, options: EtcdRestoreOpt
   const etcd = record.components.find((c) => c.name === 'etcd');
   if (!etcd) throw new OperationError(`cluster ${record.name} has no etcd`);
   const runtime = await loadRuntime(record.runtime);
+  // kind's etcd keeps its data in the node: swapping the cluster directory's would restore nothing.
+  if (runtime.info().mode === 'cluster') {
+    throw new UsageError(`snapshot restore --format etcd does not run on ${record.runtime} clusters yet (kind's etcd keeps its data inside the node)`, {
+      hint: 'restore a YAML snapshot instead: `snapshot save --format k8s`, then `snapshot restore --format k8s`',
+    });
+  }
   const ctx: RuntimeContext = { cluster: options.name, paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components, signal: options.signal };
   const r: Restore = { cluster, options, runtime, ctx, etcd, restored: join(paths.root, 'etcd-restore'), previous: join(paths.root, 'etcd-previous') };
   // The artifact code (programs.ts) is loaded only when the record does not name etcdutl.
@@ -155,12 +161,10 @@ interface Live {
 
 /**
  * What a live restore needs, or undefined when the cluster must be restarted instead: etcdutl
- * without --bump-revision, a runtime whose etcd we do not reach (kind), etcd or the apiserver not
- * running, or etcd not answering.
+ * without --bump-revision, etcd or the apiserver not running, or etcd not answering.
  */
 async function live(r: Restore): Promise<Live | undefined> {
   const { cluster, options, runtime, ctx } = r;
-  if (runtime.info().mode === 'cluster') return undefined;
   const apiserver = cluster.record.components.find((c) => c.name === 'kube-apiserver');
   if (!apiserver) return undefined;
   if (options.executor.dryRun) {

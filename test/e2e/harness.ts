@@ -5,7 +5,7 @@
 import { execa, type ResultPromise } from 'execa';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { createServer } from 'node:net';
 import { request as httpsRequest } from 'node:https';
 import { deferExtraCaCerts } from '../../src/util/extra-ca-certs.js';
@@ -346,4 +346,17 @@ export async function jaegerServices(port: number): Promise<string[]> {
 /** A dry-run transcript with each engine command (printed one word per line, as kwokctl) on one line. */
 export function oneLinePerCommand(transcript: string): string {
   return transcript.replace(/ \\\n {2}/g, ' ');
+}
+
+/**
+ * The kectl to test with: KWOK_KECTL_BINARY, else the one test/setup-prerequisites.sh builds,
+ * else one on PATH; undefined when there is none.
+ */
+export function availableKectl(): string | undefined {
+  if (process.env.KWOK_KECTL_BINARY && existsSync(process.env.KWOK_KECTL_BINARY)) return process.env.KWOK_KECTL_BINARY;
+  const cache = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
+  const built = join(cache, 'test-tools', 'kectl', 'v0.0.10', 'kectl');
+  if (existsSync(built)) return built;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'kectl'))) return join(dir, 'kectl');
+  return undefined;
 }

@@ -11,10 +11,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { request as httpsRequest } from 'node:https';
 import { delimiter, join } from 'node:path';
-import { BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, watchLines, type CliResult, type Sandbox, failure } from './harness.js';
+import { availableKectl, BIN, freePort, kwokts, requireBinaries, sandbox, waitFor, watchLines, type CliResult, type Sandbox, failure } from './harness.js';
 
 const NAME = 'kwok-accept';
 
@@ -58,19 +57,6 @@ function insecureGet(port: number, path: string): Promise<{ status: number; body
     req.on('error', reject);
     req.end();
   });
-}
-
-/**
- * The kectl to test with: KWOK_KECTL_BINARY, else the one test/setup-prerequisites.sh builds,
- * else one on PATH; undefined when there is none.
- */
-function availableKectl(): string | undefined {
-  if (process.env.KWOK_KECTL_BINARY && existsSync(process.env.KWOK_KECTL_BINARY)) return process.env.KWOK_KECTL_BINARY;
-  const cache = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
-  const built = join(cache, 'test-tools', 'kectl', 'v0.0.10', 'kectl');
-  if (existsSync(built)) return built;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'kectl'))) return join(dir, 'kectl');
-  return undefined;
 }
 
 const KECTL = availableKectl();

@@ -4,7 +4,7 @@
  * (nothing exists yet, as kwokctl's dry run assumes). Shared by the golden and rollback tests.
  */
 import { chooseComponents } from '../../../../src/cluster/create.js';
-import { planCreate, type CreatePlan, type PlanProbes } from '../../../../src/cluster/create-plan.js';
+import { componentsOfMode, planCreate, type CreatePlan, type PlanProbes } from '../../../../src/cluster/create-plan.js';
 import type { ClusterPorts } from '../../../../src/components/index.js';
 import { emptyConfig, type LoadedConfig } from '../../../../src/config/load.js';
 import type { ClusterOptionValues } from '../../../../src/config/options.js';
@@ -61,7 +61,7 @@ export async function planFor(c: PlanCase): Promise<CreatePlan> {
   const selection = componentSelection(values);
   const runtime = c.runtimeObject ?? RUNTIMES[c.runtime]!();
   const chosen = chooseComponents(selection.enable, selection.disable, selection.base);
-  const components = runtime.info().mode === 'cluster' ? chosen.filter((n) => n === 'kube-apiserver' || n === 'kwok-controller') : chosen;
+  const components = componentsOfMode(runtime.info().mode, chosen);
   return planCreate(
     {
       name: c.name ?? 'golden',

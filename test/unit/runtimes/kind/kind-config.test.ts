@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
-import { CONTROLLER_TLS_NODE_DIR, controllerHostDirs, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
-import type { Component } from '../../../../src/components/index.js';
+import { CONTROLLER_TLS_NODE_DIR, ETCD_CA_NODE_DIR, controllerHostDirs, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
+import { etcdInNode, type Component } from '../../../../src/components/index.js';
 import { templatePath } from '../../../../src/util/package-root.js';
 
 const component = (name: Component['name'], port: number): Component => ({
@@ -45,7 +45,7 @@ test('the controller manifests reference the image given, and manage only fake n
 });
 
 test("kind config with the cluster's CA: mounted where kubeadm takes an existing CA, read-only, so the cluster's ca.key signs for it", () => {
-  const config = parse(renderKindConfig([component('kube-apiserver', 1)], {}, { cert: '/c/pki/ca.crt', key: '/c/pki/ca.key' })) as { nodes: Array<Record<string, unknown>> };
+  const config = parse(renderKindConfig([component('kube-apiserver', 1)], { ca: { cert: '/c/pki/ca.crt', key: '/c/pki/ca.key' } })) as { nodes: Array<Record<string, unknown>> };
   assert.deepEqual(config.nodes[0]!['extraMounts'], [
     { hostPath: '/c/pki/ca.crt', containerPath: '/etc/kubernetes/pki/ca.crt', readOnly: true },
     { hostPath: '/c/pki/ca.key', containerPath: '/etc/kubernetes/pki/ca.key', readOnly: true },
@@ -56,7 +56,7 @@ test("the directories of Logs and Attach files reach the controller's pod at the
   const controller: Component = { ...component('kwok-controller', 2), mounts: [{ path: '/w/clusters/c/kubeconfig.yaml', readOnly: true }, { path: '/w/clusters/c/pki', readOnly: true }, { path: '/data/logs', readOnly: true }] };
   const dirs = controllerHostDirs(controller, '/w/clusters/c');
   assert.deepEqual(dirs, ['/data/logs'], "the cluster's own files are not among them");
-  const config = parse(renderKindConfig([component('kube-apiserver', 1), controller], {}, undefined, dirs)) as { nodes: Array<Record<string, unknown>> };
+  const config = parse(renderKindConfig([component('kube-apiserver', 1), controller], { controllerDirs: dirs })) as { nodes: Array<Record<string, unknown>> };
   assert.deepEqual(config.nodes[0]!['extraMounts'], [{ hostPath: '/data/logs', containerPath: '/var/components/controller/data/logs', readOnly: true }]);
   const text = renderControllerManifests(readFileSync(templatePath('kind', 'kwok-controller.yaml'), 'utf8'), 'img:1', dirs);
   const pod = (parseAllDocuments(text)[2]!.toJSON() as { spec: { template: { spec: { volumes: unknown[]; containers: Array<{ volumeMounts: unknown[] }> } } } }).spec.template.spec;
@@ -66,7 +66,7 @@ test("the directories of Logs and Attach files reach the controller's pod at the
 });
 
 test("the controller serves TLS in kind (kube-apiserver reaches it over HTTPS for logs, exec, attach, port-forward): the cluster's admin certificate, through the node, read-only", () => {
-  const config = parse(renderKindConfig([component('kube-apiserver', 1)], {}, undefined, [], { cert: '/c/pki/admin.crt', key: '/c/pki/admin.key' })) as { nodes: Array<Record<string, unknown>> };
+  const config = parse(renderKindConfig([component('kube-apiserver', 1)], { controllerTls: { cert: '/c/pki/admin.crt', key: '/c/pki/admin.key' } })) as { nodes: Array<Record<string, unknown>> };
   assert.deepEqual(config.nodes[0]!['extraMounts'], [
     { hostPath: '/c/pki/admin.crt', containerPath: `${CONTROLLER_TLS_NODE_DIR}/tls.crt`, readOnly: true },
     { hostPath: '/c/pki/admin.key', containerPath: `${CONTROLLER_TLS_NODE_DIR}/tls.key`, readOnly: true },
@@ -76,4 +76,34 @@ test("the controller serves TLS in kind (kube-apiserver reaches it over HTTPS fo
   assert.equal(pod.volumes.find((v) => v.name === 'tls')?.hostPath?.path, CONTROLLER_TLS_NODE_DIR);
   const mount = pod.containers[0]!.volumeMounts.find((m) => m.name === 'tls')!.mountPath;
   assert.ok(pod.containers[0]!.args.includes(`--tls-cert-file=${mount}/tls.crt`) && pod.containers[0]!.args.includes(`--tls-private-key-file=${mount}/tls.key`));
+});
+
+test("kind's etcd is reached from the host: its client port published on loopback at the cluster's etcd port, etcd's CA given to kubeadm read-only", () => {
+  const etcd: Component = { ...component('etcd', 0), ports: [{ name: 'https', port: 32790, containerPort: 2379 }] };
+  const config = parse(renderKindConfig([component('kube-apiserver', 32766), component('kwok-controller', 32765), etcd], { etcdCa: { cert: '/c/pki/etcd/ca.crt', key: '/c/pki/etcd/ca.key' } })) as { nodes: Array<Record<string, unknown>> };
+  assert.deepEqual(config.nodes[0]!['extraPortMappings'], [
+    { containerPort: 10247, hostPort: 32765, listenAddress: '127.0.0.1', protocol: 'TCP' },
+    { containerPort: 2379, hostPort: 32790, listenAddress: '127.0.0.1', protocol: 'TCP' },
+  ]);
+  assert.equal(ETCD_CA_NODE_DIR, '/etc/kubernetes/pki/etcd', "where kubeadm looks for etcd's CA");
+  assert.deepEqual(config.nodes[0]!['extraMounts'], [
+    { hostPath: '/c/pki/etcd/ca.crt', containerPath: '/etc/kubernetes/pki/etcd/ca.crt', readOnly: true },
+    { hostPath: '/c/pki/etcd/ca.key', containerPath: '/etc/kubernetes/pki/etcd/ca.key', readOnly: true },
+  ]);
+});
+
+test("etcd in kind's node: only its client port, mapped to 2379 in the node; no probe (its /health is on the node's loopback) and no mounts", () => {
+  const built: Component = {
+    ...component('etcd', 0),
+    ports: [{ name: 'https', port: 32790 }, { name: 'peer-https', port: 32791 }, { name: 'metrics', port: 32792 }],
+    probe: { scheme: 'http', port: 32792, path: '/health', clientCert: false },
+    args: ['--name=node0'],
+    mounts: [{ path: '/c/etcd', readOnly: false }],
+  };
+  const inNode = etcdInNode(built);
+  assert.deepEqual(inNode.ports, [{ name: 'https', port: 32790, containerPort: 2379 }]);
+  assert.equal(inNode.probe, undefined);
+  assert.deepEqual(inNode.mounts, []);
+  assert.deepEqual(inNode.args, [], "kind runs kubeadm's, not ours");
+  assert.equal(inNode.name, 'etcd');
 });
