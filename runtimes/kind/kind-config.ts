@@ -105,7 +105,7 @@ export function renderKindConfig(components: readonly Component[], options: Kind
  * directories of its Logs and Attach files mounted read-only from the node at their own paths.
  */
 export function renderControllerManifests(template: string, image: string, controllerDirs: readonly string[] = []): string {
-  const text = template.split('${KWOK_CONTROLLER_IMAGE}').join(image);
+  const text = fillImage(template, '${KWOK_CONTROLLER_IMAGE}', image);
   if (controllerDirs.length === 0) return text;
   const docs = parseAllDocuments(text);
   const deployment = docs.find((d) => d.get('kind') === 'Deployment');
@@ -117,4 +117,9 @@ export function renderControllerManifests(template: string, image: string, contr
     deployment.addIn([...pod, 'containers', 0, 'volumeMounts'], deployment.createNode({ name, mountPath: dir, readOnly: true }));
   });
   return docs.map((d) => d.toString()).join('');
+}
+
+/** A manifest template of templates/kind with its image placeholder replaced. */
+export function fillImage(template: string, placeholder: string, image: string): string {
+  return template.split(placeholder).join(image);
 }

@@ -13,7 +13,7 @@ import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
 import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
-import { controllerHostDirs, renderControllerManifests, renderKindConfig } from './kind-config.js';
+import { controllerHostDirs, fillImage, renderControllerManifests, renderKindConfig } from './kind-config.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -55,6 +55,7 @@ export class KindRuntime implements Runtime {
     for (const component of components) {
       if (component.name === 'kube-apiserver') await this.ensureCluster(component, ctx);
       else if (component.name === 'kwok-controller' && this.created) await this.deployController(component, ctx);
+      else if (component.name === 'metrics-server' && this.created) await this.deployMetricsServer(component, ctx);
     }
   }
 
@@ -103,14 +104,28 @@ export class KindRuntime implements Runtime {
   /** The controller image is local: load it into the node, then apply the manifests. */
   private async deployController(controller: Component, ctx: RuntimeContext): Promise<void> {
     const image = controller.image ?? '';
-    await ctx.executor.run({ command: kindOf(ctx), args: ['load', 'docker-image', image, `--name=${runtimeObjectName(ctx.cluster)}`] });
+    await this.loadImage(image, ctx);
     const template = await readFile(templatePath('kind', 'kwok-controller.yaml'), 'utf8');
     const manifests = join(ctx.paths.root, 'manifests', 'kwok-controller.yaml');
     await ctx.executor.writeFile(manifests, renderControllerManifests(template, image, controllerHostDirs(controller, ctx.paths.root)));
-    const kubectl = [`--kubeconfig=${ctx.paths.kubeconfig}`, '--namespace=kube-system'];
     // The stages travel as the cluster's own kwok.yaml, which the controller reads by kind.
-    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectl, 'create', 'configmap', 'kwok-controller-config', `--from-file=kwok.yaml=${ctx.paths.config}`] });
-    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectl, 'apply', '-f', manifests] });
+    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'create', 'configmap', 'kwok-controller-config', `--from-file=kwok.yaml=${ctx.paths.config}`] });
+    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'apply', '-f', manifests] });
+  }
+
+  /** metrics-server as a Deployment on the node (templates/kind/metrics-server.yaml), its image loaded as the controller's. */
+  private async deployMetricsServer(metricsServer: Component, ctx: RuntimeContext): Promise<void> {
+    const image = metricsServer.image ?? '';
+    await this.loadImage(image, ctx);
+    const template = await readFile(templatePath('kind', 'metrics-server.yaml'), 'utf8');
+    const manifests = join(ctx.paths.root, 'manifests', 'metrics-server.yaml');
+    await ctx.executor.writeFile(manifests, fillImage(template, '${METRICS_SERVER_IMAGE}', image));
+    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'apply', '-f', manifests] });
+  }
+
+  /** An image of the host's engine into the node's containerd: kind cannot pull what the host made. */
+  private async loadImage(image: string, ctx: RuntimeContext): Promise<void> {
+    await ctx.executor.run({ command: kindOf(ctx), args: ['load', 'docker-image', image, `--name=${runtimeObjectName(ctx.cluster)}`] });
   }
 
   async stop(_components: readonly Component[], ctx: RuntimeContext): Promise<void> {
@@ -155,8 +170,11 @@ export class KindRuntime implements Runtime {
 }
 
 const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.cluster)}-control-plane`;
-/** kubeadm's static pods are named <component>-<node>; the controller is our Deployment. */
-const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (component === 'kwok-controller' ? 'deployment/kwok-controller' : `pod/${component}-${nodeName(ctx)}`);
+/** What kwokts deploys into the cluster, each a Deployment of the component's name (templates/kind). */
+const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server']);
+/** kubeadm's static pods are named <component>-<node>; ours are Deployments. */
+const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (DEPLOYED.has(component) ? `deployment/${component}` : `pod/${component}-${nodeName(ctx)}`);
+const kubectlArgs = (ctx: RuntimeContext): string[] => [`--kubeconfig=${ctx.paths.kubeconfig}`, '--namespace=kube-system'];
 /** Where kind's apiserver (kubeadm's default) and our controller (templates/kind) listen in the node. */
 const IN_NODE_PORTS: Partial<Record<ComponentName, number>> = { 'kube-apiserver': 6443, 'kwok-controller': CONTAINER_PORTS.kwokController };
 const kindOf = (ctx: RuntimeContext): string => ctx.programs.get('kind') ?? 'kind';

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { buildClusterKubeconfig, renderKubeconfig } from '../kube/index.js';
-import { buildComponents, CONTAINER_PORTS, etcdInNode, HOST_PLACEMENT, metricsServerManifests, networkPlacement, schedulerPluginsManifestSources, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
+import { buildComponents, CONTAINER_PORTS, inClusterNode, HOST_PLACEMENT, metricsServerManifests, networkPlacement, schedulerPluginsManifestSources, portRequests, type ClusterPorts, type ClusterSpec, type Component, type ComponentName } from '../components/index.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { ClusterOptionValues } from '../config/options.js';
@@ -89,13 +89,16 @@ export const REAL_PROBES: PlanProbes = {
 
 /**
  * The chosen components a cluster of this runtime mode records. A real cluster (kind) brings its
- * own control plane; only the controller is ours to deploy. Its etcd and apiserver are kind's,
- * recorded so that the host reaches them (etcdctl, kectl, snapshots, logs) through their
- * published ports.
+ * own control plane; the controller and metrics-server are ours to deploy. Its etcd and
+ * apiserver are kind's, recorded so that the host reaches them (etcdctl, kectl, snapshots, logs)
+ * through their published ports.
  */
 export function componentsOfMode(mode: RuntimeInfo['mode'], chosen: readonly ComponentName[]): ComponentName[] {
-  return mode === 'cluster' ? chosen.filter((c) => c === 'etcd' || c === 'kube-apiserver' || c === 'kwok-controller') : [...chosen];
+  return mode === 'cluster' ? chosen.filter((c) => IN_CLUSTER_COMPONENTS.has(c)) : [...chosen];
 }
+
+/** What a kind cluster records: kind's etcd and apiserver, and what kwokts deploys into it. */
+const IN_CLUSTER_COMPONENTS: ReadonlySet<ComponentName> = new Set<ComponentName>(['etcd', 'kube-apiserver', 'kwok-controller', 'metrics-server']);
 
 /** Decide everything about the new cluster; throws on bad input before anything is made. */
 export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PROBES): Promise<CreatePlan> {
@@ -136,7 +139,7 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
   // written into the controller's config (kwokctl leaves them out of kwok.yaml too).
   const crObjects = [...(stagesAsCrs ? stageDocuments : []), ...config.kwokDocuments.filter((d) => d.kind !== 'Stage' && servedAsCrs.has(String(d.kind)))];
   const built = buildComponents(spec, config.componentsPatches, config.components);
-  const components = mode === 'cluster' ? built.map((c) => (c.name === 'etcd' ? etcdInNode(c) : c)) : built;
+  const components = mode === 'cluster' ? built.map(inClusterNode) : built;
   // kwokctl with metrics-server: the kubelet's /metrics/resource and usage from annotations, unless given.
   const withMetricsDefaults = (docs: Array<Record<string, unknown>>): Array<Record<string, unknown>> => (enabled.has('metrics-server') ? withDefaultMetrics(docs, servedAsCrs) : docs);
   const server = `https://127.0.0.1:${ports.kubeApiserver}`;
@@ -150,7 +153,7 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
     // Written with the other files, not when applied: a create that continues this cluster
     // (after one killed before it got that far) applies them from here.
     ...(crObjects.length > 0 ? [{ path: paths.customResources, content: renderYamlDocuments(crObjects) }] : []),
-    ...(enabled.has('metrics-server') ? [{ path: paths.metricsServerManifest, content: renderYamlDocuments(metricsServerManifests(spec)) }] : []),
+    ...(enabled.has('metrics-server') && mode !== 'cluster' ? [{ path: paths.metricsServerManifest, content: renderYamlDocuments(metricsServerManifests(spec)) }] : []),
     { path: paths.kubeconfig, content: renderKubeconfig(buildClusterKubeconfig({ name: contextName(name), server, ...admin })), mode: 0o600 },
     ...(inContainers
       ? [{
@@ -174,7 +177,8 @@ export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PRO
   const steps = planSteps(plan, {
     crdKinds,
     withCrObjects: crObjects.length > 0,
-    metricsServer: enabled.has('metrics-server'),
+    // On kind, metrics-server's APIService and Service come with its Deployment (templates/kind).
+    metricsServer: enabled.has('metrics-server') && mode !== 'cluster',
     ...(enabled.has('scheduler-plugins') ? { schedulerPluginsManifests: schedulerPluginsManifestSources(values) } : {}),
     userKubeconfig: input.userKubeconfig,
     waitMs: input.waitMs,
@@ -250,7 +254,7 @@ function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<s
 /** Images under container runtimes; under kind the apiserver's "image" is kind's node image. */
 function componentImages(mode: 'container' | 'cluster', values: ClusterOptionValues, kubeVersion: string, etcdVersion: string, components: readonly ComponentName[]): Partial<Record<ComponentName, string>> {
   const images = resolveImages(values, kubeVersion, etcdVersion, components);
-  return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'] } : images;
+  return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'], 'metrics-server': images['metrics-server'] } : images;
 }
 
 /** Plans are values: the plan, its steps and files cannot be changed by accident (components and the runtime are left as they are). */

@@ -95,7 +95,7 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   const inCluster = runtime.info().mode === 'cluster';
   const components = componentsOfMode(runtime.info().mode, chosen);
   // kwokctl runs these as pods in the kind cluster; kwokts does not yet: say so rather than leave the user waiting on their ports.
-  const notRun = inCluster ? chosen.filter((c) => c === 'prometheus' || c === 'metrics-server' || c === 'jaeger') : [];
+  const notRun = inCluster ? chosen.filter((c) => c === 'prometheus' || c === 'jaeger') : [];
   if (notRun.length > 0) options.logger.warn(`the ${runtimeName} runtime does not run ${notRun.join(', ')} (kwokctl runs ${notRun.length > 1 ? 'them' : 'it'} as pods in the kind cluster); the cluster is made without ${notRun.length > 1 ? 'them' : 'it'}`);
 
   // Dry-run takes no lock: it changes nothing, so it cannot race.

@@ -1,7 +1,6 @@
 import type { ClusterSpec, Component } from './component.js';
 import { quantityToBytes } from './args.js';
 import { imageOf } from './image.js';
-import { CONTAINER_PORTS } from './ports.js';
 import { etcdSocket, publishedPorts, listenAddress, listenPort, placementOf, reach } from './placement.js';
 
 /**
@@ -86,16 +85,3 @@ function tracingArgs(spec: ClusterSpec): string[] {
   ];
 }
 
-/**
- * etcd in a real cluster's node (kind): kubeadm's own, which listens on 2379 in the node and is
- * reached from the host through that port published at the cluster's etcd port. Only that
- * port is named: the peer port is the node's business, and etcd's plain-HTTP /health listens on
- * the node's loopback, out of the host's reach, so there is no probe (the node running is what
- * the host can know; the apiserver's readiness covers etcd's). No arguments either: kind runs
- * kubeadm's, and a record listing ours would mislead.
- */
-export function etcdInNode(etcd: Component): Component {
-  const https = etcd.ports.find((p) => p.name === 'https');
-  const { probe: _probe, ...rest } = etcd;
-  return { ...rest, args: [], ports: https ? [{ name: 'https', port: https.port, containerPort: CONTAINER_PORTS.etcd }] : [], mounts: [] };
-}

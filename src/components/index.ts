@@ -15,7 +15,7 @@ import { buildSchedulerPlugins } from './scheduler-plugins.js';
 
 export type { ArtifactName, BuiltinComponentName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentMount, ComponentName, ComponentPort, ComponentVolume, Program, ReadinessProbe } from './component.js';
 export { HOST_PLACEMENT, networkPlacement, placementOf, type Placement } from './placement.js';
-export { etcdInNode } from './etcd.js';
+export { inClusterNode } from './in-node.js';
 export { CONTAINER_PORTS, PORT_OPTIONS, PORT_TABLE, portRequests, type PortKey } from './ports.js';
 export { COMPONENT_NAMES, DEFAULT_COMPONENTS, KWOKCTL_COMPONENTS_NOT_RUN, REQUIRED_COMPONENTS } from './component.js';
 export { formatGoDuration, quantityToBytes } from './args.js';

@@ -58,11 +58,15 @@ describe('runtimes without an engine here', () => {
     assert.ok(!existsSync(dir));
   });
 
-  test('kind with prometheus, metrics-server or jaeger enabled: one warning that they are not run there, and no plan for them', async () => {
-    const r = await kwokts(box, ['--name', 'kd', 'create', 'cluster', '--runtime', 'kind', '--prometheus-port=0', '--enable=prometheus,metrics-server', '--dry-run']);
+  test('kind with prometheus or jaeger enabled: one warning that they are not run there, and no plan for them; metrics-server is deployed', async () => {
+    const r = await kwokts(box, ['--name', 'kd', 'create', 'cluster', '--runtime', 'kind', '--prometheus-port=0', '--enable=prometheus,metrics-server,jaeger', '--dry-run']);
     assert.equal(r.exitCode, 0, failure(r));
-    assert.match(r.stderr, /^warning: the kind runtime does not run metrics-server, prometheus \(kwokctl runs them as pods in the kind cluster\); the cluster is made without them$/m);
-    assert.doesNotMatch(r.stdout, /prom\/prometheus|metrics-server:/);
+    assert.match(r.stderr, /^warning: the kind runtime does not run prometheus, jaeger \(kwokctl runs them as pods in the kind cluster\); the cluster is made without them$/m);
+    assert.doesNotMatch(r.stdout, /prom\/prometheus|jaegertracing/);
+    const dir = join(box.workdir, 'clusters', 'kd');
+    const lines = oneLinePerCommand(r.stdout);
+    assert.match(lines, /^kind load docker-image registry\.k8s\.io\/metrics-server\/metrics-server:v[\d.]+ --name=kwok-kd$/m);
+    assert.ok(lines.includes(`kubectl --kubeconfig=${dir}/kubeconfig.yaml --namespace=kube-system apply -f ${dir}/manifests/metrics-server.yaml`), lines);
   });
 
   test('kind through a recording double: the calls kwokts makes, and a rollback that deletes the kind cluster', async () => {

@@ -17,7 +17,10 @@ import { execa } from 'execa';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
-import { DEFAULT_KWOK_CONTROLLER_IMAGE } from '../../src/artifacts/images.js';
+import { DEFAULT_KWOK_CONTROLLER_IMAGE, resolveImages } from '../../src/artifacts/images.js';
+import { defaultOptionValues } from '../../src/config/options.js';
+import { DEFAULT_KUBE_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
+import { ensureTestImages, goBuiltAddon } from '../engines/images.js';
 import { availableKectl, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
@@ -35,6 +38,19 @@ async function startKindEngine(): Promise<EngineUnderTest> {
 }
 
 const NAME = 'kind-e2e';
+/** Every fake pod uses 1m of CPU and 1Mi of memory (kwok's kustomize/metrics/usage, flat). */
+const FLAT_USAGE = `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterResourceUsage
+metadata: {name: flat-usage}
+spec:
+  usages:
+  - usage:
+      cpu: {value: 1m}
+      memory: {value: 1Mi}
+`;
+const DEFAULT_METRICS_SERVER_IMAGE = resolveImages(defaultOptionValues(), DEFAULT_KUBE_VERSION, etcdVersionForKube(DEFAULT_KUBE_VERSION))['metrics-server'];
+/** metrics-server's image, made in the kind tests' engine when its binary is built (before()); else the case is left out. */
+let METRICS_SERVER_IMAGE: string | undefined;
 /** kectl for kwok's Hack case on kind (test/setup-prerequisites.sh builds it); skipped without one. */
 const KECTL = availableKectl();
 const NODE_CONTAINER = `kwok-${NAME}-control-plane`;
@@ -65,6 +81,11 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     const controller = await kwokts(box, ['artifacts', 'build', 'controller-image'], { timeoutMs: BUILD_MS });
     assert.equal(controller.exitCode, 0, failure(controller));
     assert.equal(controller.stdout.trim(), DEFAULT_KWOK_CONTROLLER_IMAGE);
+    // metrics-server's image, made from its Go-built binary in the kind tests' engine (kind loads it
+    // into the node from there); without the binary the metrics-server steps are left out.
+    const made = await ensureTestImages('docker', new Set([DEFAULT_METRICS_SERVER_IMAGE]));
+    METRICS_SERVER_IMAGE = made[DEFAULT_METRICS_SERVER_IMAGE] ? DEFAULT_METRICS_SERVER_IMAGE : undefined;
+    if (!METRICS_SERVER_IMAGE) console.log(`# no metrics-server binary (${goBuiltAddon('metrics-server')}): kind's metrics-server steps are left out`);
     let started = Date.now();
     const built = await kwokts(box, ['artifacts', 'build', 'kind'], { timeoutMs: BUILD_MS });
     assert.equal(built.exitCode, 0, failure(built));
@@ -88,9 +109,9 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     mkdirSync(logsDir, { recursive: true });
     writeFileSync(join(logsDir, 'app.log'), 'a line kwok serves as the fake pod\'s log\n');
     const logsConfig = join(box.workdir, '..', 'cluster-logs.yaml');
-    writeFileSync(logsConfig, `apiVersion: kwok.x-k8s.io/v1alpha1\nkind: ClusterLogs\nmetadata: {name: fake-pod-logs}\nspec:\n  logs:\n  - logsFile: ${join(logsDir, 'app.log')}\n`);
+    writeFileSync(logsConfig, `apiVersion: kwok.x-k8s.io/v1alpha1\nkind: ClusterLogs\nmetadata: {name: fake-pod-logs}\nspec:\n  logs:\n  - logsFile: ${join(logsDir, 'app.log')}\n---\n${FLAT_USAGE}`);
     const started = Date.now();
-    const created = await run(['-c', logsConfig, 'create', 'cluster', '--wait', '10m']);
+    const created = await run(['-c', logsConfig, 'create', 'cluster', '--wait', '10m', ...(METRICS_SERVER_IMAGE ? ['--enable', 'metrics-server'] : [])]);
     assert.equal(created.exitCode, 0, failure(created));
     console.log(`# kind: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (node image present)`);
     // kindest/node cannot be pulled here: the fallback is said in one line.
@@ -116,6 +137,20 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     assert.equal(new Set((await pods()).map((p) => p.ip)).size, 10, 'each pod its own IP');
     const ready = await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
     assert.equal(ready.stdout, 'True');
+
+    // metrics-server, deployed into the node (kwok's ResourceUsage case on kind): `kubectl top
+    // pod` shows the usage the ClusterResourceUsage gives the fake pods, scraped from the
+    // controller's per-node /metrics/resource through the APIService v1beta1.metrics.k8s.io.
+    if (METRICS_SERVER_IMAGE) {
+      assert.equal((await k(['annotate', 'node', 'kwok-node-0', 'metrics.k8s.io/resource-metrics-path=/metrics/nodes/kwok-node-0/metrics/resource'])).exitCode, 0);
+      let top = '';
+      await waitFor('kubectl top pod to show the fake pods\' usage', async () => {
+        top = (await k(['top', 'pod', '-l', 'app=fake-pod', '--no-headers'])).stdout;
+        return top.split('\n').filter((l) => /\s1m\s+1Mi\s*$/.test(l)).length === 10;
+      }, 600_000, 2000);
+      const msLogs = await run(['logs', 'metrics-server']);
+      assert.equal(msLogs.exitCode, 0, failure(msLogs));
+    }
 
     // kubeadm in the node took the cluster's CA (kind.yaml mounts it): a kubeconfig for another
     // user, signed with the cluster's ca.key, is accepted, and its group's rights apply.

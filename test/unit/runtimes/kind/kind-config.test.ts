@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
-import { CONTROLLER_TLS_NODE_DIR, ETCD_CA_NODE_DIR, controllerHostDirs, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
-import { etcdInNode, type Component } from '../../../../src/components/index.js';
+import { CONTROLLER_TLS_NODE_DIR, ETCD_CA_NODE_DIR, controllerHostDirs, fillImage, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
+import { inClusterNode, type Component } from '../../../../src/components/index.js';
 import { templatePath } from '../../../../src/util/package-root.js';
 
 const component = (name: Component['name'], port: number): Component => ({
@@ -92,7 +92,7 @@ test("kind's etcd is reached from the host: its client port published on loopbac
   ]);
 });
 
-test("etcd in kind's node: only its client port, mapped to 2379 in the node; no probe (its /health is on the node's loopback) and no mounts", () => {
+test("etcd in kind's node: only its client port, mapped to 2379 in the node; no probe (its /health is on the node's loopback), args or mounts", () => {
   const built: Component = {
     ...component('etcd', 0),
     ports: [{ name: 'https', port: 32790 }, { name: 'peer-https', port: 32791 }, { name: 'metrics', port: 32792 }],
@@ -100,10 +100,40 @@ test("etcd in kind's node: only its client port, mapped to 2379 in the node; no 
     args: ['--name=node0'],
     mounts: [{ path: '/c/etcd', readOnly: false }],
   };
-  const inNode = etcdInNode(built);
+  const inNode = inClusterNode(built);
   assert.deepEqual(inNode.ports, [{ name: 'https', port: 32790, containerPort: 2379 }]);
   assert.equal(inNode.probe, undefined);
   assert.deepEqual(inNode.mounts, []);
   assert.deepEqual(inNode.args, [], "kind runs kubeadm's, not ours");
   assert.equal(inNode.name, 'etcd');
+});
+
+test("metrics-server in kind's node: no port published, no probe (the apiserver reaches it); the apiserver and the controller keep their shape", () => {
+  const metricsServer: Component = { ...component('metrics-server', 32795), args: ['--secure-port=4443'], image: 'ms:1' };
+  const inNode = inClusterNode(metricsServer);
+  assert.deepEqual(inNode.ports, []);
+  assert.equal(inNode.probe, undefined);
+  assert.deepEqual(inNode.args, []);
+  assert.equal(inNode.image, 'ms:1', 'its image is what the runtime loads into the node');
+  for (const name of ['kube-apiserver', 'kwok-controller'] as const) {
+    const c = component(name, 1);
+    assert.equal(inClusterNode(c), c);
+  }
+});
+
+test('the metrics-server manifests for kind: the image given, on the node network, the APIService through a Service selecting its pod', () => {
+  const text = fillImage(readFileSync(templatePath('kind', 'metrics-server.yaml'), 'utf8'), '${METRICS_SERVER_IMAGE}', 'registry.k8s.io/metrics-server/metrics-server:v0.8.1');
+  assert.ok(!text.includes('${'), 'no placeholder left');
+  const docs = parseAllDocuments(text).map((d) => d.toJSON() as Record<string, any>);
+  const deployment = docs.find((d) => d['kind'] === 'Deployment')!;
+  const pod = deployment['spec']['template']['spec'];
+  assert.equal(pod['containers'][0]['image'], 'registry.k8s.io/metrics-server/metrics-server:v0.8.1');
+  assert.equal(pod['hostNetwork'], true);
+  const port = Number(/--secure-port=(\d+)/.exec(pod['containers'][0]['args'].join(' '))![1]);
+  const service = docs.find((d) => d['kind'] === 'Service')!;
+  assert.deepEqual(service['spec']['selector'], deployment['spec']['template']['metadata']['labels']);
+  assert.equal(service['spec']['ports'][0]['targetPort'], port);
+  const api = docs.find((d) => d['kind'] === 'APIService')!;
+  assert.equal(api['metadata']['name'], 'v1beta1.metrics.k8s.io');
+  assert.deepEqual(api['spec']['service'], { name: service['metadata']['name'], namespace: service['metadata']['namespace'], port: service['spec']['ports'][0]['port'] });
 });
