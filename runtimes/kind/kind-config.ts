@@ -44,9 +44,9 @@ export interface KindConfigOptions {
 
 /**
  * kind's cluster config: the apiserver published on 127.0.0.1 at the cluster's port, and the kwok
- * controller's port (it runs on the node's network) and etcd's client port published the same
- * way, so the host-side readiness probes, kubectl, etcdctl, kectl and snapshots work as for every
- * other runtime. With `ca`, the cluster's own CA goes into the node where kubeadm looks for one
+ * controller's port (it runs on the node's network), etcd's client port and Prometheus' published
+ * the same way, so the host-side readiness probes, kubectl, etcdctl, kectl, snapshots and
+ * Prometheus' UI work as for every other runtime. With `ca`, the cluster's own CA goes into the node where kubeadm looks for one
  * (/etc/kubernetes/pki/ca.{crt,key}): kubeadm then signs everything with it instead of making its
  * own, so the cluster's pki/ca.key is the key of the cluster's CA and `get kubeconfig --user ...
  * --group ...` can sign for it (kwokctl mounts its whole pki directory there to the same end).
@@ -56,7 +56,7 @@ export interface KindConfigOptions {
 export function renderKindConfig(components: readonly Component[], options: KindConfigOptions = {}): string {
   const apiserver = components.find((c) => c.name === 'kube-apiserver');
   const controller = components.find((c) => c.name === 'kwok-controller');
-  const etcdPort = components.find((c) => c.name === 'etcd')?.ports.find((p) => p.name === 'https');
+
   const { ca, etcdCa, controllerTls, controllerDirs = [] } = options;
   const mounts = [
     ...(ca
@@ -79,10 +79,9 @@ export function renderKindConfig(components: readonly Component[], options: Kind
       : []),
     ...controllerDirs.map((dir) => ({ hostPath: dir, containerPath: nodePathOfControllerDir(dir), readOnly: true })),
   ];
-  const published = [
-    ...(controller ? [{ containerPort: CONTAINER_PORTS.kwokController, hostPort: controller.ports[0]?.port }] : []),
-    ...(etcdPort ? [{ containerPort: CONTAINER_PORTS.etcd, hostPort: etcdPort.port }] : []),
-  ].map((p) => ({ ...p, listenAddress: '127.0.0.1', protocol: 'TCP' }));
+  // The others' published ports carry their in-node port (src/components/in-node.ts).
+  const inNode = components.filter((c) => c !== apiserver && c !== controller).flatMap((c) => c.ports.flatMap((p) => (p.containerPort === undefined ? [] : [{ containerPort: p.containerPort, hostPort: p.port }])));
+  const published = [...(controller ? [{ containerPort: CONTAINER_PORTS.kwokController, hostPort: controller.ports[0]?.port }] : []), ...inNode].map((p) => ({ ...p, listenAddress: '127.0.0.1', protocol: 'TCP' }));
   const config = {
     kind: 'Cluster',
     apiVersion: 'kind.x-k8s.io/v1alpha4',

@@ -14,6 +14,7 @@ import { NotFoundError, OperationError, PreflightError } from '../../src/util/er
 import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
 import { controllerHostDirs, fillImage, renderControllerManifests, renderKindConfig } from './kind-config.js';
+import { kindPrometheusConfig } from './kind-prometheus.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -56,6 +57,7 @@ export class KindRuntime implements Runtime {
       if (component.name === 'kube-apiserver') await this.ensureCluster(component, ctx);
       else if (component.name === 'kwok-controller' && this.created) await this.deployController(component, ctx);
       else if (component.name === 'metrics-server' && this.created) await this.deployMetricsServer(component, ctx);
+      else if (component.name === 'prometheus' && this.created) await this.deployPrometheus(component, ctx);
     }
   }
 
@@ -123,6 +125,22 @@ export class KindRuntime implements Runtime {
     await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'apply', '-f', manifests] });
   }
 
+  /**
+   * Prometheus as a Deployment on the node (templates/kind/prometheus.yaml), scraping the cluster's
+   * components where they serve in the node (kind-prometheus.ts), its configuration a ConfigMap.
+   */
+  private async deployPrometheus(prometheus: Component, ctx: RuntimeContext): Promise<void> {
+    const image = prometheus.image ?? '';
+    await this.loadImage(image, ctx);
+    const config = join(ctx.paths.root, 'prometheus.yaml');
+    await ctx.executor.writeFile(config, kindPrometheusConfig(ctx.clusterComponents ?? [prometheus]));
+    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'create', 'configmap', 'prometheus-config', `--from-file=prometheus.yaml=${config}`] });
+    const template = await readFile(templatePath('kind', 'prometheus.yaml'), 'utf8');
+    const manifests = join(ctx.paths.root, 'manifests', 'prometheus.yaml');
+    await ctx.executor.writeFile(manifests, fillImage(template, '${PROMETHEUS_IMAGE}', image));
+    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'apply', '-f', manifests] });
+  }
+
   /** An image of the host's engine into the node's containerd: kind cannot pull what the host made. */
   private async loadImage(image: string, ctx: RuntimeContext): Promise<void> {
     await ctx.executor.run({ command: kindOf(ctx), args: ['load', 'docker-image', image, `--name=${runtimeObjectName(ctx.cluster)}`] });
@@ -171,7 +189,7 @@ export class KindRuntime implements Runtime {
 
 const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.cluster)}-control-plane`;
 /** What kwokts deploys into the cluster, each a Deployment of the component's name (templates/kind). */
-const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server']);
+const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server', 'prometheus']);
 /** kubeadm's static pods are named <component>-<node>; ours are Deployments. */
 const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (DEPLOYED.has(component) ? `deployment/${component}` : `pod/${component}-${nodeName(ctx)}`);
 const kubectlArgs = (ctx: RuntimeContext): string[] => [`--kubeconfig=${ctx.paths.kubeconfig}`, '--namespace=kube-system'];

@@ -58,15 +58,20 @@ describe('runtimes without an engine here', () => {
     assert.ok(!existsSync(dir));
   });
 
-  test('kind with prometheus or jaeger enabled: one warning that they are not run there, and no plan for them; metrics-server is deployed', async () => {
+  test('kind with metrics-server, prometheus and jaeger enabled: metrics-server and Prometheus are deployed, jaeger is not run (one warning, no plan for it)', async () => {
     const r = await kwokts(box, ['--name', 'kd', 'create', 'cluster', '--runtime', 'kind', '--prometheus-port=0', '--enable=prometheus,metrics-server,jaeger', '--dry-run']);
     assert.equal(r.exitCode, 0, failure(r));
-    assert.match(r.stderr, /^warning: the kind runtime does not run prometheus, jaeger \(kwokctl runs them as pods in the kind cluster\); the cluster is made without them$/m);
-    assert.doesNotMatch(r.stdout, /prom\/prometheus|jaegertracing/);
+    assert.match(r.stderr, /^warning: the kind runtime does not run jaeger \(kwokctl runs it as a pod in the kind cluster\); the cluster is made without it$/m);
+    assert.doesNotMatch(r.stdout, /jaegertracing/);
     const dir = join(box.workdir, 'clusters', 'kd');
     const lines = oneLinePerCommand(r.stdout);
     assert.match(lines, /^kind load docker-image registry\.k8s\.io\/metrics-server\/metrics-server:v[\d.]+ --name=kwok-kd$/m);
     assert.ok(lines.includes(`kubectl --kubeconfig=${dir}/kubeconfig.yaml --namespace=kube-system apply -f ${dir}/manifests/metrics-server.yaml`), lines);
+    assert.match(lines, /^kind load docker-image docker\.io\/prom\/prometheus:v[\d.]+ --name=kwok-kd$/m);
+    assert.ok(lines.includes(`kubectl --kubeconfig=${dir}/kubeconfig.yaml --namespace=kube-system create configmap prometheus-config --from-file=prometheus.yaml=${dir}/prometheus.yaml`), lines);
+    assert.ok(lines.includes(`kubectl --kubeconfig=${dir}/kubeconfig.yaml --namespace=kube-system apply -f ${dir}/manifests/prometheus.yaml`), lines);
+    // Prometheus' port is published by kind.yaml (in-node 9090).
+    assert.match(r.stdout, /- containerPort: 9090\n\s+hostPort: \d+\n\s+listenAddress: 127\.0\.0\.1/);
   });
 
   test('kind through a recording double: the calls kwokts makes, and a rollback that deletes the kind cluster', async () => {

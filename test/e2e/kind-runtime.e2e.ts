@@ -20,8 +20,8 @@ import { join } from 'node:path';
 import { DEFAULT_KWOK_CONTROLLER_IMAGE, resolveImages } from '../../src/artifacts/images.js';
 import { defaultOptionValues } from '../../src/config/options.js';
 import { DEFAULT_KUBE_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
-import { ensureTestImages, goBuiltAddon } from '../engines/images.js';
-import { availableKectl, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
+import { ensureTestImages, goBuiltAddon, TEST_PROMETHEUS_BINARY, TEST_PROMETHEUS_IMAGE } from '../engines/images.js';
+import { availableKectl, freePort, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
 interface EngineUnderTest {
@@ -51,6 +51,8 @@ spec:
 const DEFAULT_METRICS_SERVER_IMAGE = resolveImages(defaultOptionValues(), DEFAULT_KUBE_VERSION, etcdVersionForKube(DEFAULT_KUBE_VERSION))['metrics-server'];
 /** metrics-server's image, made in the kind tests' engine when its binary is built (before()); else the case is left out. */
 let METRICS_SERVER_IMAGE: string | undefined;
+/** Prometheus' test image was made in the kind tests' engine (before()); else its case is left out. */
+let PROMETHEUS = false;
 /** kectl for kwok's Hack case on kind (test/setup-prerequisites.sh builds it); skipped without one. */
 const KECTL = availableKectl();
 const NODE_CONTAINER = `kwok-${NAME}-control-plane`;
@@ -83,9 +85,12 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     assert.equal(controller.stdout.trim(), DEFAULT_KWOK_CONTROLLER_IMAGE);
     // metrics-server's image, made from its Go-built binary in the kind tests' engine (kind loads it
     // into the node from there); without the binary the metrics-server steps are left out.
-    const made = await ensureTestImages('docker', new Set([DEFAULT_METRICS_SERVER_IMAGE]));
+    // Prometheus' test image likewise (from Debian's package).
+    const made = await ensureTestImages('docker', new Set([DEFAULT_METRICS_SERVER_IMAGE, TEST_PROMETHEUS_IMAGE]));
     METRICS_SERVER_IMAGE = made[DEFAULT_METRICS_SERVER_IMAGE] ? DEFAULT_METRICS_SERVER_IMAGE : undefined;
     if (!METRICS_SERVER_IMAGE) console.log(`# no metrics-server binary (${goBuiltAddon('metrics-server')}): kind's metrics-server steps are left out`);
+    PROMETHEUS = made[TEST_PROMETHEUS_IMAGE] !== undefined;
+    if (!PROMETHEUS) console.log(`# no ${TEST_PROMETHEUS_BINARY}: kind's Prometheus steps are left out`);
     let started = Date.now();
     const built = await kwokts(box, ['artifacts', 'build', 'kind'], { timeoutMs: BUILD_MS });
     assert.equal(built.exitCode, 0, failure(built));
@@ -111,7 +116,12 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     const logsConfig = join(box.workdir, '..', 'cluster-logs.yaml');
     writeFileSync(logsConfig, `apiVersion: kwok.x-k8s.io/v1alpha1\nkind: ClusterLogs\nmetadata: {name: fake-pod-logs}\nspec:\n  logs:\n  - logsFile: ${join(logsDir, 'app.log')}\n---\n${FLAT_USAGE}`);
     const started = Date.now();
-    const created = await run(['-c', logsConfig, 'create', 'cluster', '--wait', '10m', ...(METRICS_SERVER_IMAGE ? ['--enable', 'metrics-server'] : [])]);
+    const promPort = await freePort();
+    const created = await run([
+      '-c', logsConfig, 'create', 'cluster', '--wait', '10m',
+      ...(METRICS_SERVER_IMAGE ? ['--enable', 'metrics-server'] : []),
+      ...(PROMETHEUS ? ['--enable', 'prometheus', '--prometheus-image', TEST_PROMETHEUS_IMAGE, '--prometheus-port', String(promPort)] : []),
+    ]);
     assert.equal(created.exitCode, 0, failure(created));
     console.log(`# kind: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (node image present)`);
     // kindest/node cannot be pulled here: the fallback is said in one line.
@@ -150,6 +160,18 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
       }, 600_000, 2000);
       const msLogs = await run(['logs', 'metrics-server']);
       assert.equal(msLogs.exitCode, 0, failure(msLogs));
+    }
+
+    // Prometheus, deployed into the node (kwok's Metrics case on kind): every component's job up,
+    // kubeadm's scraped on the node's loopback, through the port published on the host.
+    if (PROMETHEUS) {
+      const jobs = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'prometheus', ...(METRICS_SERVER_IMAGE ? ['metrics-server'] : [])];
+      let health: Record<string, string> = {};
+      await waitFor('every Prometheus target up', async () => {
+        health = await prometheusTargets(promPort).catch(() => ({}));
+        return jobs.every((j) => health[j] === 'up');
+      }, 600_000, 2000).catch((error: unknown) => assert.fail(`${(error as Error).message}: ${JSON.stringify(health)}`));
+      assert.deepEqual(Object.keys(health).sort(), [...jobs].sort());
     }
 
     // kubeadm in the node took the cluster's CA (kind.yaml mounts it): a kubeconfig for another
@@ -302,4 +324,11 @@ function adminGet(box: Sandbox, port: number, path: string): Promise<{ status: n
     req.on('error', reject);
     req.end();
   });
+}
+
+/** Each Prometheus job's health, from its targets API on the host. */
+async function prometheusTargets(port: number): Promise<Record<string, string>> {
+  const response = await fetch(`http://127.0.0.1:${port}/api/v1/targets`);
+  const body = (await response.json()) as { data: { activeTargets: Array<{ labels: Record<string, string>; health: string }> } };
+  return Object.fromEntries(body.data.activeTargets.map((t) => [t.labels['job'] ?? '', t.health]));
 }

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
 import { CONTROLLER_TLS_NODE_DIR, ETCD_CA_NODE_DIR, controllerHostDirs, fillImage, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
 import { inClusterNode, type Component } from '../../../../src/components/index.js';
+import { kindPrometheusConfig } from '../../../../runtimes/kind/kind-prometheus.js';
 import { templatePath } from '../../../../src/util/package-root.js';
 
 const component = (name: Component['name'], port: number): Component => ({
@@ -136,4 +137,43 @@ test('the metrics-server manifests for kind: the image given, on the node networ
   const api = docs.find((d) => d['kind'] === 'APIService')!;
   assert.equal(api['metadata']['name'], 'v1beta1.metrics.k8s.io');
   assert.deepEqual(api['spec']['service'], { name: service['metadata']['name'], namespace: service['metadata']['namespace'], port: service['spec']['ports'][0]['port'] });
+});
+
+test("Prometheus in kind: one job per component, named as kwokctl's, where each serves in the node; tokens only where the component authorizes", () => {
+  const names = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'metrics-server', 'prometheus'] as const;
+  const config = parse(kindPrometheusConfig(names.map((n) => component(n, 1)))) as { scrape_configs: Array<Record<string, any>> };
+  const jobs = Object.fromEntries(config.scrape_configs.map((j) => [j['job_name'], j]));
+  assert.deepEqual(Object.keys(jobs), [...names]);
+  const target = (job: string): string => jobs[job]['static_configs'][0]['targets'][0];
+  assert.equal(target('etcd'), '127.0.0.1:2381', "kubeadm's etcd metrics listener");
+  assert.equal(jobs['etcd']['scheme'], 'http');
+  assert.equal(target('kube-apiserver'), '127.0.0.1:6443');
+  assert.deepEqual(jobs['kube-apiserver']['tls_config'], { ca_file: '/var/run/secrets/kubernetes.io/serviceaccount/ca.crt' });
+  assert.equal(target('kube-controller-manager'), '127.0.0.1:10257');
+  assert.equal(target('kube-scheduler'), '127.0.0.1:10259');
+  assert.equal(target('prometheus'), '127.0.0.1:9090');
+  for (const job of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'metrics-server']) {
+    assert.deepEqual(jobs[job]['authorization'], { credentials_file: '/var/run/secrets/kubernetes.io/serviceaccount/token' }, job);
+  }
+  for (const job of ['etcd', 'kwok-controller', 'prometheus']) assert.equal(jobs[job]['authorization'], undefined, job);
+  const metricsServer = parseAllDocuments(readFileSync(templatePath('kind', 'metrics-server.yaml'), 'utf8')).map((d) => d.toJSON() as Record<string, any>).find((d) => d['kind'] === 'Deployment')!;
+  assert.ok(metricsServer['spec']['template']['spec']['containers'][0]['args'].includes(`--secure-port=${target('metrics-server').split(':')[1]}`), "metrics-server's job asks the port its manifest gives it");
+  const onlyTwo = parse(kindPrometheusConfig([component('etcd', 1), component('kube-apiserver', 2)])) as { scrape_configs: Array<{ job_name: string }> };
+  assert.deepEqual(onlyTwo.scrape_configs.map((j) => j.job_name), ['etcd', 'kube-apiserver'], 'only the components the cluster has');
+});
+
+test("Prometheus in kind's node: its port published on the host's loopback at the cluster's Prometheus port, its /-/ready probe kept (it asks that port)", () => {
+  const built: Component = { ...component('prometheus', 9091), ports: [{ name: 'http', port: 9091 }], files: [{ path: '/c/prometheus.yaml', content: 'x' }] };
+  const inNode = inClusterNode(built);
+  assert.deepEqual(inNode.ports, [{ name: 'http', port: 9091, containerPort: 9090 }]);
+  assert.deepEqual(inNode.probe, built.probe);
+  assert.equal(inNode.files, undefined, "the container runtimes' configuration is not kind's");
+  const config = parse(renderKindConfig([component('kube-apiserver', 1), inNode])) as { nodes: Array<Record<string, unknown>> };
+  assert.deepEqual(config.nodes[0]!['extraPortMappings'], [{ containerPort: 9090, hostPort: 9091, listenAddress: '127.0.0.1', protocol: 'TCP' }]);
+  const text = fillImage(readFileSync(templatePath('kind', 'prometheus.yaml'), 'utf8'), '${PROMETHEUS_IMAGE}', 'prom:1');
+  const deployment = parseAllDocuments(text).map((d) => d.toJSON() as Record<string, any>).find((d) => d['kind'] === 'Deployment')!;
+  const pod = deployment['spec']['template']['spec'];
+  assert.equal(pod['hostNetwork'], true);
+  assert.ok(pod['containers'][0]['args'].includes('--web.listen-address=0.0.0.0:9090'));
+  assert.equal(pod['containers'][0]['image'], 'prom:1');
 });
