@@ -40,6 +40,45 @@ export interface KindConfigOptions {
   controllerDirs?: readonly string[];
   /** The controller's serving certificate and key (CONTROLLER_TLS_NODE_DIR). */
   controllerTls?: { cert: string; key: string };
+  /**
+   * kube-apiserver sends its traces to jaeger in the node: this tracing configuration file of the
+   * host's (kindApiserverTracingConfig) is mounted into the node and given to kubeadm's apiserver,
+   * in the kubeadm API the node's Kubernetes version has kind generate (kubeadmApiOf).
+   */
+  apiserverTracing?: { configFile: string; kubeadmApi: KubeadmApi };
+}
+
+export type KubeadmApi = 'v1beta3' | 'v1beta4';
+
+/** Where the apiserver's tracing configuration appears in the node and in its static pod. */
+export const APISERVER_TRACING_NODE_PATH = '/etc/kubernetes/apiserver-tracing-config.yaml';
+
+/** Where jaeger (templates/kind/jaeger.yaml) takes OTLP gRPC in the node: on its loopback. */
+const JAEGER_OTLP_IN_NODE = '127.0.0.1:4317';
+
+/** The apiserver's tracing configuration in a kind node: every request sampled, sent to jaeger there. */
+export function kindApiserverTracingConfig(): string {
+  return ['apiVersion: apiserver.config.k8s.io/v1alpha1', 'kind: TracingConfiguration', `endpoint: ${JAEGER_OTLP_IN_NODE}`, 'samplingRatePerMillion: 1000000', ''].join('\n');
+}
+
+/**
+ * The kubeadm API kind v0.32 writes its config in for a node image's Kubernetes version (the tag
+ * of kind's node images): v1beta4 from 1.36, v1beta3 before. Patches must be written for it (its
+ * extraArgs are a list of name/value pairs in v1beta4, a map in v1beta3).
+ */
+export function kubeadmApiOf(nodeImage: string): KubeadmApi {
+  const version = /:v(\d+)\.(\d+)/.exec(nodeImage);
+  if (!version) return 'v1beta4';
+  return Number(version[1]) > 1 || Number(version[2]) >= 36 ? 'v1beta4' : 'v1beta3';
+}
+
+/** JSON patches of kind's kubeadm ClusterConfiguration: the apiserver reads the tracing configuration mounted from the host. */
+function apiserverTracingPatch(api: KubeadmApi): Record<string, unknown> {
+  const arg = api === 'v1beta4'
+    ? { op: 'add', path: '/apiServer/extraArgs/-', value: { name: 'tracing-config-file', value: APISERVER_TRACING_NODE_PATH } }
+    : { op: 'add', path: '/apiServer/extraArgs/tracing-config-file', value: APISERVER_TRACING_NODE_PATH };
+  const volume = { name: 'tracing-config', hostPath: APISERVER_TRACING_NODE_PATH, mountPath: APISERVER_TRACING_NODE_PATH, readOnly: true, pathType: 'File' };
+  return { group: 'kubeadm.k8s.io', version: api, kind: 'ClusterConfiguration', patch: stringify([arg, { op: 'add', path: '/apiServer/extraVolumes', value: [volume] }]) };
 }
 
 /**
@@ -78,6 +117,7 @@ export function renderKindConfig(components: readonly Component[], options: Kind
         ]
       : []),
     ...controllerDirs.map((dir) => ({ hostPath: dir, containerPath: nodePathOfControllerDir(dir), readOnly: true })),
+    ...(options.apiserverTracing ? [{ hostPath: options.apiserverTracing.configFile, containerPath: APISERVER_TRACING_NODE_PATH, readOnly: true }] : []),
   ];
   // The others' published ports carry their in-node port (src/components/in-node.ts).
   const inNode = components.filter((c) => c !== apiserver && c !== controller).flatMap((c) => c.ports.flatMap((p) => (p.containerPort === undefined ? [] : [{ containerPort: p.containerPort, hostPort: p.port }])));
@@ -88,6 +128,7 @@ export function renderKindConfig(components: readonly Component[], options: Kind
     networking: { apiServerAddress: '127.0.0.1', ...(apiserver ? { apiServerPort: apiserver.ports[0]?.port } : {}) },
     // Since Kubernetes 1.35 the kubelet refuses cgroup v1 hosts unless told otherwise.
     ...(options.cgroupV1 ? { kubeadmConfigPatches: ['kind: KubeletConfiguration\nfailCgroupV1: false\n'] } : {}),
+    ...(options.apiserverTracing ? { kubeadmConfigPatchesJSON6902: [apiserverTracingPatch(options.apiserverTracing.kubeadmApi)] } : {}),
     nodes: [
       {
         role: 'control-plane',

@@ -13,7 +13,7 @@ import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
 import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
-import { controllerHostDirs, fillImage, renderControllerManifests, renderKindConfig } from './kind-config.js';
+import { controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from './kind-config.js';
 import { kindPrometheusConfig } from './kind-prometheus.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
@@ -27,6 +27,8 @@ const PROVIDER_CLI = 'docker';
 export class KindRuntime implements Runtime {
   /** Set when this process made the cluster: only then are the controller's manifests applied. */
   private created = false;
+  /** Components of ours started before the apiserver, that is before the cluster exists. */
+  private readonly early: Component[] = [];
 
   info(): RuntimeInfo {
     return { name: 'kind', mode: 'cluster' };
@@ -54,11 +56,23 @@ export class KindRuntime implements Runtime {
 
   async start(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
     for (const component of components) {
-      if (component.name === 'kube-apiserver') await this.ensureCluster(component, ctx);
-      else if (component.name === 'kwok-controller' && this.created) await this.deployController(component, ctx);
-      else if (component.name === 'metrics-server' && this.created) await this.deployMetricsServer(component, ctx);
-      else if (component.name === 'prometheus' && this.created) await this.deployPrometheus(component, ctx);
+      if (component.name === 'kube-apiserver') {
+        await this.ensureCluster(component, ctx);
+        // What started before the apiserver (jaeger, which it links to) is deployed now the cluster is there.
+        for (const early of this.early.splice(0)) if (this.created) await this.deploy(early, ctx);
+      } else if (DEPLOYED.has(component.name)) {
+        if (this.created) await this.deploy(component, ctx);
+        else this.early.push(component);
+      }
     }
+  }
+
+  /** What kwokts deploys into the cluster, once, when this process made it (a start of a stopped node finds it there). */
+  private async deploy(component: Component, ctx: RuntimeContext): Promise<void> {
+    if (component.name === 'kwok-controller') await this.deployController(component, ctx);
+    else if (component.name === 'prometheus') await this.deployPrometheus(component, ctx);
+    else if (component.name === 'metrics-server') await this.deployManifest(component, 'metrics-server.yaml', '${METRICS_SERVER_IMAGE}', ctx);
+    else if (component.name === 'jaeger') await this.deployManifest(component, 'jaeger.yaml', '${JAEGER_IMAGE}', ctx);
   }
 
   private async ensureCluster(apiserver: Component, ctx: RuntimeContext): Promise<void> {
@@ -73,6 +87,9 @@ export class KindRuntime implements Runtime {
     const kindKubeconfig = join(ctx.paths.root, 'kind-kubeconfig.yaml');
     const components = ctx.clusterComponents ?? [apiserver];
     const controllerDirs = controllerHostDirs(components.find((c) => c.name === 'kwok-controller'), ctx.paths.root);
+    // With jaeger, kind's apiserver traces to it in the node: its own tracing configuration.
+    const tracing = components.some((c) => c.name === 'jaeger') ? join(ctx.paths.root, 'apiserver-tracing-config.yaml') : undefined;
+    if (tracing) await ctx.executor.writeFile(tracing, kindApiserverTracingConfig());
     await ctx.executor.writeFile(
       config,
       renderKindConfig(components, {
@@ -82,6 +99,7 @@ export class KindRuntime implements Runtime {
         ...(existsSync(ctx.paths.etcdCaKey) || ctx.executor.dryRun ? { etcdCa: { cert: ctx.paths.etcdCaCert, key: ctx.paths.etcdCaKey } } : {}),
         controllerDirs,
         controllerTls: { cert: ctx.paths.adminCert, key: ctx.paths.adminKey },
+        ...(tracing ? { apiserverTracing: { configFile: tracing, kubeadmApi: kubeadmApiOf(apiserver.image ?? '') } } : {}),
       }),
     );
     // kindest/node missing and not pullable: the node image made locally (said in one line).
@@ -115,13 +133,16 @@ export class KindRuntime implements Runtime {
     await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'apply', '-f', manifests] });
   }
 
-  /** metrics-server as a Deployment on the node (templates/kind/metrics-server.yaml), its image loaded as the controller's. */
-  private async deployMetricsServer(metricsServer: Component, ctx: RuntimeContext): Promise<void> {
-    const image = metricsServer.image ?? '';
+  /**
+   * A component as a Deployment on the node (templates/kind/<file>), its image loaded as the
+   * controller's: metrics-server, jaeger, and Prometheus once its configuration is there.
+   */
+  private async deployManifest(component: Component, file: string, placeholder: string, ctx: RuntimeContext): Promise<void> {
+    const image = component.image ?? '';
     await this.loadImage(image, ctx);
-    const template = await readFile(templatePath('kind', 'metrics-server.yaml'), 'utf8');
-    const manifests = join(ctx.paths.root, 'manifests', 'metrics-server.yaml');
-    await ctx.executor.writeFile(manifests, fillImage(template, '${METRICS_SERVER_IMAGE}', image));
+    const template = await readFile(templatePath('kind', file), 'utf8');
+    const manifests = join(ctx.paths.root, 'manifests', file);
+    await ctx.executor.writeFile(manifests, fillImage(template, placeholder, image));
     await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'apply', '-f', manifests] });
   }
 
@@ -130,15 +151,10 @@ export class KindRuntime implements Runtime {
    * components where they serve in the node (kind-prometheus.ts), its configuration a ConfigMap.
    */
   private async deployPrometheus(prometheus: Component, ctx: RuntimeContext): Promise<void> {
-    const image = prometheus.image ?? '';
-    await this.loadImage(image, ctx);
     const config = join(ctx.paths.root, 'prometheus.yaml');
     await ctx.executor.writeFile(config, kindPrometheusConfig(ctx.clusterComponents ?? [prometheus]));
     await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'create', 'configmap', 'prometheus-config', `--from-file=prometheus.yaml=${config}`] });
-    const template = await readFile(templatePath('kind', 'prometheus.yaml'), 'utf8');
-    const manifests = join(ctx.paths.root, 'manifests', 'prometheus.yaml');
-    await ctx.executor.writeFile(manifests, fillImage(template, '${PROMETHEUS_IMAGE}', image));
-    await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'apply', '-f', manifests] });
+    await this.deployManifest(prometheus, 'prometheus.yaml', '${PROMETHEUS_IMAGE}', ctx);
   }
 
   /** An image of the host's engine into the node's containerd: kind cannot pull what the host made. */
@@ -189,7 +205,7 @@ export class KindRuntime implements Runtime {
 
 const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.cluster)}-control-plane`;
 /** What kwokts deploys into the cluster, each a Deployment of the component's name (templates/kind). */
-const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server', 'prometheus']);
+const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server', 'prometheus', 'jaeger']);
 /** kubeadm's static pods are named <component>-<node>; ours are Deployments. */
 const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (DEPLOYED.has(component) ? `deployment/${component}` : `pod/${component}-${nodeName(ctx)}`);
 const kubectlArgs = (ctx: RuntimeContext): string[] => [`--kubeconfig=${ctx.paths.kubeconfig}`, '--namespace=kube-system'];

@@ -89,7 +89,7 @@ export const REAL_PROBES: PlanProbes = {
 
 /**
  * The chosen components a cluster of this runtime mode records. A real cluster (kind) brings its
- * own control plane; the controller, metrics-server and Prometheus are ours to deploy. Its etcd,
+ * own control plane; the controller, metrics-server, Prometheus and jaeger are ours to deploy. Its etcd,
  * apiserver, controller-manager and scheduler are kind's, recorded so that the host reaches them
  * (etcdctl, kectl, snapshots, logs) and Prometheus scrapes them.
  */
@@ -98,7 +98,7 @@ export function componentsOfMode(mode: RuntimeInfo['mode'], chosen: readonly Com
 }
 
 /** What a kind cluster records: kubeadm's control plane in kind's node, and what kwokts deploys into it. */
-const IN_CLUSTER_COMPONENTS: ReadonlySet<ComponentName> = new Set<ComponentName>(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'metrics-server', 'prometheus']);
+const IN_CLUSTER_COMPONENTS: ReadonlySet<ComponentName> = new Set<ComponentName>(['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'metrics-server', 'prometheus', 'jaeger']);
 
 /** Decide everything about the new cluster; throws on bad input before anything is made. */
 export async function planCreate(input: PlanInput, probes: PlanProbes = REAL_PROBES): Promise<CreatePlan> {
@@ -254,7 +254,7 @@ function withDefaultStages(docs: Array<Record<string, unknown>>): Array<Record<s
 /** Images under container runtimes; under kind the apiserver's "image" is kind's node image. */
 function componentImages(mode: 'container' | 'cluster', values: ClusterOptionValues, kubeVersion: string, etcdVersion: string, components: readonly ComponentName[]): Partial<Record<ComponentName, string>> {
   const images = resolveImages(values, kubeVersion, etcdVersion, components);
-  return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'], 'metrics-server': images['metrics-server'], prometheus: images.prometheus } : images;
+  return mode === 'cluster' ? { 'kube-apiserver': resolveKindNodeImage(values, kubeVersion), 'kwok-controller': images['kwok-controller'], 'metrics-server': images['metrics-server'], prometheus: images.prometheus, jaeger: images.jaeger } : images;
 }
 
 /** Plans are values: the plan, its steps and files cannot be changed by accident (components and the runtime are left as they are). */

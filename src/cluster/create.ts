@@ -92,13 +92,7 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
   if (chosen.includes('scheduler-plugins') && runtime.info().mode !== 'container') {
     throw new UsageError(`scheduler-plugins runs only on the docker, podman and nerdctl runtimes, not on ${runtimeName}`, { hint: 'pass --runtime docker (or podman, nerdctl), or leave scheduler-plugins out' });
   }
-  const inCluster = runtime.info().mode === 'cluster';
   const components = componentsOfMode(runtime.info().mode, chosen);
-  // kwokctl runs jaeger as a pod in the kind cluster; kwokts does not yet: say so rather than leave the user waiting on its port.
-  const notRun = inCluster ? chosen.filter((c) => c === 'jaeger') : [];
-  const them = notRun.length > 1;
-  if (notRun.length > 0) options.logger.warn(`the ${runtimeName} runtime does not run ${notRun.join(', ')} (kwokctl runs ${them ? 'them as pods' : 'it as a pod'} in the kind cluster); the cluster is made without ${them ? 'them' : 'it'}`);
-
   // Dry-run takes no lock: it changes nothing, so it cannot race.
   const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
   try {

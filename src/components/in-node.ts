@@ -8,8 +8,8 @@ import { CONTAINER_PORTS } from './ports.js';
  * kwokts deploys besides the controller) are reshaped: no arguments (kind runs kubeadm's,
  * templates/kind has the others', and a record listing ours would mislead), no mounts, no files
  * (runtimes/kind writes what they read), and only the ports the node publishes (kind.yaml):
- * etcd's client port (2379 in the node) and Prometheus' (9090). A probe is kept only where it
- * asks a published port (Prometheus' /-/ready); what else they serve is out of the host's reach
+ * etcd's client port (2379 in the node), Prometheus' (9090) and jaeger's UI (16686). A probe is
+ * kept only where it asks a published port (Prometheus' /-/ready, jaeger's /api/services); what else they serve is out of the host's reach
  * (etcd's plain-HTTP /health listens on the node's loopback; metrics-server is reached through
  * the apiserver), so the node running is what the host can know of them.
  */
@@ -32,4 +32,5 @@ const KEPT: ReadonlySet<ComponentName> = new Set<ComponentName>(['kube-apiserver
 export const PUBLISHED: Partial<Record<ComponentName, { name: string; containerPort: number }>> = {
   etcd: { name: 'https', containerPort: CONTAINER_PORTS.etcd },
   prometheus: { name: 'http', containerPort: CONTAINER_PORTS.prometheus },
+  jaeger: { name: 'http', containerPort: CONTAINER_PORTS.jaeger },
 };

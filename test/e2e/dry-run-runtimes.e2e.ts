@@ -58,20 +58,23 @@ describe('runtimes without an engine here', () => {
     assert.ok(!existsSync(dir));
   });
 
-  test('kind with metrics-server, prometheus and jaeger enabled: metrics-server and Prometheus are deployed, jaeger is not run (one warning, no plan for it)', async () => {
+  test('kind with metrics-server, prometheus and jaeger enabled: each is deployed into the node, with no warning', async () => {
     const r = await kwokts(box, ['--name', 'kd', 'create', 'cluster', '--runtime', 'kind', '--prometheus-port=0', '--enable=prometheus,metrics-server,jaeger', '--dry-run']);
     assert.equal(r.exitCode, 0, failure(r));
-    assert.match(r.stderr, /^warning: the kind runtime does not run jaeger \(kwokctl runs it as a pod in the kind cluster\); the cluster is made without it$/m);
-    assert.doesNotMatch(r.stdout, /jaegertracing/);
+    assert.doesNotMatch(r.stderr, /^warning:/m);
     const dir = join(box.workdir, 'clusters', 'kd');
     const lines = oneLinePerCommand(r.stdout);
-    assert.match(lines, /^kind load docker-image registry\.k8s\.io\/metrics-server\/metrics-server:v[\d.]+ --name=kwok-kd$/m);
-    assert.ok(lines.includes(`kubectl --kubeconfig=${dir}/kubeconfig.yaml --namespace=kube-system apply -f ${dir}/manifests/metrics-server.yaml`), lines);
-    assert.match(lines, /^kind load docker-image docker\.io\/prom\/prometheus:v[\d.]+ --name=kwok-kd$/m);
-    assert.ok(lines.includes(`kubectl --kubeconfig=${dir}/kubeconfig.yaml --namespace=kube-system create configmap prometheus-config --from-file=prometheus.yaml=${dir}/prometheus.yaml`), lines);
-    assert.ok(lines.includes(`kubectl --kubeconfig=${dir}/kubeconfig.yaml --namespace=kube-system apply -f ${dir}/manifests/prometheus.yaml`), lines);
-    // Prometheus' port is published by kind.yaml (in-node 9090).
+    const kubectl = `kubectl --kubeconfig=${dir}/kubeconfig.yaml --namespace=kube-system`;
+    for (const [component, image] of [['metrics-server', /registry\.k8s\.io\/metrics-server\/metrics-server:v[\d.]+/], ['prometheus', /docker\.io\/prom\/prometheus:v[\d.]+/], ['jaeger', /docker\.io\/jaegertracing\/all-in-one:[\d.]+/]] as const) {
+      assert.match(lines, new RegExp(`^kind load docker-image ${image.source} --name=kwok-kd$`, 'm'), component);
+      assert.ok(lines.includes(`${kubectl} apply -f ${dir}/manifests/${component}.yaml`), component);
+    }
+    assert.ok(lines.includes(`${kubectl} create configmap prometheus-config --from-file=prometheus.yaml=${dir}/prometheus.yaml`), lines);
+    // Prometheus' and jaeger's UI ports are published by kind.yaml (in-node 9090, 16686), and the
+    // apiserver is given a tracing configuration through kubeadm.
     assert.match(r.stdout, /- containerPort: 9090\n\s+hostPort: \d+\n\s+listenAddress: 127\.0\.0\.1/);
+    assert.match(r.stdout, /- containerPort: 16686\n\s+hostPort: \d+\n\s+listenAddress: 127\.0\.0\.1/);
+    assert.match(r.stdout, /kubeadmConfigPatchesJSON6902:[\s\S]*tracing-config-file/);
   });
 
   test('kind through a recording double: the calls kwokts makes, and a rollback that deletes the kind cluster', async () => {

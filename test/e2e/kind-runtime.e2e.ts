@@ -21,7 +21,7 @@ import { DEFAULT_KWOK_CONTROLLER_IMAGE, resolveImages } from '../../src/artifact
 import { defaultOptionValues } from '../../src/config/options.js';
 import { DEFAULT_KUBE_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
 import { ensureTestImages, goBuiltAddon, TEST_PROMETHEUS_BINARY, TEST_PROMETHEUS_IMAGE } from '../engines/images.js';
-import { availableKectl, freePort, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
+import { availableKectl, freePort, jaegerServices, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
 interface EngineUnderTest {
@@ -48,7 +48,11 @@ spec:
       cpu: {value: 1m}
       memory: {value: 1Mi}
 `;
-const DEFAULT_METRICS_SERVER_IMAGE = resolveImages(defaultOptionValues(), DEFAULT_KUBE_VERSION, etcdVersionForKube(DEFAULT_KUBE_VERSION))['metrics-server'];
+const DEFAULT_IMAGES = resolveImages(defaultOptionValues(), DEFAULT_KUBE_VERSION, etcdVersionForKube(DEFAULT_KUBE_VERSION));
+const DEFAULT_METRICS_SERVER_IMAGE = DEFAULT_IMAGES['metrics-server'];
+const DEFAULT_JAEGER_IMAGE = DEFAULT_IMAGES.jaeger;
+/** jaeger's test image was made in the kind tests' engine (before()); else its case is left out. */
+let JAEGER = false;
 /** metrics-server's image, made in the kind tests' engine when its binary is built (before()); else the case is left out. */
 let METRICS_SERVER_IMAGE: string | undefined;
 /** Prometheus' test image was made in the kind tests' engine (before()); else its case is left out. */
@@ -86,7 +90,9 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     // metrics-server's image, made from its Go-built binary in the kind tests' engine (kind loads it
     // into the node from there); without the binary the metrics-server steps are left out.
     // Prometheus' test image likewise (from Debian's package).
-    const made = await ensureTestImages('docker', new Set([DEFAULT_METRICS_SERVER_IMAGE, TEST_PROMETHEUS_IMAGE]));
+    const made = await ensureTestImages('docker', new Set([DEFAULT_METRICS_SERVER_IMAGE, TEST_PROMETHEUS_IMAGE, DEFAULT_JAEGER_IMAGE]));
+    JAEGER = made[DEFAULT_JAEGER_IMAGE] !== undefined;
+    if (!JAEGER) console.log(`# no jaeger binary (${goBuiltAddon('jaeger')}): kind's jaeger steps are left out`);
     METRICS_SERVER_IMAGE = made[DEFAULT_METRICS_SERVER_IMAGE] ? DEFAULT_METRICS_SERVER_IMAGE : undefined;
     if (!METRICS_SERVER_IMAGE) console.log(`# no metrics-server binary (${goBuiltAddon('metrics-server')}): kind's metrics-server steps are left out`);
     PROMETHEUS = made[TEST_PROMETHEUS_IMAGE] !== undefined;
@@ -117,10 +123,12 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     writeFileSync(logsConfig, `apiVersion: kwok.x-k8s.io/v1alpha1\nkind: ClusterLogs\nmetadata: {name: fake-pod-logs}\nspec:\n  logs:\n  - logsFile: ${join(logsDir, 'app.log')}\n---\n${FLAT_USAGE}`);
     const started = Date.now();
     const promPort = await freePort();
+    const jaegerPort = await freePort();
     const created = await run([
       '-c', logsConfig, 'create', 'cluster', '--wait', '10m',
       ...(METRICS_SERVER_IMAGE ? ['--enable', 'metrics-server'] : []),
       ...(PROMETHEUS ? ['--enable', 'prometheus', '--prometheus-image', TEST_PROMETHEUS_IMAGE, '--prometheus-port', String(promPort)] : []),
+      ...(JAEGER ? ['--enable', 'jaeger', '--jaeger-port', String(jaegerPort)] : []),
     ]);
     assert.equal(created.exitCode, 0, failure(created));
     console.log(`# kind: create to ready in ${((Date.now() - started) / 1000).toFixed(1)}s (node image present)`);
@@ -172,6 +180,15 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
         return jobs.every((j) => health[j] === 'up');
       }, 600_000, 2000).catch((error: unknown) => assert.fail(`${(error as Error).message}: ${JSON.stringify(health)}`));
       assert.deepEqual(Object.keys(health).sort(), [...jobs].sort());
+    }
+
+    // jaeger, deployed into the node (kwok's Workable case on kind asks its /api/services): kind's
+    // apiserver, given the tracing configuration through kubeadm, sends it its traces.
+    if (JAEGER) {
+      await waitFor('jaeger lists the apiserver service', async () => {
+        const listed = await jaegerServices(jaegerPort);
+        return listed.includes('apiserver') || listed.includes('kube-apiserver');
+      }, 600_000, 3000);
     }
 
     // kubeadm in the node took the cluster's CA (kind.yaml mounts it): a kubeconfig for another

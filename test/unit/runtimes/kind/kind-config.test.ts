@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parse, parseAllDocuments } from 'yaml';
-import { CONTROLLER_TLS_NODE_DIR, ETCD_CA_NODE_DIR, controllerHostDirs, fillImage, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
+import { APISERVER_TRACING_NODE_PATH, CONTROLLER_TLS_NODE_DIR, ETCD_CA_NODE_DIR, controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
 import { inClusterNode, type Component } from '../../../../src/components/index.js';
 import { kindPrometheusConfig } from '../../../../runtimes/kind/kind-prometheus.js';
 import { templatePath } from '../../../../src/util/package-root.js';
@@ -176,4 +176,30 @@ test("Prometheus in kind's node: its port published on the host's loopback at th
   assert.equal(pod['hostNetwork'], true);
   assert.ok(pod['containers'][0]['args'].includes('--web.listen-address=0.0.0.0:9090'));
   assert.equal(pod['containers'][0]['image'], 'prom:1');
+});
+
+test("kind's apiserver traces to jaeger in the node: the tracing configuration mounted, and kubeadm's ClusterConfiguration patched in the API kind writes for the node's version", () => {
+  assert.equal(kubeadmApiOf('docker.io/kindest/node:v1.36.1'), 'v1beta4');
+  assert.equal(kubeadmApiOf('kwokts.local/kind-node:v1.37.0'), 'v1beta4');
+  assert.equal(kubeadmApiOf('docker.io/kindest/node:v1.35.2'), 'v1beta3');
+  assert.equal(kubeadmApiOf('docker.io/kindest/node:v1.31.0'), 'v1beta3');
+  assert.equal(kubeadmApiOf('my-node-image'), 'v1beta4', 'the latest when the tag says nothing');
+  for (const api of ['v1beta3', 'v1beta4'] as const) {
+    const config = parse(renderKindConfig([component('kube-apiserver', 1)], { apiserverTracing: { configFile: '/c/apiserver-tracing-config.yaml', kubeadmApi: api } })) as { nodes: Array<Record<string, unknown>>; kubeadmConfigPatchesJSON6902: Array<{ version: string; kind: string; patch: string }> };
+    assert.deepEqual(config.nodes[0]!['extraMounts'], [{ hostPath: '/c/apiserver-tracing-config.yaml', containerPath: APISERVER_TRACING_NODE_PATH, readOnly: true }]);
+    const [patch] = config.kubeadmConfigPatchesJSON6902;
+    assert.equal(patch!.version, api);
+    assert.equal(patch!.kind, 'ClusterConfiguration');
+    const ops = parse(patch!.patch) as Array<{ op: string; path: string; value: unknown }>;
+    assert.deepEqual(ops[0], api === 'v1beta4'
+      ? { op: 'add', path: '/apiServer/extraArgs/-', value: { name: 'tracing-config-file', value: APISERVER_TRACING_NODE_PATH } }
+      : { op: 'add', path: '/apiServer/extraArgs/tracing-config-file', value: APISERVER_TRACING_NODE_PATH });
+    assert.deepEqual(ops[1], { op: 'add', path: '/apiServer/extraVolumes', value: [{ name: 'tracing-config', hostPath: APISERVER_TRACING_NODE_PATH, mountPath: APISERVER_TRACING_NODE_PATH, readOnly: true, pathType: 'File' }] });
+  }
+  const tracing = parse(kindApiserverTracingConfig()) as Record<string, unknown>;
+  const jaeger = parseAllDocuments(readFileSync(templatePath('kind', 'jaeger.yaml'), 'utf8'))[0]!.toJSON() as Record<string, any>;
+  const args: string[] = jaeger['spec']['template']['spec']['containers'][0]['args'];
+  assert.ok(args.includes(`--collector.otlp.grpc.host-port=${String(tracing['endpoint'])}`), 'the apiserver sends where jaeger listens in the node');
+  assert.equal(jaeger['spec']['template']['spec']['hostNetwork'], true);
+  assert.equal((parse(renderKindConfig([component('kube-apiserver', 1)])) as Record<string, unknown>)['kubeadmConfigPatchesJSON6902'], undefined, 'no patch without jaeger');
 });
