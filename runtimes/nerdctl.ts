@@ -5,6 +5,7 @@ export const NERDCTL: ContainerDialect = {
   name: 'nerdctl',
   cli: 'nerdctl',
   transport: 'cli',
+  pinAddresses: true,
   endpoints: () => [],
   networkLabels: () => ({}),
   hints: {

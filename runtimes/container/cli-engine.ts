@@ -40,7 +40,8 @@ export class CliEngine implements ContainerEngine {
     // Idempotent like the API engine: removing what is gone is success.
     const removal = op.op === 'rm' || op.op === 'network-rm' || op.op === 'volume-rm';
     const result = await this.exec(args, { allowFailure: removal });
-    if (!result.ok && !/no such|not found/i.test(result.all)) throw this.failure(args, 1, result.all);
+    // nerdctl says "no such container" (and exits 0), "no network found matching: <name>", volume "not found".
+    if (!result.ok && !/no such|not found|no network found/i.test(result.all)) throw this.failure(args, 1, result.all);
   }
 
   async inspectContainer(name: string): Promise<ContainerState | undefined> {
@@ -49,7 +50,17 @@ export class CliEngine implements ContainerEngine {
     const parsed = JSON.parse(result.stdout) as unknown;
     const info = (Array.isArray(parsed) ? parsed[0] : parsed) as { Id: string; State: { Status: string; Running: boolean; Restarting?: boolean; ExitCode: number }; Config?: { Labels?: Record<string, string> } };
     const s = info.State;
-    const status = s.Restarting ? 'restarting' : s.Running ? 'running' : s.Status === 'created' ? 'created' : s.Status === 'exited' ? 'exited' : 'other';
+    // State.Status, not State.Restarting: nerdctl sets Restarting whenever the restart monitor's
+    // desired state is "running" (every started container with a restart policy, even a running
+    // or explicitly stopped one); its Status says "restarting" only when the monitor will restart
+    // a dead container. nerdctl's Status is "" while a container has no task: never started
+    // (Restarting false), or between the monitor's delete and re-create of its task (Restarting true).
+    const status =
+      s.Status === 'restarting' || (s.Status === '' && s.Restarting) ? 'restarting'
+      : s.Status === 'running' ? 'running'
+      : s.Status === 'created' || s.Status === '' ? 'created'
+      : s.Status === 'exited' ? 'exited'
+      : 'other';
     return { id: info.Id.slice(0, 12), status, exitCode: s.ExitCode, labels: info.Config?.Labels ?? {} };
   }
 
@@ -57,8 +68,9 @@ export class CliEngine implements ContainerEngine {
     const result = await this.exec(['network', 'inspect', '--format', '{{json .}}', name], { allowFailure: true });
     if (!result.ok) return undefined;
     const parsed = JSON.parse(result.stdout) as unknown;
-    const info = (Array.isArray(parsed) ? parsed[0] : parsed) as { Name: string; Labels?: Record<string, string> | null };
-    return { name: info.Name, labels: info.Labels ?? {} };
+    const info = (Array.isArray(parsed) ? parsed[0] : parsed) as { Name: string; Labels?: Record<string, string> | null; IPAM?: { Config?: Array<{ Subnet?: string }> | null } };
+    const subnet = info.IPAM?.Config?.find((c) => c.Subnet && !c.Subnet.includes(':'))?.Subnet;
+    return { name: info.Name, labels: info.Labels ?? {}, ...(subnet ? { subnet } : {}) };
   }
 
   async imageExists(image: string): Promise<boolean> {

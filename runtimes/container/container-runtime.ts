@@ -153,8 +153,12 @@ export class ContainerRuntime implements Runtime {
     // Links may point at components of earlier start groups.
     const present = new Set<string>((ctx.clusterComponents ?? components).map((c) => c.name));
     const owner = components.some((c) => c.runAsFileOwner) ? await this.fileOwner(engine) : undefined;
+    const all = (ctx.clusterComponents ?? components).map((c) => c.name);
+    const subnet = this.dialect.pinAddresses ? (await engine.inspectNetwork(runtimeObjectName(ctx.cluster)))?.subnet : undefined;
     for (const component of components) {
-      const spec = buildContainerSpec(component, ctx.cluster, present, owner);
+      const place = all.indexOf(component.name);
+      const ip = subnet && place >= 0 ? hostAddress(subnet, 2 + place) : undefined;
+      const spec = { ...buildContainerSpec(component, ctx.cluster, present, owner), ...(ip ? { ip } : {}) };
       const state = await this.owned(engine, spec.name, ctx);
       if (state?.status === 'running' || state?.status === 'restarting') continue;
       if (!state) {
@@ -275,6 +279,18 @@ export class ContainerRuntime implements Runtime {
     for (const name of networks) await this.apply(ctx, { op: 'network-rm', name });
     for (const name of await engine.listByLabel('volume', CLUSTER_LABEL, ctx.cluster)) await this.apply(ctx, { op: 'volume-rm', name });
   }
+}
+
+/** The n-th address of an IPv4 subnet (n=2 after the gateway's .1), or undefined when it does not fit. */
+export function hostAddress(cidr: string, n: number): string | undefined {
+  const m = /^(\d+)\.(\d+)\.(\d+)\.(\d+)\/(\d+)$/.exec(cidr);
+  if (!m || n < 1) return undefined;
+  const bits = Number(m[5]);
+  const size = 2 ** (32 - bits);
+  if (n >= size - 1) return undefined;
+  const base = ((Number(m[1]) << 24) >>> 0) + (Number(m[2]) << 16) + (Number(m[3]) << 8) + Number(m[4]);
+  const a = (base + n) >>> 0;
+  return [a >>> 24, (a >>> 16) & 255, (a >>> 8) & 255, a & 255].join('.');
 }
 
 function describePorts(component: Component): string {

@@ -26,6 +26,12 @@ export interface ContainerDialect extends CommandDialect {
    * started by hand); returns the endpoint it listens on.
    */
   startService?(detect: DetectEnv): Promise<ApiEndpoint | undefined>;
+  /**
+   * Give each container a fixed address on the cluster network (nerdctl): its CNI host-local IPAM
+   * hands out the next free address at every start, so a restarted etcd moves, and the apiserver's
+   * etcd client keeps dialing the old address (i/o timeouts) until it resolves the name again.
+   */
+  pinAddresses?: boolean;
   /** Extra labels a network gets (podman's own compose project label). */
   networkLabels(cluster: string): Record<string, string>;
   /**

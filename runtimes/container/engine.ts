@@ -18,6 +18,8 @@ export interface NetworkState {
    * (docker's user-defined networks always do).
    */
   dns?: boolean;
+  /** The network's first IPv4 subnet (CIDR), where the engine says. */
+  subnet?: string;
 }
 
 export interface PullProgress {

@@ -34,6 +34,8 @@ export interface ContainerSpec {
   workDir?: string;
   /** `uid:gid` the container runs as; absent keeps the image's user. */
   user?: string;
+  /** A fixed address on the network (nerdctl: its host-local IPAM gives a new one at every start otherwise). */
+  ip?: string;
 }
 
 export type ContainerOp =
@@ -51,6 +53,11 @@ export interface CommandDialect {
   cli: string;
   /** `--link` (docker), `--requires` (podman), or nothing (nerdctl). */
   linkFlag?: string;
+}
+
+/** Docker's MAC for an IPv4 address: 02:42 and the address's four bytes. */
+export function macFor(ip: string): string {
+  return ['02', '42', ...ip.split('.').map((b) => Number(b).toString(16).padStart(2, '0'))].join(':');
 }
 
 const labelArgs = (labels: Record<string, string>): string[] => Object.entries(labels).map(([k, v]) => `--label=${k}=${v}`);
@@ -76,6 +83,10 @@ export function renderArgs(op: ContainerOp, dialect: CommandDialect): string[] {
         ...(s.workDir ? [`--workdir=${s.workDir}`] : []),
         ...(s.user ? [`--user=${s.user}`] : []),
         `--network=${s.network}`,
+        // With the address fixed, the MAC must be too (derived from it, as docker does): a new
+        // random MAC behind the same address is unreachable until every neighbour's ARP entry for
+        // the old one expires (tens of seconds).
+        ...(s.ip ? [`--ip=${s.ip}`, `--mac-address=${macFor(s.ip)}`] : []),
         ...(dialect.linkFlag ? s.links.map((l) => `${dialect.linkFlag}=${l}`) : []),
         '--restart=unless-stopped',
         ...labelArgs(s.labels),

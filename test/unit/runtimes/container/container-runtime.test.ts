@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ContainerRuntime, componentState } from '../../../../runtimes/container/container-runtime.js';
+import { ContainerRuntime, componentState, hostAddress } from '../../../../runtimes/container/container-runtime.js';
+import { macFor } from '../../../../runtimes/container/operations.js';
 import { DOCKER } from '../../../../runtimes/docker.js';
 import { PODMAN } from '../../../../runtimes/podman.js';
 import { NERDCTL } from '../../../../runtimes/nerdctl.js';
@@ -249,4 +250,22 @@ test("rootless is read from info's SecurityOptions (docker and podman list name=
   assert.equal(isRootless(['name=seccomp,profile=builtin', 'name=rootless']), true);
   assert.equal(isRootless(['name=seccomp,profile=builtin', 'name=cgroupns']), false);
   assert.equal(isRootless(null), false);
+});
+
+test('nerdctl pins each container to an address of the network (by its place in the cluster), docker does not', async () => {
+  assert.equal(hostAddress('10.4.1.0/24', 2), '10.4.1.2');
+  assert.equal(hostAddress('10.4.1.0/24', 255), undefined);
+  assert.equal(hostAddress('172.16.0.0/12', 300), '172.16.1.44');
+  assert.equal(macFor('10.4.1.2'), '02:42:0a:04:01:02');
+  for (const dialect of [NERDCTL, DOCKER]) {
+    const { engine, runtime, ctx } = setup(dialect);
+    engine.networks.set('kwok-c1', { name: 'kwok-c1', labels: { 'io.kwokts.cluster': 'c1' }, subnet: '10.4.7.0/24' });
+    const cs = components();
+    ctx.clusterComponents = cs;
+    // Started in two groups, as create does: the address follows the cluster's order, not the group's.
+    await runtime.start(cs.slice(0, 1), ctx);
+    await runtime.start(cs.slice(1), ctx);
+    const ips = engine.applied.flatMap((op) => (op.op === 'create' ? [op.spec.ip] : []));
+    assert.deepEqual(ips, dialect === NERDCTL ? ['10.4.7.2', '10.4.7.3', '10.4.7.4'] : [undefined, undefined, undefined]);
+  }
 });

@@ -28,7 +28,7 @@ import { FakeEngine } from './fake-engine.js';
 /** The flags each nerdctl subcommand declares (cmd/nerdctl/<group>/<file>.go), for those kwokts uses. */
 const NERDCTL_FLAGS: Record<string, string[]> = {
   // container_run.go + container_run_network.go (create shares run's flags)
-  create: ['name', 'pull', 'entrypoint', 'workdir', 'user', 'network', 'net', 'restart', 'label', 'publish', 'volume', 'env'],
+  create: ['name', 'pull', 'entrypoint', 'workdir', 'user', 'network', 'net', 'ip', 'mac-address', 'restart', 'label', 'publish', 'volume', 'env'],
   start: [],
   stop: ['time', 'signal'],
   rm: ['force', 'volumes'],
@@ -110,7 +110,11 @@ printf '%s\\n' "$*" >> '${log}'
 case "$*" in
   "info --format {{json .ServerVersion}}") echo '"v2.0.0"' ;;
   "info --format {{json .SecurityOptions}}") echo '["name=apparmor","name=seccomp,profile=builtin","name=rootless","name=cgroupns"]' ;;
-  "container inspect --format {{json .}} kwok-c1-etcd") echo '{"Id":"0123456789abcdef0123","Name":"kwok-c1-etcd","State":{"Status":"running","Running":true,"Paused":false,"Restarting":false,"Pid":42,"ExitCode":0,"Error":"","StartedAt":"","FinishedAt":""},"Config":{"Labels":{"io.kwokts.cluster":"c1"}}}' ;;
+  "container inspect --format {{json .}} kwok-c1-etcd") echo '{"Id":"0123456789abcdef0123","Name":"kwok-c1-etcd","State":{"Status":"running","Running":true,"Paused":false,"Restarting":true,"Pid":42,"ExitCode":0,"Error":"","StartedAt":"","FinishedAt":""},"Config":{"Labels":{"io.kwokts.cluster":"c1"}}}' ;;
+  "container inspect --format {{json .}} kwok-c1-stopped") echo '{"Id":"1123456789abcdef0123","Name":"kwok-c1-stopped","State":{"Status":"exited","Running":false,"Paused":false,"Restarting":true,"Pid":0,"ExitCode":137,"Error":"","StartedAt":"","FinishedAt":""},"Config":{"Labels":{"io.kwokts.cluster":"c1"}}}' ;;
+  "container inspect --format {{json .}} kwok-c1-crashed") echo '{"Id":"2123456789abcdef0123","Name":"kwok-c1-crashed","State":{"Status":"restarting","Running":false,"Paused":false,"Restarting":true,"Pid":0,"ExitCode":137,"Error":"","StartedAt":"","FinishedAt":""},"Config":{"Labels":{"io.kwokts.cluster":"c1"}}}' ;;
+  "container inspect --format {{json .}} kwok-c1-between") echo '{"Id":"3123456789abcdef0123","Name":"kwok-c1-between","State":{"Status":"","Running":false,"Paused":false,"Restarting":true,"Pid":0,"ExitCode":0,"Error":"","StartedAt":"","FinishedAt":""},"Config":{"Labels":{"io.kwokts.cluster":"c1"}}}' ;;
+  "container inspect --format {{json .}} kwok-c1-created") echo '{"Id":"4123456789abcdef0123","Name":"kwok-c1-created","State":{"Status":"","Running":false,"Paused":false,"Restarting":false,"Pid":0,"ExitCode":0,"Error":"","StartedAt":"","FinishedAt":""},"Config":{"Labels":{"io.kwokts.cluster":"c1"}}}' ;;
   "network inspect --format {{json .}} kwok-c1") echo '{"Name":"kwok-c1","Id":"abc","IPAM":{},"Labels":{"io.kwokts.cluster":"c1"},"Containers":{}}' ;;
   "ps --all --filter label=io.kwokts.cluster=c1 --format {{.Names}}") printf 'kwok-c1-etcd\\nkwok-c1-kube-apiserver\\n' ;;
   "network ls --filter label=io.kwokts.cluster=c1 --format {{.Name}}") echo kwok-c1 ;;
@@ -128,6 +132,12 @@ esac
     assert.equal(await engine.rootless(), true);
     assert.deepEqual(await engine.inspectContainer('kwok-c1-etcd'), { id: '0123456789ab', status: 'running', exitCode: 0, labels: { 'io.kwokts.cluster': 'c1' } });
     assert.equal(await engine.inspectContainer('kwok-c1-missing'), undefined);
+    // nerdctl 2.3.5's State (seen from a real containerd): Restarting is true for every started
+    // container with a restart policy, so Status is what tells running, stopped and crash-looping apart.
+    assert.equal((await engine.inspectContainer('kwok-c1-stopped'))?.status, 'exited');
+    assert.equal((await engine.inspectContainer('kwok-c1-crashed'))?.status, 'restarting');
+    assert.equal((await engine.inspectContainer('kwok-c1-between'))?.status, 'restarting');
+    assert.equal((await engine.inspectContainer('kwok-c1-created'))?.status, 'created');
     assert.deepEqual(await engine.inspectNetwork('kwok-c1'), { name: 'kwok-c1', labels: { 'io.kwokts.cluster': 'c1' } });
     assert.deepEqual(await engine.listByLabel('container', 'io.kwokts.cluster', 'c1'), ['kwok-c1-etcd', 'kwok-c1-kube-apiserver']);
     assert.deepEqual(await engine.listByLabel('network', 'io.kwokts.cluster', 'c1'), ['kwok-c1']);
@@ -135,10 +145,18 @@ esac
     assert.equal(await engine.imageExists('registry.k8s.io/etcd:3.6.10-0'), true);
     assert.equal(await engine.imageExists('registry.k8s.io/missing:v0'), false);
     const argvs = readFileSync(log, 'utf8').trim().split('\n').map((l) => l.split(' '));
-    assert.ok(argvs.length >= 9);
+    assert.ok(argvs.length >= 13);
     for (const argv of argvs) assertNerdctlAccepts(argv);
   } finally {
     process.env.PATH = path;
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a pinned address and its MAC are flags nerdctl create declares', async () => {
+  const { renderArgs } = await import('../../../../runtimes/container/operations.js');
+  const spec = { name: 'kwok-c1-etcd', image: 'i', entrypoint: [], args: [], env: {}, network: 'kwok-c1', labels: {}, ports: [], mounts: [], links: [], ip: '10.4.1.2' };
+  const argv = renderArgs({ op: 'create', spec }, NERDCTL);
+  assert.ok(argv.includes('--ip=10.4.1.2') && argv.includes('--mac-address=02:42:0a:04:01:02'));
+  assertNerdctlAccepts(argv);
 });
