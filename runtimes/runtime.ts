@@ -65,6 +65,22 @@ export type PortEndpoint =
   | { kind: 'pod'; namespace: string; /** kubectl's form: `pod/<name>` or `deployment/<name>`. */ target: string; port: number };
 
 /**
+ * etcd's data where the host's file operations do not reach it (kind: kubeadm's etcd keeps it in
+ * the node). An etcd restore then swaps data directories through this instead of renaming the
+ * cluster directory's `etcd/`; every step runs while etcd is stopped.
+ */
+export interface EtcdDataStore {
+  /** etcdutl's member flags (--name, --initial-cluster, ...), so the restored data belongs to the running member. */
+  memberArgs(ctx: RuntimeContext): Promise<string[]>;
+  /** Put the host directory `from` in place of etcd's data, the current data kept aside for putBack. */
+  replace(from: string, ctx: RuntimeContext): Promise<void>;
+  /** The data kept aside back in place (a rollback). */
+  putBack(ctx: RuntimeContext): Promise<void>;
+  /** Forget the data kept aside (the restore succeeded). */
+  dropKept(ctx: RuntimeContext): Promise<void>;
+}
+
+/**
  * One small interface every runtime implements. Readiness, kubeconfig, passthrough and
  * rollback are built once on top of it in src/cluster.
  */
@@ -89,4 +105,6 @@ export interface Runtime {
   endpoint(component: Component, port: ComponentPort | number, ctx: RuntimeContext): PortEndpoint;
   /** Remove everything the runtime made outside the cluster directory (containers, networks). */
   remove(ctx: RuntimeContext): Promise<void>;
+  /** Only where etcd's data is not the cluster directory's `etcd/` (kind). */
+  readonly etcdData?: EtcdDataStore;
 }

@@ -12,7 +12,8 @@ import { runtimeObjectName } from '../../src/naming/naming.js';
 import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
 import { templatePath } from '../../src/util/package-root.js';
-import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
+import type { ComponentStatus, EtcdDataStore, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
+import { parse } from 'yaml';
 import { controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from './kind-config.js';
 import { kindPrometheusConfig } from './kind-prometheus.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
@@ -29,6 +30,8 @@ export class KindRuntime implements Runtime {
   private created = false;
   /** Components of ours started before the apiserver, that is before the cluster exists. */
   private readonly early: Component[] = [];
+  /** Deployments this process scaled to 0 (stop() without the apiserver), for start() to scale back. */
+  private readonly scaledDown = new Set<ComponentName>();
 
   info(): RuntimeInfo {
     return { name: 'kind', mode: 'cluster' };
@@ -59,10 +62,14 @@ export class KindRuntime implements Runtime {
       if (component.name === 'kube-apiserver') {
         await this.ensureCluster(component, ctx);
         // What started before the apiserver (jaeger, which it links to) is deployed now the cluster is there.
-        for (const early of this.early.splice(0)) if (this.created) await this.deploy(early, ctx);
-      } else if (DEPLOYED.has(component.name)) {
+        const early = this.early.splice(0);
+        if (this.created) for (const c of early) await this.deploy(c, ctx);
+      } else if (DEPLOYED.has(component.name) && !this.scaledDown.has(component.name)) {
+        // Deployed once, into a cluster this process made (a stopped one keeps its Deployments).
         if (this.created) await this.deploy(component, ctx);
         else this.early.push(component);
+      } else {
+        await this.startInNode(component, ctx);
       }
     }
   }
@@ -162,11 +169,72 @@ export class KindRuntime implements Runtime {
     await ctx.executor.run({ command: kindOf(ctx), args: ['load', 'docker-image', image, `--name=${runtimeObjectName(ctx.cluster)}`] });
   }
 
-  async stop(_components: readonly Component[], ctx: RuntimeContext): Promise<void> {
+  /**
+   * With the apiserver among them, the node container stops (the whole cluster). Without it
+   * (an etcd restore stops etcd; a YAML restore pauses the controllers), each stops on its own
+   * in the running node, as kwokctl's kind runtime stops one: a static pod by moving its manifest
+   * out of the kubelet's directory (and waiting for its process to end), what kwokts deployed by
+   * scaling its Deployment to 0 (and waiting for its pod to go). start() undoes either.
+   */
+  async stop(components: readonly Component[], ctx: RuntimeContext): Promise<void> {
     const node = nodeName(ctx);
-    if ((await nodeState(node)) !== 'running' && !ctx.executor.dryRun) return;
-    await ctx.executor.run({ command: PROVIDER_CLI, args: ['stop', node] });
+    const running = (await nodeState(node)) === 'running' || ctx.executor.dryRun;
+    if (!running) return;
+    if (components.some((c) => c.name === 'kube-apiserver')) {
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['stop', node] });
+      return;
+    }
+    // Deployments first: their pods are deleted by kube-controller-manager, which may be among the stopped.
+    const ordered = [...components.filter((c) => DEPLOYED.has(c.name)), ...components.filter((c) => !DEPLOYED.has(c.name))];
+    for (const { name } of ordered) {
+      if (STATIC_PODS.has(name)) {
+        await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `mv ${manifestIn(name)} ${manifestAside(name)} && while pgrep -x ${name} >/dev/null; do sleep 0.1; done`] });
+      } else if (DEPLOYED.has(name)) {
+        await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'scale', `deployment/${name}`, '--replicas=0'] });
+        this.scaledDown.add(name);
+        if (!ctx.executor.dryRun) await podsGone(name, ctx);
+      }
+    }
   }
+
+  /** A component stopped alone in the running node (stop() without the apiserver) runs again. */
+  private async startInNode(component: Component, ctx: RuntimeContext): Promise<void> {
+    const node = nodeName(ctx);
+    if (STATIC_PODS.has(component.name)) {
+      if ((await nodeState(node)) !== 'running') return;
+      // etcd is waited for on its health endpoint (the node's loopback): the restore that stopped it talks to it next.
+      const ready = component.name === 'etcd' ? ' && i=0 && until curl -fs http://127.0.0.1:2381/health >/dev/null; do i=$((i+1)); [ $i -lt 1200 ] || exit 1; sleep 0.1; done' : '';
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `if [ -f ${manifestAside(component.name)} ]; then mv ${manifestAside(component.name)} ${manifestIn(component.name)}; fi${ready}`] });
+    } else if (this.scaledDown.delete(component.name)) {
+      await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'scale', `deployment/${component.name}`, '--replicas=1'] });
+    }
+  }
+
+  /**
+   * etcd's data is kubeadm's, in the node at /var/lib/etcd: swapped there while etcd is stopped,
+   * the data it replaces kept aside until the restore is done. The member flags come from etcd's
+   * manifest, so the restored member is the one kubeadm's etcd runs as.
+   */
+  readonly etcdData: EtcdDataStore = {
+    memberArgs: async (ctx) => {
+      if (ctx.executor.dryRun) return [];
+      const execa = await loadExeca();
+      const manifest = await execa(PROVIDER_CLI, ['exec', nodeName(ctx), 'cat', manifestIn('etcd')], { reject: false, timeout: 30_000 });
+      if (manifest.exitCode !== 0) throw new OperationError(`cannot read etcd's manifest in ${nodeName(ctx)}: ${String(manifest.stderr).trim()}`, { hint: 'is the kind cluster running? `kwokts start cluster`' });
+      return etcdMemberArgs(String(manifest.stdout));
+    },
+    replace: async (from, ctx) => {
+      const node = nodeName(ctx);
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `rm -rf ${ETCD_DATA_ASIDE} && mv ${ETCD_DATA} ${ETCD_DATA_ASIDE} && mkdir -m 700 ${ETCD_DATA}`] });
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['cp', `${from}/.`, `${node}:${ETCD_DATA}`] });
+    },
+    putBack: async (ctx) => {
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', nodeName(ctx), 'sh', '-c', `rm -rf ${ETCD_DATA} && mv ${ETCD_DATA_ASIDE} ${ETCD_DATA}`] });
+    },
+    dropKept: async (ctx) => {
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', nodeName(ctx), 'rm', '-rf', ETCD_DATA_ASIDE] });
+    },
+  };
 
   async status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]> {
     const state = await nodeState(nodeName(ctx));
@@ -208,6 +276,34 @@ const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.clust
 const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server', 'prometheus', 'jaeger']);
 /** kubeadm's static pods are named <component>-<node>; ours are Deployments. */
 const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (DEPLOYED.has(component) ? `deployment/${component}` : `pod/${component}-${nodeName(ctx)}`);
+/** kubeadm's static pods in the node, each stopped alone by moving its manifest aside (kwokctl's names). */
+const STATIC_PODS: ReadonlySet<ComponentName> = new Set<ComponentName>(['etcd', 'kube-controller-manager', 'kube-scheduler']);
+const manifestIn = (name: ComponentName): string => `/etc/kubernetes/manifests/${name}.yaml`;
+const manifestAside = (name: ComponentName): string => `/etc/kubernetes/${name}.yaml.bak`;
+const ETCD_DATA = '/var/lib/etcd';
+const ETCD_DATA_ASIDE = '/var/lib/etcd.previous';
+
+/** Until no pod of the Deployment (label app=<name>, as templates/kind has them) is left, or two minutes passed. */
+async function podsGone(name: ComponentName, ctx: RuntimeContext): Promise<void> {
+  const execa = await loadExeca();
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const pods = await execa(kubectlOf(ctx), [...kubectlArgs(ctx), 'get', 'pods', '-l', `app=${name}`, '-o', 'name'], { reject: false, timeout: 30_000 });
+    if (pods.exitCode === 0 && String(pods.stdout).trim() === '') return;
+    if (Date.now() >= deadline) throw new OperationError(`${name}'s pod did not go within two minutes of scaling it to 0`, { hint: `look at \`kwokts kubectl -n kube-system get pods -l app=${name}\`` });
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** etcdutl's member flags from kubeadm's etcd manifest: the --name and initial cluster it runs with. */
+export function etcdMemberArgs(manifest: string): string[] {
+  const pod = parse(manifest) as { spec?: { containers?: Array<{ command?: string[] }> } } | null;
+  const command = pod?.spec?.containers?.[0]?.command ?? [];
+  const member = command.filter((a) => /^--(name|initial-cluster|initial-advertise-peer-urls|initial-cluster-token)=/.test(a));
+  if (!member.some((a) => a.startsWith('--name='))) throw new OperationError("etcd's manifest in the kind node names no member (--name)", { hint: 'is this a cluster kind made?' });
+  return member;
+}
+
 const kubectlArgs = (ctx: RuntimeContext): string[] => [`--kubeconfig=${ctx.paths.kubeconfig}`, '--namespace=kube-system'];
 /** Where kind's apiserver (kubeadm's default) and our controller (templates/kind) listen in the node. */
 const IN_NODE_PORTS: Partial<Record<ComponentName, number>> = { 'kube-apiserver': 6443, 'kwok-controller': CONTAINER_PORTS.kwokController };

@@ -54,6 +54,9 @@ export interface EtcdRestoreOptions {
  */
 export const REVISION_MARGIN = 1_000_000n;
 
+/** How long the components may take to be ready once the apiserver serves the restored data, at the least. */
+const READY_AFTER_SERVED_MS = 60_000;
+
 /** How often the apiserver is asked whether it serves the restored data yet. */
 const SERVED_POLL_MS = 50;
 
@@ -111,23 +114,23 @@ async function restoreEtcdLocked(cluster: LoadedCluster, options: EtcdRestoreOpt
   const etcd = record.components.find((c) => c.name === 'etcd');
   if (!etcd) throw new OperationError(`cluster ${record.name} has no etcd`);
   const runtime = await loadRuntime(record.runtime);
-  // kind's etcd keeps its data in the node: swapping the cluster directory's would restore nothing.
-  if (runtime.info().mode === 'cluster') {
-    throw new UsageError(`snapshot restore --format etcd does not run on ${record.runtime} clusters yet (kind's etcd keeps its data inside the node)`, {
-      hint: 'restore a YAML snapshot instead: `snapshot save --format k8s`, then `snapshot restore --format k8s`',
-    });
-  }
   const ctx: RuntimeContext = { cluster: options.name, paths, executor: options.executor, logger: options.logger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components, signal: options.signal };
   const r: Restore = { cluster, options, runtime, ctx, etcd, restored: join(paths.root, 'etcd-restore'), previous: join(paths.root, 'etcd-previous') };
   // The artifact code (programs.ts) is loaded only when the record does not name etcdutl.
   const [etcdutl, live0] = await Promise.all([record.programs.etcdutl ?? import('../cluster/programs.js').then((p) => p.resolveTool('etcdutl', record, options)), span('restore: live revision', () => live(r))]);
   let running = live0;
+  // Data in a stopped kind node cannot be swapped (nothing runs in it to do so), and a kind
+  // cluster cannot be started again without its apiserver: only a live restore is possible there.
+  if (runtime.etcdData && running === undefined) {
+    throw new UsageError(`cluster ${record.name} is not running: an etcd snapshot is restored into a ${record.runtime} cluster while it runs`, { hint: `start it first (\`kwokts --name ${record.name} start cluster\`)` });
+  }
+  const member = runtime.etcdData ? await runtime.etcdData.memberArgs(ctx) : memberArgs(etcd);
   // Into a new directory first: if the snapshot is bad, the cluster's data is untouched.
   const restoreInto = async (bump: bigint | undefined): Promise<void> => {
     await options.executor.remove(r.restored);
     await span('restore: etcdutl snapshot restore', () =>
       explained(`cannot restore ${options.path}`, 'give the --path of an etcd snapshot made by `kwokts snapshot save` (or use --format k8s for a YAML one)', () =>
-        options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${r.restored}`, ...memberArgs(etcd), ...(bump === undefined ? [] : [`--bump-revision=${bump}`, '--mark-compacted'])] }),
+        options.executor.run({ command: etcdutl, args: ['snapshot', 'restore', options.path, `--data-dir=${r.restored}`, ...member, ...(bump === undefined ? [] : [`--bump-revision=${bump}`, '--mark-compacted'])] }),
       ),
     );
   };
@@ -136,7 +139,7 @@ async function restoreEtcdLocked(cluster: LoadedCluster, options: EtcdRestoreOpt
       await restoreInto(running?.bump);
     } catch (error) {
       // Tried rather than asked beforehand: starting etcdutl once more costs the common case time.
-      if (!running || !(error instanceof ExternalCommandError) || !lacksBump(error.output)) throw error;
+      if (!running || runtime.etcdData || !(error instanceof ExternalCommandError) || !lacksBump(error.output)) throw error;
       options.logger.info(`${etcdutl} has no --bump-revision: the whole cluster is restarted on the restored data`);
       running = undefined;
       await restoreInto(undefined);
@@ -149,6 +152,7 @@ async function restoreEtcdLocked(cluster: LoadedCluster, options: EtcdRestoreOpt
   if (running === undefined) await restoreWithRestart(r);
   else await restoreLive(r, running);
   await options.executor.remove(r.previous);
+  await runtime.etcdData?.dropKept(ctx);
 }
 
 /** What a live restore needs from the running etcd, read before it stops. */
@@ -188,6 +192,14 @@ async function live(r: Restore): Promise<Live | undefined> {
 
 /** Swaps the restored data in for etcd's (which becomes `previous`), or back. */
 async function swapIn(r: Restore, from: string, keep: string | undefined): Promise<void> {
+  const store = r.runtime.etcdData;
+  if (store) {
+    // The data lives where the runtime keeps it; the restored copy on the host is then spent.
+    if (keep) await store.replace(from, r.ctx);
+    else await store.putBack(r.ctx);
+    await r.options.executor.remove(from);
+    return;
+  }
   if (r.options.executor.dryRun) return;
   const data = r.cluster.paths.etcdData;
   if (keep) {
@@ -224,7 +236,12 @@ async function restoreLive(r: Restore, { bump, gateway, leases }: Live): Promise
       mark(`restore: ${granted} leases granted again`);
     }
     if (apiserver && !options.executor.dryRun) await span('restore: apiserver serves the restored data', () => waitServed(apiserver, paths, bump, deadline, options.signal));
-    await span('restore: components ready', () => waitForComponents(record.components, paths, { deadline, signal: options.signal }));
+    // Served is the apiserver's main etcd client reconnected; its readiness check has clients of
+    // its own, which after a long etcd outage (kind stops etcd through its kubelet: about 11 s)
+    // may still be backing off. So readiness gets a minute of its own after serving, whatever is
+    // left of the deadline.
+    const readyBy = Math.max(deadline, Date.now() + READY_AFTER_SERVED_MS);
+    await span('restore: components ready', () => waitForComponents(record.components, paths, { deadline: readyBy, signal: options.signal }));
   } catch (error) {
     if (options.signal.aborted) throw error;
     await rollBack(r, error);
@@ -256,9 +273,18 @@ async function rollBack(r: Restore, error: unknown): Promise<never> {
   const { cluster, options, runtime, ctx } = r;
   const { paths, record } = cluster;
   options.logger.warn(`the restored cluster did not become ready (${(error as Error).message}); putting the previous data back`);
-  await runtime.stop(record.components, ctx, { graceMs: 0 });
-  await portsFree(r, record.components);
-  await swapIn(r, r.previous, undefined);
+  if (runtime.etcdData) {
+    // The data is swapped back by what runs in the node (kind): etcd alone is stopped for it and
+    // started again, then the whole cluster restarts so the apiserver's caches start afresh.
+    await runtime.stop([r.etcd], ctx, { graceMs: 0 });
+    await swapIn(r, r.previous, undefined);
+    await startComponents(runtime, [r.etcd], ctx, { paths, waitMs: 0, signal: options.signal });
+    await runtime.stop(record.components, ctx);
+  } else {
+    await runtime.stop(record.components, ctx, { graceMs: 0 });
+    await portsFree(r, record.components);
+    await swapIn(r, r.previous, undefined);
+  }
   await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
   throw new OperationError(`restore failed: the cluster did not start on the snapshot's data; it runs on its previous data again`, { cause: error });
 }
@@ -273,15 +299,24 @@ async function waitServed(apiserver: ReadinessProbe, paths: LoadedCluster['paths
   let tryMs = SERVED_TRY_MS.first;
   for (;;) {
     signal.throwIfAborted();
-    const timeout = AbortSignal.timeout(tryMs);
+    // One listener on the command's signal per try, removed after it: AbortSignal.any() left one
+    // behind per try until collected, and a restore that waits long tripped Node's leak warning.
+    const attempt = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => ((timedOut = true), attempt.abort(new Error('timed out'))), tryMs);
+    const onAbort = (): void => attempt.abort(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const { status, body } = await getOnce(apiserver, '/api/v1/namespaces?limit=1', paths, AbortSignal.any([signal, timeout]));
+      const { status, body } = await getOnce(apiserver, '/api/v1/namespaces?limit=1', paths, attempt.signal);
       if (status !== 200) last = `HTTP ${status} ${summarizeBody(body)}`;
       else if (servesRestored(JSON.parse(body), bump)) return;
       else last = `still the old data (resourceVersion below ${bump})`;
     } catch (error) {
       last = (error as Error).message.split('\n')[0] ?? 'error';
-      if (timeout.aborted) tryMs = Math.min(tryMs + SERVED_TRY_MS.step, SERVED_TRY_MS.max);
+      if (timedOut) tryMs = Math.min(tryMs + SERVED_TRY_MS.step, SERVED_TRY_MS.max);
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
     }
     if (last !== said) mark(`restore: apiserver: ${(said = last)}`);
     if (Date.now() >= deadline) throw new OperationError(`kube-apiserver did not serve the restored data (${last})`);

@@ -232,15 +232,33 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
       assert.equal(again.stdout, before.stdout);
       assert.equal((await k(['get', 'cm', 'hack-cm', '-o', 'jsonpath={.data.k}'])).stdout, 'v');
     }
-    // An etcd snapshot is saved through the same port; restoring one is refused in one line
-    // (kind's etcd keeps its data in the node), before anything is stopped.
+    // Snapshots on kind. etcd format: saved through etcd's published port, restored into the node
+    // (etcd alone is stopped there, its data swapped, the apiserver keeps running and serves the
+    // snapshot's objects). YAML format: restored through the apiserver with the controller-manager,
+    // scheduler and controller paused in the node and started again.
+    const cm = (name: string) => k(['get', 'cm', name, '-o', 'name']);
+    assert.equal((await k(['create', 'configmap', 'in-snapshot', '--from-literal=k=v'])).exitCode, 0);
     const snapshot = join(box.workdir, '..', 'kind.db');
     const saved = await run(['snapshot', 'save', '--path', snapshot, '--format', 'etcd']);
     assert.equal(saved.exitCode, 0, failure(saved));
     assert.ok(statSync(snapshot).size > 0);
-    const restore = await run(['snapshot', 'restore', '--path', snapshot, '--format', 'etcd']);
-    assert.equal(restore.exitCode, 2, failure(restore));
-    assert.match(restore.stderr, /^error: snapshot restore --format etcd does not run on kind clusters yet/m);
+    assert.equal((await k(['delete', 'configmap', 'in-snapshot'])).exitCode, 0);
+    assert.equal((await k(['create', 'configmap', 'after-snapshot', '--from-literal=k=v'])).exitCode, 0);
+    const restored = await run(['snapshot', 'restore', '--path', snapshot, '--format', 'etcd']);
+    assert.equal(restored.exitCode, 0, failure(restored));
+    assert.equal((await cm('in-snapshot')).stdout, 'configmap/in-snapshot');
+    assert.notEqual((await cm('after-snapshot')).exitCode, 0, 'made after the snapshot: gone');
+    assert.notEqual((await docker(['exec', NODE_CONTAINER, 'ls', '/var/lib/etcd.previous'])).exitCode, 0, 'the replaced data is not kept');
+    const yamlSnapshot = join(box.workdir, '..', 'kind.yaml-snapshot');
+    const savedYaml = await run(['snapshot', 'save', '--path', yamlSnapshot, '--format', 'k8s']);
+    assert.equal(savedYaml.exitCode, 0, failure(savedYaml));
+    assert.equal((await k(['delete', 'configmap', 'in-snapshot'])).exitCode, 0);
+    const restoredYaml = await run(['snapshot', 'restore', '--path', yamlSnapshot, '--format', 'k8s']);
+    assert.equal(restoredYaml.exitCode, 0, failure(restoredYaml));
+    assert.equal((await cm('in-snapshot')).stdout, 'configmap/in-snapshot');
+    assert.equal((await k(['-n', 'kube-system', 'get', 'deployment', 'kwok-controller', '-o', 'jsonpath={.spec.replicas}'])).stdout, '1', 'the paused controller runs again');
+    const manifests = String((await docker(['exec', NODE_CONTAINER, 'ls', '/etc/kubernetes/manifests'])).stdout).split('\n').filter(Boolean).sort();
+    assert.deepEqual(manifests, ['etcd.yaml', 'kube-apiserver.yaml', 'kube-controller-manager.yaml', 'kube-scheduler.yaml'], 'every static pod back');
     assert.equal(String((await docker(['inspect', '--format', '{{.State.Status}}', NODE_CONTAINER])).stdout).trim(), 'running');
 
     // Logs through the cluster (kubectl logs of the component's pod).
@@ -270,6 +288,11 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     const stopped = await run(['stop', 'cluster']);
     assert.equal(stopped.exitCode, 0, failure(stopped));
     assert.equal(String((await docker(['inspect', '--format', '{{.State.Status}}', NODE_CONTAINER])).stdout).trim(), 'exited');
+    // An etcd restore into a stopped kind cluster: refused in one line (nothing runs in the node to swap its data).
+    const refused = await run(['snapshot', 'restore', '--path', snapshot, '--format', 'etcd']);
+    assert.equal(refused.exitCode, 2, failure(refused));
+    assert.match(refused.stderr, /^error: cluster kind-e2e is not running: an etcd snapshot is restored into a kind cluster while it runs$/m);
+    assert.equal(String((await docker(['inspect', '--format', '{{.State.Status}}', NODE_CONTAINER])).stdout).trim(), 'exited', 'left stopped');
     const components = JSON.parse((await run(['get', 'components', '-o', 'json'])).stdout) as Array<{ state: string }>;
     assert.ok(components.every((c) => c.state === 'stopped'), JSON.stringify(components));
     const restarted = await run(['start', 'cluster', '--wait', '10m']);

@@ -5,6 +5,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { APISERVER_TRACING_NODE_PATH, CONTROLLER_TLS_NODE_DIR, ETCD_CA_NODE_DIR, controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from '../../../../runtimes/kind/kind-config.js';
 import { inClusterNode, type Component } from '../../../../src/components/index.js';
 import { kindPrometheusConfig } from '../../../../runtimes/kind/kind-prometheus.js';
+import { etcdMemberArgs } from '../../../../runtimes/kind/kind-runtime.js';
 import { templatePath } from '../../../../src/util/package-root.js';
 
 const component = (name: Component['name'], port: number): Component => ({
@@ -132,7 +133,7 @@ test('the metrics-server manifests for kind: the image given, on the node networ
   assert.equal(pod['hostNetwork'], true);
   const port = Number(/--secure-port=(\d+)/.exec(pod['containers'][0]['args'].join(' '))![1]);
   const service = docs.find((d) => d['kind'] === 'Service')!;
-  assert.deepEqual(service['spec']['selector'], deployment['spec']['template']['metadata']['labels']);
+  for (const [k, v] of Object.entries(service['spec']['selector'] as Record<string, string>)) assert.equal(deployment['spec']['template']['metadata']['labels'][k], v, 'the Service selects its pod');
   assert.equal(service['spec']['ports'][0]['targetPort'], port);
   const api = docs.find((d) => d['kind'] === 'APIService')!;
   assert.equal(api['metadata']['name'], 'v1beta1.metrics.k8s.io');
@@ -202,4 +203,32 @@ test("kind's apiserver traces to jaeger in the node: the tracing configuration m
   assert.ok(args.includes(`--collector.otlp.grpc.host-port=${String(tracing['endpoint'])}`), 'the apiserver sends where jaeger listens in the node');
   assert.equal(jaeger['spec']['template']['spec']['hostNetwork'], true);
   assert.equal((parse(renderKindConfig([component('kube-apiserver', 1)])) as Record<string, unknown>)['kubeadmConfigPatchesJSON6902'], undefined, 'no patch without jaeger');
+});
+
+test("every Deployment of templates/kind labels its pods app=<its name>: the kind runtime finds a paused component's pods by it", () => {
+  for (const file of ['kwok-controller.yaml', 'metrics-server.yaml', 'prometheus.yaml', 'jaeger.yaml']) {
+    const deployment = parseAllDocuments(readFileSync(templatePath('kind', file), 'utf8')).map((d) => d.toJSON() as Record<string, any>).find((d) => d['kind'] === 'Deployment')!;
+    const name: string = deployment['metadata']['name'];
+    assert.equal(`${name}.yaml`, file);
+    assert.equal(deployment['spec']['template']['metadata']['labels']['app'], name, file);
+  }
+});
+
+test("etcdutl's member flags for kind's etcd come from kubeadm's manifest", () => {
+  const manifest = `apiVersion: v1
+kind: Pod
+metadata: {name: etcd, namespace: kube-system}
+spec:
+  containers:
+  - name: etcd
+    command:
+    - etcd
+    - --advertise-client-urls=https://172.18.0.2:2379
+    - --data-dir=/var/lib/etcd
+    - --initial-advertise-peer-urls=https://172.18.0.2:2380
+    - --initial-cluster=kwok-x-control-plane=https://172.18.0.2:2380
+    - --name=kwok-x-control-plane
+`;
+  assert.deepEqual(etcdMemberArgs(manifest), ['--initial-advertise-peer-urls=https://172.18.0.2:2380', '--initial-cluster=kwok-x-control-plane=https://172.18.0.2:2380', '--name=kwok-x-control-plane']);
+  assert.throws(() => etcdMemberArgs('kind: Pod\nspec: {containers: [{name: etcd, command: [etcd]}]}\n'), /names no member/);
 });
