@@ -83,12 +83,13 @@ function apiserverTracingPatch(api: KubeadmApi): Record<string, unknown> {
 
 /**
  * kind's cluster config: the apiserver published on 127.0.0.1 at the cluster's port, and the kwok
- * controller's port (it runs on the node's network), etcd's client port and Prometheus' published
- * the same way, so the host-side readiness probes, kubectl, etcdctl, kectl, snapshots and
- * Prometheus' UI work as for every other runtime. With `ca`, the cluster's own CA goes into the node where kubeadm looks for one
- * (/etc/kubernetes/pki/ca.{crt,key}): kubeadm then signs everything with it instead of making its
- * own, so the cluster's pki/ca.key is the key of the cluster's CA and `get kubeconfig --user ...
- * --group ...` can sign for it (kwokctl mounts its whole pki directory there to the same end).
+ * controller's port (it runs on the node's network), etcd's client port, Prometheus' and jaeger's
+ * UI published the same way, so the host-side readiness probes, kubectl, etcdctl, kectl,
+ * snapshots and those UIs work as for every other runtime. With `ca`, the cluster's own CA goes into the
+ * node where kubeadm looks for one (/etc/kubernetes/pki/ca.{crt,key}): kubeadm then signs
+ * everything with it instead of making its own, so the cluster's pki/ca.key is the key of the
+ * cluster's CA and `get kubeconfig --user ... --group ...` can sign for it (kwokctl mounts its
+ * whole pki directory there to the same end).
  * `etcdCa` does the same for etcd's CA. Single files are mounted, read-only, so kubeadm's own
  * files are written inside the node, not into the cluster directory as root.
  */
