@@ -30,6 +30,8 @@ export class KindRuntime implements Runtime {
   private created = false;
   /** Components of ours started before the apiserver, that is before the cluster exists. */
   private readonly early: Component[] = [];
+  /** What this process deployed (Prometheus is deployed ahead of its start group). */
+  private readonly deployed = new Set<ComponentName>();
   /** Deployments this process scaled to 0 (stop() without the apiserver), for start() to scale back. */
   private readonly scaledDown = new Set<ComponentName>();
 
@@ -61,8 +63,10 @@ export class KindRuntime implements Runtime {
     for (const component of components) {
       if (component.name === 'kube-apiserver') {
         await this.ensureCluster(component, ctx);
-        // What started before the apiserver (jaeger, which it links to) is deployed now the cluster is there.
-        const early = this.early.splice(0);
+        // What started before the apiserver (jaeger, which it links to) is deployed now the cluster
+        // is there, and Prometheus at once too, as kwokctl's static pod starts with the node: its
+        // first scrapes (every 15 s) then happen while the rest starts, not after create returned.
+        const early = [...this.early.splice(0), ...(ctx.clusterComponents ?? []).filter((c) => c.name === 'prometheus')];
         if (this.created) for (const c of early) await this.deploy(c, ctx);
       } else if (DEPLOYED.has(component.name) && !this.scaledDown.has(component.name)) {
         // Deployed once, into a cluster this process made (a stopped one keeps its Deployments).
@@ -76,6 +80,8 @@ export class KindRuntime implements Runtime {
 
   /** What kwokts deploys into the cluster, once, when this process made it (a start of a stopped node finds it there). */
   private async deploy(component: Component, ctx: RuntimeContext): Promise<void> {
+    if (this.deployed.has(component.name)) return;
+    this.deployed.add(component.name);
     if (component.name === 'kwok-controller') await this.deployController(component, ctx);
     else if (component.name === 'prometheus') await this.deployPrometheus(component, ctx);
     else if (component.name === 'metrics-server') await this.deployManifest(component, 'metrics-server.yaml', '${METRICS_SERVER_IMAGE}', ctx);

@@ -70,6 +70,8 @@ describe('runtimes without an engine here', () => {
       assert.ok(lines.includes(`${kubectl} apply -f ${dir}/manifests/${component}.yaml`), component);
     }
     assert.ok(lines.includes(`${kubectl} create configmap prometheus-config --from-file=prometheus.yaml=${dir}/prometheus.yaml`), lines);
+    // Prometheus as soon as kind made the cluster (as kwokctl's static pod starts with the node), before the controller.
+    assert.ok(lines.indexOf(`${kubectl} apply -f ${dir}/manifests/prometheus.yaml`) < lines.indexOf(`${kubectl} create configmap kwok-controller-config`), 'Prometheus first');
     // Prometheus' and jaeger's UI ports are published by kind.yaml (in-node 9090, 16686), and the
     // apiserver is given a tracing configuration through kubeadm.
     assert.match(r.stdout, /- containerPort: 9090\n\s+hostPort: \d+\n\s+listenAddress: 127\.0\.0\.1/);
