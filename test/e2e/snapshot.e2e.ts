@@ -84,10 +84,34 @@ async function runningPods(box: Sandbox): Promise<number> {
 }
 
 async function wipe(box: Sandbox): Promise<void> {
-  await ok(box, ['kubectl', 'delete', 'namespace', 'keep', '--wait=true', '--timeout=60s']);
+  await explained(box, ok(box, ['kubectl', 'delete', 'namespace', 'keep', '--wait=true', '--timeout=60s']));
   await ok(box, ['kubectl', 'delete', 'node', 'snap-node']);
   const gone = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'configmap', 'settings', '-n', 'keep']);
   assert.notEqual(gone.exitCode, 0);
+}
+
+/**
+ * What the cluster looked like, added to a failure's message so a red CI run can be read: the
+ * objects of namespace keep, and the last errors and warnings of the controllers.
+ */
+async function diagnosis(box: Sandbox): Promise<string> {
+  const objects = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'namespace/keep,nodes,pods,replicasets', '-n', 'keep', '-o', 'wide']);
+  const logs = join(box.workdir, 'clusters', NAME, 'logs');
+  const tails = ['kube-controller-manager', 'kwok-controller', 'kube-scheduler'].map((component) => {
+    const file = join(logs, `${component}.log`);
+    const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => /^[EW]\d{4} |error|warn|fail/i.test(l)).slice(-12) : ['(no log)'];
+    return [`--- ${component}: last errors and warnings`, ...lines].join('\n');
+  });
+  return ['--- kubectl get namespace/keep,nodes,pods,replicasets -n keep', objects.stdout + objects.stderr, ...tails].join('\n');
+}
+
+/** `step`, with the cluster's state added to its error. */
+async function explained<T>(box: Sandbox, step: Promise<T>): Promise<T> {
+  try {
+    return await step;
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n${await diagnosis(box)}`, { cause: error });
+  }
 }
 
 /** The line a finished etcd restore prints. */
@@ -195,8 +219,12 @@ spec:
       assert.equal(again.exitCode, 0, failure(again));
       assert.match(again.stderr, restoredLine(path));
       assert.equal((await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'pod', 'fresh', '-n', 'keep'])).exitCode, 1, 'a pod made after the snapshot is gone');
+      const returnedAgain = new Date().toISOString();
       await waitFor('the informer to see the second restore', () => watch.events.includes('DELETED after-again'), 120_000);
       await waitFor('3 pods Running again', async () => (await runningPods(box)) === 3, 120_000);
+      // The restored pods were Running in the snapshot, so the line above does not show the kwok
+      // controller alive after this restore: its lease renewal does.
+      await explained(box, waitFor('the node lease renewed after the second restore', async () => (await ok(box, ['kubectl', 'get', 'lease', 'snap-node', '-n', 'kube-node-lease', '-o', 'jsonpath={.spec.renewTime}'])).trim() > returnedAgain, 120_000));
       assert.equal(await state(box), 'blue/42 node/snap-node 3');
     } finally {
       watch.stop();
@@ -213,11 +241,11 @@ spec:
     assert.doesNotMatch(text, /resourceVersion/);
     await wipe(box);
     const restore = await kwokts(box, ['--name', NAME, 'snapshot', 'restore', '--path', path, '--format', 'k8s']);
-    assert.equal(restore.exitCode, 0, failure(restore));
+    if (restore.exitCode !== 0) assert.fail(`${failure(restore)}\n${await diagnosis(box)}`);
     assert.match(restore.stderr, /\d+ objects created, \d+ already existed/);
     assert.equal(await state(box), want);
     // Pods point at the restored ReplicaSet: the Deployment does not create a second set.
-    await waitFor('3 pods Running, no extras', async () => (await runningPods(box)) === 3, 90_000);
+    await explained(box, waitFor('3 pods Running, no extras', async () => (await runningPods(box)) === 3, 90_000));
     const rsOwners = await ok(box, ['kubectl', 'get', 'pods', '-n', 'keep', '-o', 'jsonpath={range .items[*]}{.metadata.ownerReferences[0].uid}{"\\n"}{end}']);
     const rsUids = (await ok(box, ['kubectl', 'get', 'replicasets', '-n', 'keep', '-o', 'jsonpath={.items[*].metadata.uid}'])).trim().split(/\s+/);
     for (const uid of rsOwners.trim().split('\n')) assert.ok(rsUids.includes(uid), `pod owner ${uid} is not a live ReplicaSet (${rsUids.join(',')})`);
