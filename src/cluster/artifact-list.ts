@@ -12,6 +12,9 @@ export interface ArtifactList {
   images: Array<{ name: string; image: string }>;
 }
 
+/** Images `kind load` puts into a kind node (kwokctl lists Prometheus and metrics-server too; kwokts also runs jaeger there). */
+const KIND_LOADED = ['kwok-controller', 'prometheus', 'metrics-server', 'jaeger'] as const;
+
 const HOST_COMPONENT_BINARIES: BinaryName[] = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'prometheus'];
 
 /**
@@ -35,7 +38,8 @@ export function listArtifacts(runtimeName: string, values: ClusterOptionValues, 
       : mode === 'cluster'
         ? [
             { name: 'kind-node', image: resolveKindNodeImage(values, kubeVersion) },
-            { name: 'kwok-controller', image: all['kwok-controller'] },
+            // What a kind cluster loads into its node: the controller always, the extras when enabled.
+            ...KIND_LOADED.map((name) => ({ name, image: all[name] })),
           ]
         : [];
   return { binaries, images };

@@ -166,11 +166,20 @@ test('get artifacts: one artifact a line, sorted, --filter binary|image, as kwok
     const docker = await run(['--runtime', 'docker']);
     assert.ok(docker.includes('registry.k8s.io/kube-apiserver:v1.36.1'), docker.join('\n'));
     assert.deepEqual(await run(['--runtime', 'docker', '--filter', 'binary']), ['https://dl.k8s.io/release/v1.36.1/bin/linux/amd64/kubectl']);
+    // kind: the node image and every image kind loads into the node (the extras too, as kwokctl).
+    const kind = await run(['--runtime', 'kind', '--filter', 'image']);
+    assert.deepEqual(kind, [...kind].sort());
+    for (const image of ['docker.io/kindest/node:v1.36.1', 'ghcr.io/kwokts/kwok:', 'docker.io/prom/prometheus:', 'metrics-server/metrics-server:', 'docker.io/jaegertracing/all-in-one:']) {
+      assert.ok(kind.some((line) => line.startsWith(image) || line.includes(`/${image}`)), `${image} not in:\n${kind.join('\n')}`);
+    }
     // The lines kwokctl prints for the same runtime and filter are ours too (except kwok's own
-    // artifacts and metrics-server, which kwokts does not use).
+    // artifacts and metrics-server, whose version kwokts cannot take: see versions.ts).
     if (existsSync(KWOKCTL)) {
       const theirs = await execa(KWOKCTL, ['get', 'artifacts', '--runtime', 'docker', '--filter', 'binary'], { env: { ...process.env, ...box.env }, reject: false });
       assert.deepEqual(String(theirs.stdout).trim().split('\n'), await run(['--runtime', 'docker', '--filter', 'binary']));
+      const theirKind = await execa(KWOKCTL, ['get', 'artifacts', '--runtime', 'kind', '--filter', 'image'], { env: { ...process.env, ...box.env }, reject: false });
+      const comparable = String(theirKind.stdout).trim().split('\n').filter((l) => !/\/kwok\/kwok:|metrics-server/.test(l));
+      assert.deepEqual(comparable.filter((l) => !kind.includes(l)), [], `kwokctl's kind images missing from ours:\n${kind.join('\n')}`);
     } else {
       console.log(`skip: ${KWOCTL_MISSING}`);
     }
