@@ -21,6 +21,7 @@ import { etcdClientArgs } from '../cluster/etcd-client.js';
 import { loadCluster, type LoadedCluster } from '../cluster/record.js';
 import { startComponents } from '../cluster/start-components.js';
 import { summarizeCluster } from '../cluster/summary.js';
+import type { ComponentName } from '../components/index.js';
 import { clientForKubeconfig } from '../scale/scale.js';
 import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
 import { loadExeca } from '../exec/load-execa.js';
@@ -54,9 +55,17 @@ export function checkSavePath(path: string): void {
   if (!existsSync(dirname(path))) throw new UsageError(`directory ${dirname(path)} does not exist`, { hint: 'create it first' });
 }
 
-async function requireReady(workdir: string, name: string): Promise<void> {
-  const summary = await summarizeCluster(workdir, name);
-  const notReady = summary.components.filter((c) => !c.ready).map((c) => c.name);
+/** How long the readiness check gives each health endpoint to answer. */
+const READY_CHECK_TIMEOUT_MS = 5000;
+
+/**
+ * What a save or restore talks to must be ready, so a stopped cluster is refused in one line before
+ * anything is written. Only that: a controller slow to answer its health check on a loaded machine
+ * does not stop a save through the apiserver (nor a restore, which restarts the controllers).
+ */
+async function requireReady(workdir: string, name: string, needed: ComponentName): Promise<void> {
+  const summary = await summarizeCluster(workdir, name, READY_CHECK_TIMEOUT_MS);
+  const notReady = summary.components.filter((c) => c.name === needed && !c.ready).map((c) => c.name);
   if (notReady.length > 0) {
     throw new OperationError(`cluster ${name} is not ready (${notReady.join(', ')} not ready)`, { hint: `start it with \`kwokts --name ${name} start cluster\`` });
   }
@@ -69,7 +78,7 @@ function ctxOf(cluster: LoadedCluster, options: SnapshotOptions): RuntimeContext
 export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
   checkSavePath(options.path);
   const cluster = await loadCluster(options.workdir, options.name);
-  await requireReady(options.workdir, options.name);
+  await requireReady(options.workdir, options.name, options.format === 'etcd' ? 'etcd' : 'kube-apiserver');
   // Written beside the target and renamed: a failed save leaves no partial snapshot behind.
   const temp = `${options.path}.${process.pid}.part`;
   try {
@@ -183,7 +192,7 @@ async function readK8sSnapshot(path: string, baseNs: bigint): Promise<{ objects:
 const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
 
 async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[], patches: readonly ResourcePatch[], options: SnapshotOptions): Promise<RestoreResult> {
-  await requireReady(options.workdir, options.name);
+  await requireReady(options.workdir, options.name, 'kube-apiserver');
   const { record, paths } = cluster;
   const runtime = createRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);

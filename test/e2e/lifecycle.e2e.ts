@@ -66,6 +66,15 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
     assert.equal(again.exitCode, 0, failure(again));
     assert.match(again.stderr, /already stopped/);
 
+    // A snapshot of a stopped cluster is refused in one line, naming what it needs, and writes nothing.
+    for (const [format, needs] of [['etcd', 'etcd'], ['k8s', 'kube-apiserver']] as const) {
+      const path = join(box.workdir, '..', `stopped-${format}.snapshot`);
+      const saved = await kwokts(box, ['--name', NAME, 'snapshot', 'save', '--format', format, '--path', path]);
+      assert.equal(saved.exitCode, 1, failure(saved));
+      assert.match(saved.stderr, new RegExp(`^error: cluster ${NAME} is not ready \\(${needs} not ready\\)$`, 'm'));
+      assert.equal(existsSync(path), false);
+    }
+
     await ok(box, ['start', 'cluster', '--wait', '2m']);
     assert.deepEqual(wideRow(await ok(box, ['get', 'clusters', '-o', 'wide'])).slice(1, 3), ['5/5', 'Ready']);
     assert.equal((await ok(box, ['kubectl', 'get', 'configmap', 'keep-me', '-o', 'jsonpath={.data.answer}'])).trim(), '42');
