@@ -36,6 +36,11 @@ export interface ComponentStatus {
   state: ComponentState;
   /** Process or container id, when there is one. */
   id?: string;
+  /**
+   * Whether it is ready, where the runtime can tell (kind: its pod's containers are ready);
+   * absent where only the component's own probe can (processes, containers).
+   */
+  ready?: boolean;
 }
 
 /** Per-call context: where the cluster lives, how effects are performed, the resolved programs. */

@@ -1,13 +1,15 @@
 /**
  * A real Kubernetes cluster made by kind (`kind create cluster`, docker provider), named
  * kwok-<cluster>, with the kwok controller deployed into it from templates/kind. The control
- * plane is kind's own (kubeadm); the cluster's components here are the apiserver (kind's, probed
- * on the published port) and the kwok controller (a Deployment on the control-plane node).
+ * plane is kind's own (kubeadm's static pods: etcd, the apiserver, controller-manager and
+ * scheduler); the kwok controller and the extras (metrics-server, Prometheus, jaeger) are
+ * Deployments on the control-plane node's network. A component is ready when its pod is
+ * (kind-pods.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Writable } from 'node:stream';
-import { KubeconfigError, readRestConfig, type TlsMaterial } from '../../src/kube/index.js';
+import { KubeconfigError, readRestConfig, type KubeObject, type TlsMaterial } from '../../src/kube/index.js';
 import { runtimeObjectName } from '../../src/naming/naming.js';
 import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
@@ -15,6 +17,7 @@ import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, EtcdDataStore, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
 import { parse } from 'yaml';
 import { controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from './kind-config.js';
+import { componentReadiness, DEPLOYED, systemPods } from './kind-pods.js';
 import { kindPrometheusConfig } from './kind-prometheus.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
@@ -32,6 +35,8 @@ export class KindRuntime implements Runtime {
   private readonly early: Component[] = [];
   /** What this process deployed (Prometheus is deployed ahead of its start group). */
   private readonly deployed = new Set<ComponentName>();
+  /** The last list of kube-system pods, shared by the status() calls of the next moment. */
+  private podsSeen: { at: number; pods: Promise<KubeObject[] | undefined> } | undefined;
   /** Deployments this process scaled to 0 (stop() without the apiserver), for start() to scale back. */
   private readonly scaledDown = new Set<ComponentName>();
 
@@ -242,9 +247,29 @@ export class KindRuntime implements Runtime {
     },
   };
 
+  /**
+   * Running while the node runs; ready when the component's pod is (kwokctl's kind runtime asks the
+   * same): the components in the node have no probe of ours, and a static pod or a Deployment's
+   * pod starts some seconds after the node, so `create` returns only once each is there.
+   */
   async status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]> {
-    const state = await nodeState(nodeName(ctx));
-    return components.map((c) => ({ name: c.name, state: state === 'running' ? 'running' : 'stopped' }));
+    const node = nodeName(ctx);
+    // An apiserver that answers says the node runs, without a docker call (this is asked every
+    // few hundred milliseconds while a cluster starts).
+    const pods = await this.recentSystemPods(ctx);
+    if (pods === undefined && (await nodeState(node)) !== 'running') return components.map((c) => ({ name: c.name, state: 'stopped' }));
+    const ready = componentReadiness(pods ?? [], components.map((c) => c.name), node);
+    return components.map((c) => ({ name: c.name, state: 'running', ready: ready.get(c.name) ?? false }));
+  }
+
+  /**
+   * A wait asks status() of each component every 100 ms, one at a time: a list at most every
+   * quarter second serves them all (a list is a TLS handshake and a request to the apiserver).
+   */
+  private recentSystemPods(ctx: RuntimeContext): Promise<KubeObject[] | undefined> {
+    const now = Date.now();
+    if (!this.podsSeen || now - this.podsSeen.at > PODS_SEEN_FOR_MS) this.podsSeen = { at: now, pods: systemPods(ctx) };
+    return this.podsSeen.pods;
   }
 
   async logs(component: ComponentName, ctx: RuntimeContext, out: Writable, options: LogOptions): Promise<void> {
@@ -278,8 +303,7 @@ export class KindRuntime implements Runtime {
 }
 
 const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.cluster)}-control-plane`;
-/** What kwokts deploys into the cluster, each a Deployment of the component's name (templates/kind). */
-const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server', 'prometheus', 'jaeger']);
+const PODS_SEEN_FOR_MS = 250;
 /** kubeadm's static pods are named <component>-<node>; ours are Deployments. */
 const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (DEPLOYED.has(component) ? `deployment/${component}` : `pod/${component}-${nodeName(ctx)}`);
 /** kubeadm's static pods in the node, each stopped alone by moving its manifest aside (kwokctl's names). */

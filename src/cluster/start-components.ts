@@ -33,7 +33,10 @@ export async function startComponents(runtime: Runtime, components: readonly Com
   const waitOptions = {
     deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
     ...(options.signal ? { signal: options.signal } : {}),
-    isAlive: async (name: ComponentName) => (await runtime.status(components.filter((c) => c.name === name), ctx))[0]?.state === 'running',
+    state: async (name: ComponentName) => {
+      const status = (await runtime.status(components.filter((c) => c.name === name), ctx))[0];
+      return { alive: status?.state === 'running', ...(status?.ready === undefined ? {} : { ready: status.ready }) };
+    },
     // Since the first start, not since the wait that saw it (there are several).
     ...(options.onReady ? { onReady: (name: ComponentName) => options.onReady!(name, Date.now() - startedAt) } : {}),
   };

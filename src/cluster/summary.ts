@@ -50,8 +50,10 @@ export async function summarizeCluster(workdir: string, name: string, probeTimeo
     record.components.map(async (component): Promise<ComponentSummary> => {
       const status = statuses.find((s) => s.name === component.name);
       const state = status?.state ?? 'stopped';
-      // A component that is not running cannot be ready; don't wait for a probe to say so.
-      const probe = state === 'running' ? await probeOnce(component.probe, paths, probeTimeoutMs) : { ok: false, detail: state };
+      // A component that is not running cannot be ready; don't wait for a probe to say so. Where
+      // the runtime knows readiness (kind's pods), a not-ready one is not asked either.
+      const probe =
+        state !== 'running' ? { ok: false, detail: state } : status?.ready === false ? { ok: false, detail: 'not ready' } : await probeOnce(component.probe, paths, probeTimeoutMs);
       return {
         name: component.name,
         state,

@@ -8,13 +8,22 @@ export interface WaitOptions {
   deadline: number;
   signal?: AbortSignal;
   intervalMs?: number;
-  /** Called when a component's process is found dead, to fail fast instead of timing out. */
-  isAlive?: (name: ComponentName) => Promise<boolean>;
+  /**
+   * What the runtime says of a component: whether its process runs (a dead one fails the wait at
+   * once instead of at the deadline) and, where the runtime can tell, whether it is ready.
+   */
+  state?: (name: ComponentName) => Promise<RuntimeView>;
   onReady?: (name: ComponentName, elapsedMs: number) => void;
   /** One readiness check; tests replace it. */
   probe?: typeof probeOnce;
   /** Done once each component answers its probe at all (not ready yet is enough): it serves. */
   untilAnswers?: boolean;
+}
+
+export interface RuntimeView {
+  alive: boolean;
+  /** Known only to some runtimes (kind: the component's pod); it then decides for a component without a probe. */
+  ready?: boolean;
 }
 
 export class ComponentExitedError extends Error {
@@ -31,14 +40,18 @@ export class NotReadyError extends TimeoutError {
 }
 
 /**
- * Without a probe, running is all we can know: a component counts as ready once it has kept
- * running for a second, so one that dies during start-up fails the wait instead of passing it.
+ * Without a probe, the runtime's word is all we have: ready when it says so (kind's pods), else
+ * once the component has kept running for a second, so one that dies during start-up fails the
+ * wait instead of passing it.
  */
 const UNPROBED_SETTLE_MS = 1000;
 
-async function stillRunning(name: ComponentName, started: number, options: WaitOptions): Promise<{ ok: boolean; detail: string }> {
-  if (options.isAlive && !(await options.isAlive(name))) return { ok: false, detail: 'not running' };
-  return Date.now() - started >= UNPROBED_SETTLE_MS ? { ok: true, detail: 'running' } : { ok: false, detail: 'starting' };
+async function stillRunning(name: ComponentName, started: number, options: WaitOptions): Promise<ProbeResult & { alive?: boolean }> {
+  const view = options.state ? await options.state(name) : undefined;
+  if (view && !view.alive) return { ok: false, detail: 'not running', alive: false };
+  if (view?.ready !== undefined) return view.ready ? { ok: true, detail: 'ready' } : { ok: false, detail: 'not ready', alive: true };
+  const known = view ? { alive: true } : {};
+  return Date.now() - started >= UNPROBED_SETTLE_MS ? { ok: true, detail: 'running', ...known } : { ok: false, detail: 'starting', ...known };
 }
 
 /**
@@ -65,7 +78,7 @@ export async function waitForComponents(components: readonly Component[], paths:
   const waitOne = async (c: Component): Promise<void> => {
     while (!failed) {
       options.signal?.throwIfAborted();
-      const result: ProbeResult = c.probe ? await probe(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
+      const result: ProbeResult & { alive?: boolean } = c.probe ? await probe(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
       if (result.detail !== last.get(c.name)) mark(`${c.name}: ${result.ok ? 'ready' : result.detail}`);
       last.set(c.name, result.detail);
       if (result.ok) {
@@ -79,7 +92,7 @@ export async function waitForComponents(components: readonly Component[], paths:
       }
       // A component that answered (not ready yet) runs: only a silent one may have died. Asking
       // the runtime costs a few file reads (binary) or an engine call (containers) each time.
-      if (result.status === undefined && options.isAlive && !(await options.isAlive(c.name))) throw new ComponentExitedError(c.name);
+      if (result.status === undefined && options.state && !(result.alive ?? (await options.state(c.name)).alive)) throw new ComponentExitedError(c.name);
       if (Date.now() >= options.deadline) {
         const detail = [...pending].map((n) => `${n} (${last.get(n) ?? 'no answer'})`).join(', ');
         throw new NotReadyError([...pending], detail);

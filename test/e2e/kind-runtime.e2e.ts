@@ -136,6 +136,18 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     assert.match(created.stderr, new RegExp(`kindest/node:v\\d+\\.\\d+\\.\\d+ cannot be pulled \\(.*\\); using ${image.replace(/[.]/g, '\\.')}, made locally`));
     assert.equal(created.stderr.split('\n').filter((l) => /cannot be pulled/.test(l)).length, 1);
 
+    // create returns once every component's pod is ready (kwokctl's kind readiness), so the logs
+    // exported at once hold every component's (kwok's MultiCluster case exports right after create).
+    const componentsAfterCreate = JSON.parse((await run(['get', 'components', '-o', 'json'])).stdout) as Array<{ name: string; ready: boolean; detail?: string }>;
+    assert.deepEqual(componentsAfterCreate.filter((c) => c.ready !== true), [], 'every component ready when create returned');
+    const exportDir = join(box.workdir, '..', 'exported-logs');
+    const exported = await run(['export', 'logs', exportDir]);
+    assert.equal(exported.exitCode, 0, failure(exported));
+    for (const { name } of componentsAfterCreate) {
+      const log = join(exportDir, NAME, 'components', `${name}.log`);
+      assert.ok(existsSync(log) && statSync(log).size > 0, `${name}'s log exported right after create`);
+    }
+
     const nodes = await k(['get', 'nodes', '-o', 'jsonpath={.items[*].metadata.name}']);
     assert.equal(nodes.stdout, NODE_CONTAINER);
     await waitFor('the kind node Ready', async () => (await k(['get', 'node', NODE_CONTAINER, '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}'])).stdout === 'True', 300_000, 1000);

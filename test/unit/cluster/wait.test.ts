@@ -48,15 +48,31 @@ test('only a component that does not answer is asked whether it still runs; a de
   const s = await scriptedServer([500, 500, 500, 200]);
   t.after(() => s.server.close());
   let asked = 0;
-  await waitForComponents([component(s.port)], paths, { deadline: Date.now() + 60_000, isAlive: async () => (asked++, true) });
+  await waitForComponents([component(s.port)], paths, { deadline: Date.now() + 60_000, state: async () => (asked++, { alive: true }) });
   assert.equal(s.requests(), 4);
   assert.equal(asked, 0, 'an answer (ready or not) says it runs');
 
   // Nothing listens there any more: the check cannot connect, so the runtime is asked, and it is gone.
   s.server.close();
   await assert.rejects(
-    waitForComponents([component(s.port)], paths, { deadline: Date.now() + 60_000, isAlive: async () => (asked++, false) }),
+    waitForComponents([component(s.port)], paths, { deadline: Date.now() + 60_000, state: async () => (asked++, { alive: false }) }),
     (error: Error) => error.name === 'Error' && error.message === 'kube-apiserver exited',
   );
   assert.equal(asked, 1);
+});
+
+test('a component without a probe waits for the runtime to say it is ready (kind: its pod), asking once per check', async () => {
+  const unprobed: Component = { name: 'kube-scheduler', program: { path: '/bin/x' }, args: [], env: {}, links: [], ports: [] };
+  const answers = [false, false, true];
+  let asked = 0;
+  const ready: string[] = [];
+  await waitForComponents([unprobed], paths, { deadline: Date.now() + 60_000, intervalMs: 1, state: async () => ({ alive: true, ready: answers[Math.min(asked++, answers.length - 1)]! }), onReady: (n) => ready.push(n) });
+  assert.equal(asked, 3, 'not ready twice, then ready: three questions, none asked twice');
+  assert.deepEqual(ready, ['kube-scheduler']);
+
+  // Not ready until the deadline: the wait fails saying so.
+  await assert.rejects(
+    waitForComponents([unprobed], paths, { deadline: Date.now(), intervalMs: 1, state: async () => ({ alive: true, ready: false }) }),
+    (error: Error) => /kube-scheduler \(not ready\)/.test(error.message),
+  );
 });
