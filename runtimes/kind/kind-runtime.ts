@@ -249,8 +249,10 @@ export class KindRuntime implements Runtime {
 
   /**
    * Running while the node runs; ready when the component's pod is (kwokctl's kind runtime asks the
-   * same): the components in the node have no probe of ours, and a static pod or a Deployment's
-   * pod starts some seconds after the node, so `create` returns only once each is there.
+   * same). It decides for the components in the node that the host cannot probe (etcd, kcm, the
+   * scheduler, metrics-server): a static pod or a Deployment's pod starts some seconds after the
+   * node, so `create` returns only once each is there. A probed one is judged by its probe, a
+   * live answer, where the pod's status lags by seconds (after an etcd restore, the apiserver's).
    */
   async status(components: readonly Component[], ctx: RuntimeContext): Promise<ComponentStatus[]> {
     const node = nodeName(ctx);

@@ -3,11 +3,12 @@
  * readiness, and a cluster-level verdict derived from them.
  */
 import { createRuntime } from '../../runtimes/registry.js';
-import type { ComponentState } from '../../runtimes/runtime.js';
+import type { ComponentState, ComponentStatus } from '../../runtimes/runtime.js';
+import type { Component } from '../components/index.js';
 import { RealExecutor } from '../exec/real-executor.js';
 import { silentLogger } from '../util/log.js';
 import { assertManageable, loadCluster } from './record.js';
-import { probeOnce } from './probe.js';
+import { probeOnce, type ProbeResult } from './probe.js';
 
 export interface ComponentSummary {
   name: string;
@@ -40,6 +41,19 @@ export function clusterStatus(components: readonly Pick<ComponentSummary, 'state
   return 'NotReady';
 }
 
+/**
+ * What the runtime's word alone says of a component's readiness, or undefined when its probe is
+ * to be asked. One that is not running cannot be ready (no probe needed to say so). One with a
+ * probe is asked (a live answer); one without is ready as the runtime says where it can tell
+ * (kind's pods, whose status lags a probe by seconds), as the wait counts it.
+ */
+export function runtimeVerdict(component: Pick<Component, 'probe'>, status: ComponentStatus | undefined): ProbeResult | undefined {
+  const state = status?.state ?? 'stopped';
+  if (state !== 'running') return { ok: false, detail: state };
+  if (!component.probe && status?.ready === false) return { ok: false, detail: 'not ready' };
+  return undefined;
+}
+
 export async function summarizeCluster(workdir: string, name: string, probeTimeoutMs = 1000): Promise<ClusterSummary> {
   const { record, paths } = await loadCluster(workdir, name);
   assertManageable(record);
@@ -50,10 +64,7 @@ export async function summarizeCluster(workdir: string, name: string, probeTimeo
     record.components.map(async (component): Promise<ComponentSummary> => {
       const status = statuses.find((s) => s.name === component.name);
       const state = status?.state ?? 'stopped';
-      // A component that is not running cannot be ready; don't wait for a probe to say so. Where
-      // the runtime knows readiness (kind's pods), a not-ready one is not asked either.
-      const probe =
-        state !== 'running' ? { ok: false, detail: state } : status?.ready === false ? { ok: false, detail: 'not ready' } : await probeOnce(component.probe, paths, probeTimeoutMs);
+      const probe = runtimeVerdict(component, status) ?? (await probeOnce(component.probe, paths, probeTimeoutMs));
       return {
         name: component.name,
         state,

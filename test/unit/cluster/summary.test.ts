@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clusterStatus, renderTable } from '../../../src/cluster/summary.js';
+import { clusterStatus, renderTable, runtimeVerdict } from '../../../src/cluster/summary.js';
 
 test('cluster status from component states', () => {
   assert.equal(clusterStatus([{ state: 'running', ready: true }, { state: 'running', ready: true }]), 'Ready');
@@ -28,4 +28,14 @@ test("kwokctl's -o wide words: cluster rows and component status", async () => {
 
 test("tables are kwokctl's: three spaces after the widest cell, the last column unpadded", () => {
   assert.equal(renderTable([['NAME', 'READY', 'STATUS'], ['kwok', '5/5', 'Ready']]), 'NAME   READY   STATUS\nkwok   5/5     Ready');
+});
+
+test("the runtime's word decides only for a component without a probe; a probed one is asked (kind's pod status lags its probe)", () => {
+  const probe = { scheme: 'https' as const, port: 6443, path: '/readyz', clientCert: true };
+  assert.deepEqual(runtimeVerdict({}, { name: 'kube-scheduler', state: 'running', ready: false }), { ok: false, detail: 'not ready' });
+  assert.equal(runtimeVerdict({}, { name: 'kube-scheduler', state: 'running', ready: true }), undefined, 'ready: the (absent) probe is asked and says ready');
+  assert.equal(runtimeVerdict({}, { name: 'kube-scheduler', state: 'running' }), undefined, 'a runtime that cannot tell');
+  assert.equal(runtimeVerdict({ probe }, { name: 'kube-apiserver', state: 'running', ready: false }), undefined, 'a probed component is asked');
+  assert.deepEqual(runtimeVerdict({ probe }, { name: 'kube-apiserver', state: 'exited' }), { ok: false, detail: 'exited' });
+  assert.deepEqual(runtimeVerdict({}, undefined), { ok: false, detail: 'stopped' });
 });
