@@ -3,8 +3,8 @@
  * kwok-<cluster>, with the kwok controller deployed into it from templates/kind. The control
  * plane is kind's own (kubeadm's static pods: etcd, the apiserver, controller-manager and
  * scheduler); the kwok controller and the extras (metrics-server, Prometheus, jaeger) are
- * Deployments on the control-plane node's network. A component is ready when its pod is
- * (kind-pods.ts).
+ * Deployments on the control-plane node's network. A component the host cannot probe is ready
+ * when its pod is (kind-pods.ts).
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
