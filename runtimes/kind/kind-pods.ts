@@ -6,7 +6,8 @@
  * every container ready, and so does this.
  */
 import type { ComponentName } from '../../src/components/index.js';
-import type { KubeObject } from '../../src/kube/index.js';
+import { buildConnection, HttpKubeClient, loadKubeConfig, podsResource, type KubeObject } from '../../src/kube/index.js';
+import { silentLogger } from '../../src/util/log.js';
 import type { RuntimeContext } from '../runtime.js';
 
 /** What kwokts deploys into a kind cluster (templates/kind), as opposed to kubeadm's static pods. */
@@ -40,9 +41,7 @@ export function componentReadiness(pods: readonly KubeObject[], names: readonly 
  * not answer yet means nothing in it counts as ready. undefined when it did not answer.
  */
 export async function systemPods(ctx: RuntimeContext): Promise<KubeObject[] | undefined> {
-  const { HttpKubeClient, buildConnection, loadKubeConfig, podsResource } = await import('../../src/kube/index.js');
-  const { silentLogger } = await import('../../src/util/log.js');
-  let client: InstanceType<typeof HttpKubeClient> | undefined;
+  let client: HttpKubeClient | undefined;
   try {
     const { config } = loadKubeConfig({ kubeconfig: ctx.paths.kubeconfig, logger: silentLogger });
     client = new HttpKubeClient(await buildConnection(config), { maxSockets: 1, retry: { baseMs: 0, factor: 1, jitter: 0, capMs: 0, retries: 0 }, requestTimeoutMs: 2000 });
