@@ -1,7 +1,7 @@
 import { startGroups, type Component, type ComponentName } from '../components/index.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import type { ClusterPaths } from '../naming/naming.js';
-import { waitForComponents } from './wait.js';
+import { waitForComponents, type RuntimeView } from './wait.js';
 
 export const DEFAULT_READY_TIMEOUT_MS = 120_000;
 
@@ -21,6 +21,18 @@ export interface StartComponentsOptions {
 }
 
 /**
+ * The runtime's word on a component, as waitForComponents asks it: whether it runs, and where the
+ * runtime knows (kind: its pod), whether it is ready. Every wait for components passes this, so
+ * that one without a probe counts as ready when the runtime says so, not merely after a second.
+ */
+export function runtimeState(runtime: Runtime, components: readonly Component[], ctx: RuntimeContext): (name: ComponentName) => Promise<RuntimeView> {
+  return async (name) => {
+    const status = (await runtime.status(components.filter((c) => c.name === name), ctx))[0];
+    return { alive: status?.state === 'running', ...(status?.ready === undefined ? {} : { ready: status.ready }) };
+  };
+}
+
+/**
  * Start components in dependency order and wait until every one is ready: create and
  * `start cluster` share it. Each group starts once the links it cannot retry are ready, and those
  * of its components that start when their links serve (startsWhenLinksServe) answer; a
@@ -33,10 +45,7 @@ export async function startComponents(runtime: Runtime, components: readonly Com
   const waitOptions = {
     deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
     ...(options.signal ? { signal: options.signal } : {}),
-    state: async (name: ComponentName) => {
-      const status = (await runtime.status(components.filter((c) => c.name === name), ctx))[0];
-      return { alive: status?.state === 'running', ...(status?.ready === undefined ? {} : { ready: status.ready }) };
-    },
+    state: runtimeState(runtime, components, ctx),
     // Since the first start, not since the wait that saw it (there are several).
     ...(options.onReady ? { onReady: (name: ComponentName) => options.onReady!(name, Date.now() - startedAt) } : {}),
   };

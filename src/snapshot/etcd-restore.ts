@@ -32,7 +32,7 @@ import { lockCluster } from '../cluster/lock.js';
 import { waitForPortsFree } from '../cluster/ports.js';
 import { getOnce, summarizeBody } from '../cluster/probe.js';
 import type { LoadedCluster } from '../cluster/record.js';
-import { DEFAULT_READY_TIMEOUT_MS, startComponents } from '../cluster/start-components.js';
+import { DEFAULT_READY_TIMEOUT_MS, runtimeState, startComponents } from '../cluster/start-components.js';
 import { waitForComponents } from '../cluster/wait.js';
 import { explained } from './explained.js';
 import { currentRevision, etcdGateway, grantMissing, leaseTtls, type EtcdGateway } from './etcd-gateway.js';
@@ -241,7 +241,7 @@ async function restoreLive(r: Restore, { bump, gateway, leases }: Live): Promise
     // may still be backing off. So readiness gets a minute of its own after serving, whatever is
     // left of the deadline.
     const readyBy = Math.max(deadline, Date.now() + READY_AFTER_SERVED_MS);
-    await span('restore: components ready', () => waitForComponents(record.components, paths, { deadline: readyBy, signal: options.signal }));
+    await span('restore: components ready', () => waitForComponents(record.components, paths, { deadline: readyBy, signal: options.signal, state: runtimeState(runtime, record.components, ctx) }));
   } catch (error) {
     if (options.signal.aborted) throw error;
     await rollBack(r, error);

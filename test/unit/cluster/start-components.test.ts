@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import type { Runtime, RuntimeContext } from '../../../runtimes/runtime.js';
-import { startComponents } from '../../../src/cluster/start-components.js';
+import { runtimeState, startComponents } from '../../../src/cluster/start-components.js';
 import type { Component, ComponentName } from '../../../src/components/index.js';
 import type { ClusterPaths } from '../../../src/naming/naming.js';
 
@@ -66,5 +66,23 @@ describe('startComponents', () => {
     ];
     await startComponents(runtime, components, ctx, { paths: {} as ClusterPaths, waitMs: 60_000 });
     assert.deepEqual(events, ['start etcd', 'start kube-apiserver', 'start kube-controller-manager (apiserver answered: true)']);
+  });
+
+  it('runtimeState asks the runtime about one component and passes on its readiness where it knows it', async () => {
+    const asked: string[][] = [];
+    const runtime = {
+      async status(components: readonly Component[]) {
+        asked.push(components.map((c) => c.name));
+        return components.map((c) =>
+          c.name === 'etcd' ? { name: c.name, state: 'running' as const, ready: false } : c.name === 'kube-scheduler' ? { name: c.name, state: 'exited' as const } : { name: c.name, state: 'running' as const },
+        );
+      },
+    } as unknown as Runtime;
+    const components = (['etcd', 'kube-scheduler', 'kube-controller-manager'] as const).map((n) => component(n, 1));
+    const state = runtimeState(runtime, components, {} as RuntimeContext);
+    assert.deepEqual(await state('etcd'), { alive: true, ready: false });
+    assert.deepEqual(await state('kube-scheduler'), { alive: false });
+    assert.deepEqual(await state('kube-controller-manager'), { alive: true });
+    assert.deepEqual(asked, [['etcd'], ['kube-scheduler'], ['kube-controller-manager']]);
   });
 });
