@@ -13,6 +13,6 @@ RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY bin/ bin/
 COPY dist/ dist/
 COPY templates/ templates/
-# The same entry the binary runtime runs with the host's node (src/components/kwok-controller.ts);
-# arguments are kwok's flags.
-ENTRYPOINT ["node", "/app/dist/src/kwok/main.js"]
+# The same entry the binary runtime runs with the host's node, with the same Node options
+# (CONTROLLER_NODE_OPTIONS in src/components/kwok-controller.ts); arguments are kwok's flags.
+ENTRYPOINT ["node", "--max-semi-space-size=64", "/app/dist/src/kwok/main.js"]

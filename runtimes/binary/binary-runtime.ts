@@ -35,6 +35,7 @@ export class BinaryRuntime implements Runtime {
         pidFile: pidPath,
         marker: ownerMarker(ctx, component.name),
         ...(component.defersExtraCaCerts ? { defersExtraCaCerts: true } : {}),
+        ...(component.nodeOptions?.length ? { nodeOptions: component.nodeOptions } : {}),
       });
       mark(`${component.name}: started`);
     }

@@ -95,6 +95,13 @@ export interface Component {
    * variable deferred, so that it does not parse the certificates while it starts.
    */
   defersExtraCaCerts?: boolean;
+  /**
+   * Node options for kwokts's own Node program on the host (the controller): the runtime puts
+   * them before the user's NODE_OPTIONS when it starts the process (the user's own come later and
+   * win), and nowhere in the component's env, so the record never carries the user's. An image
+   * has them in its entrypoint instead (Dockerfile).
+   */
+  nodeOptions?: readonly string[];
 }
 
 export interface ComponentVolume {

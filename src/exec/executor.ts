@@ -21,6 +21,8 @@ export interface SpawnSpec {
   marker?: string;
   /** Start it with NODE_EXTRA_CA_CERTS deferred (Component.defersExtraCaCerts). */
   defersExtraCaCerts?: boolean;
+  /** Put before NODE_OPTIONS (Component.nodeOptions). Bookkeeping, as marker: not in the dry-run transcript. */
+  nodeOptions?: readonly string[];
 }
 
 export interface RunSpec {

@@ -43,7 +43,7 @@ export class RealExecutor implements Executor {
     try {
       // detached + own process group + unref: the component outlives this CLI process, as
       // kwokctl's forked components do; its output goes straight to the log file.
-      const env = { ...process.env, ...spec.env, ...(spec.marker ? { [OWNER_ENV]: spec.marker } : {}) };
+      const env = withNodeOptions({ ...process.env, ...spec.env, ...(spec.marker ? { [OWNER_ENV]: spec.marker } : {}) }, spec.nodeOptions ?? []);
       const child = spawn(spec.command, [...spec.args], {
         cwd: spec.cwd,
         env: spec.defersExtraCaCerts ? deferExtraCaCerts(env) : env,
@@ -111,4 +111,10 @@ export class RealExecutor implements Executor {
   async note(message: string): Promise<void> {
     this.logger.debug(message);
   }
+}
+
+/** `options` before whatever NODE_OPTIONS the environment has, so that the user's own come later and win. */
+export function withNodeOptions(env: Record<string, string | undefined>, options: readonly string[]): Record<string, string | undefined> {
+  if (options.length === 0) return env;
+  return { ...env, NODE_OPTIONS: [...options, ...(env.NODE_OPTIONS ? [env.NODE_OPTIONS] : [])].join(' ') };
 }

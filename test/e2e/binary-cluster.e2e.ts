@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
 import { generateClusterPki } from '../../src/pki/index.js';
+import { CONTROLLER_NODE_OPTIONS } from '../../src/components/kwok-controller.js';
 import { isAlive, isListening, isListeningFor, processesMentioning, kwokts, kwoktsInstalled, recordedPids, recordedPorts, requireBinaries, sandbox, spawnKwokts, USER_KUBECONFIG, waitFor, type Sandbox, failure } from './harness.js';
 
 /** After a delete or a rollback: no process, no port, no file, no kubeconfig entry of ours. */
@@ -113,11 +114,11 @@ describe('binary runtime: a real cluster', () => {
     assert.equal(readFileSync(box.kubeconfig, 'utf8').includes('current-context: kwok-e2e'), false);
   });
 
-  test('NODE_EXTRA_CA_CERTS: installed kwokts defers it; the controller starts with it deferred and serves', async () => {
+  test("NODE_EXTRA_CA_CERTS: installed kwokts defers it; the controller starts with it deferred and serves; its Node options come before the user's", async () => {
     // Any bundle will do: this cluster's CA, written where the variable points before the create.
     const bundle = join(box.workdir, '..', 'extra-ca.pem');
     writeFileSync(bundle, (await generateClusterPki()).caCert);
-    const withCa: Sandbox = { ...box, env: { ...box.env, NODE_EXTRA_CA_CERTS: bundle } };
+    const withCa: Sandbox = { ...box, env: { ...box.env, NODE_EXTRA_CA_CERTS: bundle, NODE_OPTIONS: '--stack-trace-limit=20' } };
     const created = await kwoktsInstalled(withCa, ['--name', 'ca', 'create', 'cluster', '--wait', '2m']);
     assert.equal(created.exitCode, 0, failure(created));
     // Ready means the controller answered its health check, so it started and resumed the value.
@@ -125,6 +126,8 @@ describe('binary runtime: a real cluster', () => {
     const environ = readFileSync(`/proc/${controller}/environ`, 'utf8').split('\0');
     assert.ok(environ.includes(`KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS=${bundle}`), 'the controller was not started with the bundle deferred');
     assert.ok(!environ.some((e) => e.startsWith('NODE_EXTRA_CA_CERTS=')), 'the controller was started with NODE_EXTRA_CA_CERTS, which Node parses while it starts');
+    // Its own Node options (a larger young generation) first, the user's after them, so theirs win.
+    assert.ok(environ.includes(`NODE_OPTIONS=${[...CONTROLLER_NODE_OPTIONS, '--stack-trace-limit=20'].join(' ')}`), environ.filter((e) => e.startsWith('NODE_OPTIONS=')).join(', ') || 'no NODE_OPTIONS');
     const scaled = await kwoktsInstalled(withCa, ['--name', 'ca', 'scale', 'node', '--replicas', '1']);
     assert.equal(scaled.exitCode, 0, failure(scaled));
     const ready = await kwoktsInstalled(withCa, ['--name', 'ca', 'kubectl', 'wait', '--for=condition=Ready', 'node', '--all', '--timeout=180s']);

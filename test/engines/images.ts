@@ -16,6 +16,7 @@ import { resolveImages, schedulerPluginsImage, DEFAULT_KWOK_CONTROLLER_IMAGE } f
 import { defaultOptionValues } from '../../src/config/options.js';
 import { DEFAULT_JAEGER_VERSION, DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
 import { goBuildPath } from '../../src/artifacts/sources.js';
+import { CONTROLLER_NODE_OPTIONS } from '../../src/components/kwok-controller.js';
 import { peerBinary } from '../peers.js';
 import { builtSchedulerPlugins } from './scheduler-plugins.js';
 
@@ -227,7 +228,7 @@ export async function ensureTestImages(engine: TestEngine, only?: ReadonlySet<st
       ['/app/templates', join(ROOT, 'templates')],
       ...(await productionModules()),
     ],
-    changes: [env, 'WORKDIR /app', 'ENTRYPOINT ["node", "/app/dist/src/kwok/main.js"]'],
+    changes: [env, 'WORKDIR /app', `ENTRYPOINT ${JSON.stringify(['node', ...CONTROLLER_NODE_OPTIONS, '/app/dist/src/kwok/main.js'])}`],
   });
   // metrics-server: our Go-built binary of the default version under its default name, with the
   // upstream image's user (65534), who cannot read the cluster's 0600 kubeconfig and keys.

@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildKwokController } from '../../../src/components/kwok-controller.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildKwokController, CONTROLLER_NODE_OPTIONS } from '../../../src/components/kwok-controller.js';
+import { withNodeOptions } from '../../../src/exec/real-executor.js';
 import { networkPlacement } from '../../../src/components/index.js';
 import { defaultOptionValues } from '../../../src/config/options.js';
 import { sampleSpec } from './sample-spec.js';
@@ -37,4 +40,23 @@ test('only the embedded controller on the host is started with NODE_EXTRA_CA_CER
   assert.equal(buildKwokController(sampleSpec()).defersExtraCaCerts, true);
   assert.equal(buildKwokController(sampleSpec({ options: { ...defaultOptionValues(), kwokControllerBinary: '/opt/kwok/kwok' } })).defersExtraCaCerts, undefined);
   assert.equal(buildKwokController(sampleSpec({ placement: networkPlacement('c1') })).defersExtraCaCerts, undefined);
+});
+
+test("the embedded controller's Node options: on the host through NODE_OPTIONS, in the image through the Dockerfile's entrypoint, the same", () => {
+  assert.ok(CONTROLLER_NODE_OPTIONS.length > 0);
+  assert.deepEqual(buildKwokController(sampleSpec()).nodeOptions, CONTROLLER_NODE_OPTIONS);
+  // Go's kwok is no Node program; in a container the image's entrypoint has them.
+  assert.equal(buildKwokController(sampleSpec({ options: { ...defaultOptionValues(), kwokControllerBinary: '/opt/kwok/kwok' } })).nodeOptions, undefined);
+  assert.equal(buildKwokController(sampleSpec({ placement: networkPlacement('c1') })).nodeOptions, undefined);
+  const dockerfile = readFileSync(join(import.meta.dirname, '..', '..', '..', 'Dockerfile'), 'utf8');
+  const entrypoint = /^ENTRYPOINT (.*)$/m.exec(dockerfile)?.[1];
+  assert.deepEqual(JSON.parse(entrypoint ?? 'null'), ['node', ...CONTROLLER_NODE_OPTIONS, '/app/dist/src/kwok/main.js']);
+});
+
+test("withNodeOptions puts ours before the user's NODE_OPTIONS, so that theirs win, and adds nothing when there are none", () => {
+  assert.deepEqual(withNodeOptions({ PATH: '/bin' }, ['--a=1']), { PATH: '/bin', NODE_OPTIONS: '--a=1' });
+  assert.deepEqual(withNodeOptions({ NODE_OPTIONS: '--a=2 --use-openssl-ca' }, ['--a=1']), { NODE_OPTIONS: '--a=1 --a=2 --use-openssl-ca' });
+  assert.deepEqual(withNodeOptions({ NODE_OPTIONS: '' }, ['--a=1']), { NODE_OPTIONS: '--a=1' });
+  const env = { NODE_OPTIONS: '--x' };
+  assert.equal(withNodeOptions(env, []), env);
 });
