@@ -2,7 +2,7 @@
  * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle] [--scheduler]`
  *
  * Our kwok controller (`node bin/kwok-controller.js`, as a cluster runs it: the bundle, with
- * NODE_EXTRA_CA_CERTS deferred; flags as kwokts gives them) beside Go kwok
+ * NODE_EXTRA_CA_CERTS deferred, Node's options and kwok's flags as kwokts gives them) beside Go kwok
  * (`~/go/bin/kwok`, or KWOK=/path; skipped with a note when missing). For each, a fresh
  * `kwokts create cluster --disable kwok-controller --disable kube-scheduler --disable-qps-limits`
  * (deleted afterwards), the same stage YAML (templates/stages/{node-fast,node-heartbeat-with-lease,
@@ -26,6 +26,7 @@ import { HttpKubeClient } from '../../src/kube/client/http-client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { silentLogger } from '../../src/util/log.js';
 import { deferExtraCaCerts } from '../../src/util/extra-ca-certs.js';
+import { CONTROLLER_NODE_OPTIONS } from '../../src/components/kwok-controller.js';
 import { freePort } from '../e2e/harness.js';
 import { cpuSeconds, mainThreadCpuSeconds, peakRssMiB, runControllerLoad, type LoadResult, type PhaseResult } from './controller-load.js';
 import { peerBinary } from '../peers.js';
@@ -89,6 +90,11 @@ export function ourController(): string {
   const bundle = join(ROOT, 'dist', 'kwok-controller', 'kwok-controller.js');
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run npm run build`);
   return join(ROOT, 'bin', 'kwok-controller.js');
+}
+
+/** Node's arguments for our controller: a cluster's Node options, then the bench's (which win), then the entry. */
+export function ourEntry(entry: string, benchNodeOptions: string | undefined): string[] {
+  return [...CONTROLLER_NODE_OPTIONS, ...(benchNodeOptions?.split(/\s+/).filter(Boolean) ?? []), entry];
 }
 
 /**
@@ -455,9 +461,11 @@ export async function benchController(args: string[]): Promise<void> {
   const ours = ourController();
   const controllers: Controller[] = [
     // The flags src/components/kwok-controller.ts gives it (lease duration 200 = kwokctl's 40 × heartbeat factor 5).
-    // KWOKTS_BENCH_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles our controller;
+    // With the Node options a cluster gives it (CONTROLLER_NODE_OPTIONS), then any of
+    // KWOKTS_BENCH_NODE_OPTIONS, which come later and win: "--cpu-prof --cpu-prof-dir=/tmp/prof"
+    // profiles our controller, --max-semi-space-size=16 runs it with Node's default young generation.
     // KWOKTS_BENCH_CONTROLLER_ARGS="--config=kwok.yaml" tries its flags.
-    { label: 'kwokts (TS)', command: process.execPath, entry: [...(process.env.KWOKTS_BENCH_NODE_OPTIONS?.split(/\s+/).filter(Boolean) ?? []), ours], extra: [`--id=kwok-${CLUSTER}-controller`, ...(process.env.KWOKTS_BENCH_CONTROLLER_ARGS?.split(/\s+/).filter(Boolean) ?? [])] },
+    { label: 'kwokts (TS)', command: process.execPath, entry: ourEntry(ours, process.env.KWOKTS_BENCH_NODE_OPTIONS), extra: [`--id=kwok-${CLUSTER}-controller`, ...(process.env.KWOKTS_BENCH_CONTROLLER_ARGS?.split(/\s+/).filter(Boolean) ?? [])] },
   ];
   const goKwok = peerBinary('kwok');
   const notes: string[] = [];

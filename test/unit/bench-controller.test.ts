@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ceilings, cpuBreakdown, floorParts, overFloor, speedups, strayComponents, summaryRows, type Outcome } from '../bench/controller.js';
+import { ceilings, cpuBreakdown, floorParts, ourEntry, overFloor, speedups, strayComponents, summaryRows, type Outcome } from '../bench/controller.js';
 import { cpuSeconds, mainThreadCpuSeconds, type PhaseResult } from '../bench/controller-load.js';
+import { CONTROLLER_NODE_OPTIONS } from '../../src/components/kwok-controller.js';
 
 const phase = (seconds: number): PhaseResult => ({ seconds, requestSeconds: 0, done: 1, series: [] });
 
@@ -135,4 +136,9 @@ test('control-plane processes already running are named before the bench starts'
   writeFileSync(join(proc, 'loadavg'), '0.1 0.2 0.3 1/100 5\n');
   assert.deepEqual(strayComponents(proc).sort(), ['etcd (12190)', 'kube-apiserver (12191)', 'kube-controller (12205)']);
   assert.deepEqual(strayComponents(join(proc, 'missing')), []);
+});
+
+test("our controller runs with a cluster's Node options, then KWOKTS_BENCH_NODE_OPTIONS (later, so they win), then its entry", () => {
+  assert.deepEqual(ourEntry('/k.js', undefined), [...CONTROLLER_NODE_OPTIONS, '/k.js']);
+  assert.deepEqual(ourEntry('/k.js', ' --cpu-prof  --max-semi-space-size=16 '), [...CONTROLLER_NODE_OPTIONS, '--cpu-prof', '--max-semi-space-size=16', '/k.js']);
 });
