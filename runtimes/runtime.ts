@@ -112,4 +112,17 @@ export interface Runtime {
   remove(ctx: RuntimeContext): Promise<void>;
   /** Only where etcd's data is not the cluster directory's `etcd/` (kind). */
   readonly etcdData?: EtcdDataStore;
+  /**
+   * Only where components run as objects of the cluster (kind's Deployments): whether `object`
+   * is one of those the runtime makes itself, which a k8s-format restore must leave to it. A
+   * snapshot holds the component's pod of the day it was saved; created again, it would run a
+   * second copy of the component beside the one its Deployment starts.
+   */
+  ownsObject?(object: KubeObjectView): boolean;
+}
+
+/** What ownsObject looks at of an object. */
+export interface KubeObjectView {
+  kind?: string;
+  metadata: { namespace?: string; labels?: Record<string, string> };
 }

@@ -8,10 +8,16 @@
 import type { ComponentName } from '../../src/components/index.js';
 import { buildConnection, HttpKubeClient, loadKubeConfig, podsResource, type KubeObject } from '../../src/kube/index.js';
 import { silentLogger } from '../../src/util/log.js';
-import type { RuntimeContext } from '../runtime.js';
+import type { KubeObjectView, RuntimeContext } from '../runtime.js';
 
 /** What kwokts deploys into a kind cluster (templates/kind), as opposed to kubeadm's static pods. */
 export const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server', 'prometheus', 'jaeger']);
+
+/** A pod of one of those Deployments (kube-system, app=<component>): its Deployment makes it. */
+export function isDeployedPod(object: KubeObjectView): boolean {
+  const app = object.metadata.labels?.app;
+  return object.kind === 'Pod' && object.metadata.namespace === 'kube-system' && app !== undefined && (DEPLOYED as ReadonlySet<string>).has(app);
+}
 
 interface PodView {
   metadata: { name?: string; labels?: Record<string, string> };

@@ -14,10 +14,10 @@ import { runtimeObjectName } from '../../src/naming/naming.js';
 import { CONTAINER_PORTS, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
 import { NotFoundError, OperationError, PreflightError } from '../../src/util/errors.js';
 import { templatePath } from '../../src/util/package-root.js';
-import type { ComponentStatus, EtcdDataStore, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
+import type { ComponentStatus, EtcdDataStore, KubeObjectView, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
 import { parse } from 'yaml';
 import { controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from './kind-config.js';
-import { componentReadiness, DEPLOYED, systemPods } from './kind-pods.js';
+import { componentReadiness, DEPLOYED, isDeployedPod, systemPods } from './kind-pods.js';
 import { kindPrometheusConfig } from './kind-prometheus.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
@@ -219,6 +219,11 @@ export class KindRuntime implements Runtime {
     } else if (this.scaledDown.delete(component.name)) {
       await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'scale', `deployment/${component.name}`, '--replicas=1'] });
     }
+  }
+
+  /** Our Deployments' pods: a YAML restore that created the saved one would run a second controller (or Prometheus, ...). */
+  ownsObject(object: KubeObjectView): boolean {
+    return isDeployedPod(object);
   }
 
   /**

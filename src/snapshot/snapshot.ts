@@ -197,12 +197,14 @@ async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[]
   const runtime = createRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);
   const paused = record.components.filter((c) => PAUSED.has(c.name));
+  // The runtime's own objects (kind: our Deployments' pods) are its to make, not the snapshot's.
+  const restored = runtime.ownsObject ? objects.filter((o) => !runtime.ownsObject!(o)) : objects;
   const client = await clientForKubeconfig(paths.kubeconfig, 16);
   const result: RestoreResult = { created: 0, existed: 0, recorded: patches.length };
   const uidMap = new Map<string, string>();
   await runtime.stop(paused, ctx, { graceMs: 10_000 });
   try {
-    await createAll(client, objects, result, uidMap, options);
+    await createAll(client, restored, result, uidMap, options);
     // The controllers stay stopped during the replay: the recording already holds what they did.
     if (options.replay && patches.length > 0) {
       options.logger.info(`Replaying ${patches.length} recorded changes (over ${formatSeconds(Math.max(...patches.map((p) => p.durationNanosecond)) / 1e9)})`);

@@ -21,7 +21,7 @@ import { DEFAULT_KWOK_CONTROLLER_IMAGE, resolveImages } from '../../src/artifact
 import { defaultOptionValues } from '../../src/config/options.js';
 import { DEFAULT_KUBE_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
 import { ensureTestImages, goBuiltAddon, TEST_PROMETHEUS_BINARY, TEST_PROMETHEUS_IMAGE } from '../engines/images.js';
-import { availableKectl, freePort, jaegerServices, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, type Sandbox, failure } from './harness.js';
+import { availableKectl, freePort, jaegerServices, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, watchLines, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
 interface EngineUnderTest {
@@ -262,6 +262,12 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     assert.notEqual((await cm('after-snapshot')).exitCode, 0, 'made after the snapshot: gone');
     assert.notEqual((await docker(['exec', NODE_CONTAINER, 'ls', '/var/lib/etcd.previous'])).exitCode, 0, 'the replaced data is not kept');
     const yamlSnapshot = join(box.workdir, '..', 'kind.yaml-snapshot');
+    // Every controller pod the cluster has from here on, as `name uid` lines of a watch: the
+    // snapshot holds the controller's pod of the day, and a restore that created it again would
+    // run a second controller (for as long as kube-controller-manager takes to delete it) that
+    // could answer the restore's readiness check in place of the Deployment's new pod.
+    const controllerPods = watchLines(box, ['--name', NAME, 'kubectl', '-n', 'kube-system', 'get', 'pods', '-l', 'app=kwok-controller', '--watch', '-o', 'jsonpath={.metadata.name} {.metadata.uid}{"\\n"}']);
+    const savedPod = (await controllerPods.until('the running controller pod', () => true)).split(' ');
     const savedYaml = await run(['snapshot', 'save', '--path', yamlSnapshot, '--format', 'k8s']);
     assert.equal(savedYaml.exitCode, 0, failure(savedYaml));
     assert.equal((await k(['delete', 'configmap', 'in-snapshot'])).exitCode, 0);
@@ -269,14 +275,28 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     assert.equal(restoredYaml.exitCode, 0, failure(restoredYaml));
     assert.equal((await cm('in-snapshot')).stdout, 'configmap/in-snapshot');
     assert.equal((await k(['-n', 'kube-system', 'get', 'deployment', 'kwok-controller', '-o', 'jsonpath={.spec.replicas}'])).stdout, '1', 'the paused controller runs again');
+    // A pod that is neither the saved one nor of its name: the Deployment's new one, seen by the
+    // same watch after everything the restore did (the watch's events come in order).
+    await controllerPods.until("the Deployment's new controller pod", (line) => !line.startsWith(`${savedPod[0]} `));
+    await controllerPods.stop();
+    const recreated = controllerPods.lines.filter((line) => line.startsWith(`${savedPod[0]} `) && line !== savedPod.join(' '));
+    assert.deepEqual(recreated, [], 'the restore created the saved controller pod again (same name, another uid)');
     const manifests = String((await docker(['exec', NODE_CONTAINER, 'ls', '/etc/kubernetes/manifests'])).stdout).split('\n').filter(Boolean).sort();
     assert.deepEqual(manifests, ['etcd.yaml', 'kube-apiserver.yaml', 'kube-controller-manager.yaml', 'kube-scheduler.yaml'], 'every static pod back');
     assert.equal(String((await docker(['inspect', '--format', '{{.State.Status}}', NODE_CONTAINER])).stdout).trim(), 'running');
 
-    // Logs through the cluster (kubectl logs of the component's pod).
-    const controllerLogs = await run(['logs', 'kwok-controller']);
-    assert.equal(controllerLogs.exitCode, 0, failure(controllerLogs));
-    assert.match(controllerLogs.stdout, /kwok controller .* started/);
+    // Logs through the cluster (kubectl logs of the component's pod), followed: right after the
+    // restore the controller's pod may have started without having logged yet (one CI run read an
+    // empty log here), so the log is watched until its start line comes.
+    const controllerLogs = watchLines(box, ['--name', NAME, 'logs', '-f', 'kwok-controller']);
+    try {
+      await controllerLogs.until("the controller's start line in its log", (line) => /kwok controller .* started/.test(line), 120_000);
+    } catch (error) {
+      const pods = await k(['-n', 'kube-system', 'get', 'pods', '-l', 'app=kwok-controller', '-o', 'wide']);
+      throw new Error(`${(error as Error).message}\nits pods: ${pods.stdout}${pods.stderr}`);
+    } finally {
+      await controllerLogs.stop();
+    }
     const apiserverLogs = await run(['logs', 'kube-apiserver']);
     assert.equal(apiserverLogs.exitCode, 0, failure(apiserverLogs));
     assert.ok(apiserverLogs.stdout.length > 0);

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { componentReadiness, podReady } from '../../../../runtimes/kind/kind-pods.js';
+import { componentReadiness, isDeployedPod, podReady } from '../../../../runtimes/kind/kind-pods.js';
 import type { KubeObject } from '../../../../src/kube/index.js';
 
 const pod = (name: string, phase: string, ready: boolean[] | undefined, labels?: Record<string, string>): KubeObject => ({
@@ -38,4 +38,14 @@ test("static pods are found by <component>-<node>, kwokts's Deployments by app=<
     'metrics-server': false,
     etcd: false,
   });
+});
+
+test("a YAML restore leaves kind our Deployments' pods (kube-system, app=<component>), and only those", () => {
+  const pod = (namespace: string, labels?: Record<string, string>) => ({ kind: 'Pod', metadata: { namespace, ...(labels ? { labels } : {}) } });
+  for (const app of ['kwok-controller', 'metrics-server', 'prometheus', 'jaeger']) assert.equal(isDeployedPod(pod('kube-system', { app })), true, app);
+  assert.equal(isDeployedPod(pod('default', { app: 'kwok-controller' })), false, "a user's pod of that name elsewhere");
+  assert.equal(isDeployedPod(pod('kube-system', { 'k8s-app': 'kube-dns' })), false, "kind's own coredns");
+  assert.equal(isDeployedPod(pod('kube-system', { app: 'kube-scheduler' })), false, 'not one we deploy');
+  assert.equal(isDeployedPod(pod('kube-system')), false, 'no labels');
+  assert.equal(isDeployedPod({ kind: 'Deployment', metadata: { namespace: 'kube-system', labels: { app: 'kwok-controller' } } }), false, 'the Deployment itself is restored as any object');
 });
