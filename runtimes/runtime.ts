@@ -121,7 +121,7 @@ export interface Runtime {
   ownsObject?(object: KubeObjectView): boolean;
 }
 
-/** What ownsObject looks at of an object. */
+/** What ownsObject looks at of an object: src/kube's KubeObject has these, and the runtime interface may not import src/kube. */
 export interface KubeObjectView {
   kind?: string;
   metadata: { namespace?: string; labels?: Record<string, string> };

@@ -198,7 +198,7 @@ async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[]
   const ctx = ctxOf(cluster, options);
   const paused = record.components.filter((c) => PAUSED.has(c.name));
   // The runtime's own objects (kind: our Deployments' pods) are its to make, not the snapshot's.
-  const restored = runtime.ownsObject ? objects.filter((o) => !runtime.ownsObject!(o)) : objects;
+  const restored = objects.filter((o) => !runtime.ownsObject?.(o));
   const client = await clientForKubeconfig(paths.kubeconfig, 16);
   const result: RestoreResult = { created: 0, existed: 0, recorded: patches.length };
   const uidMap = new Map<string, string>();
