@@ -55,7 +55,7 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
     }
     let kubeconfigError: unknown;
     // Loaded here, not at the top: a delete of a cluster that does not exist needs none of src/kube.
-    const kube = options.kubeconfig === '' ? undefined : await import('../kube/index.js');
+    const kube = options.kubeconfig === '' ? undefined : await import('../kube/user-kubeconfig.js');
     const userKubeconfig = kube ? kube.resolveUserKubeconfigPath(options.kubeconfig) : '';
     if (kube && userKubeconfig) {
       if (executor.dryRun) await executor.note(`Remove context ${contextName(name)} from ${userKubeconfig}`);

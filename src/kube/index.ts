@@ -43,13 +43,13 @@ export {
 export {
   checkMergeable,
   mergeContext,
-  removeContext,
   restoreKubeconfig,
   type KubeconfigSnapshot,
   type MergeContextOptions,
 } from './kubeconfig/merge.js';
 export type { LockOptions } from './kubeconfig/file-io.js';
 export { resolveUserKubeconfigPath } from './kubeconfig/resolve-path.js';
+export { removeContext } from './kubeconfig/remove-context.js';
 export type {
   ClusterEntry,
   KubeConfig,

@@ -111,7 +111,9 @@ describe('binary runtime: a real cluster', () => {
     assert.equal(deleted.exitCode, 0, failure(deleted));
     assert.equal(deleted.stderr.trim(), 'Cluster e2e deleted');
     await assertNothingLeft(box, 'e2e', pids, ports);
-    assert.equal(readFileSync(box.kubeconfig, 'utf8').includes('current-context: kwok-e2e'), false);
+    // The user's kubeconfig is theirs again byte for byte, with current-context cleared as kubectl
+    // clears a deleted context (the line edit of src/kube/kubeconfig/remove-lines.ts).
+    assert.equal(readFileSync(box.kubeconfig, 'utf8'), USER_KUBECONFIG.replace('current-context: mine', 'current-context: ""'));
   });
 
   test("NODE_EXTRA_CA_CERTS: installed kwokts defers it; the controller starts with it deferred and serves; its Node options come before the user's", async () => {

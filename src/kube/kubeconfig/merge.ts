@@ -17,7 +17,7 @@ import {
   writeFileAtomic,
 } from './file-io.js';
 import type { ClusterEntry } from './types.js';
-import { editKubeconfig, parseKubeconfig, removeEntry, restoreEntry, upsertEntry } from './yaml-edit.js';
+import { editKubeconfig, parseKubeconfig, restoreEntry, upsertEntry } from './yaml-edit.js';
 
 /**
  * What the file was before a merge, enough to put it back. Plain data, so a create journal
@@ -81,27 +81,6 @@ function snapshotOf(name: string, state: FileState): KubeconfigSnapshot {
   return state.existed
     ? { name, written: undefined, existed: true, content: state.content, mode: state.mode }
     : { name, written: undefined, existed: false };
-}
-
-/**
- * Removes the context, cluster and user named `name`. Never creates the file, and writes only
- * when something matched. Returns whether the file changed.
- */
-export async function removeContext(path: string, name: string, options: LockOptions = {}): Promise<boolean> {
-  if (!(await exists(path))) return false;
-  return withFileLock(
-    path,
-    async (lock) => {
-      const state = await readFileState(path);
-      if (!state.existed) return false;
-      const after = editKubeconfig(state.content, path, (doc) => removeEntry(doc, name, path));
-      if (after === state.content) return false;
-      lock.assertHeld();
-      await writeFileAtomic(state.target, after, { mode: state.mode, owner: { uid: state.uid, gid: state.gid } });
-      return true;
-    },
-    options,
-  );
 }
 
 /**
