@@ -173,6 +173,10 @@ export function currentContext(doc: KubeconfigDocument): string | undefined {
 
 function removeIndexes(list: YAMLSeq, indexes: readonly number[]): void {
   for (const index of [...indexes].sort((a, b) => b - a)) list.items.splice(index, 1);
+  // An emptied block list renders as `[]` on a line of its own, which after a comment kept above
+  // the removed items, in kubectl's unindented layout, lands in column 0 and does not parse; as a
+  // flow list it renders `[]` where it parses.
+  if (indexes.length > 0 && list.items.length === 0) list.flow = true;
 }
 
 function sameJson(node: unknown, value: object): boolean {

@@ -120,7 +120,7 @@ users: []
     for (const [what, text] of Object.entries(declined)) assert.equal(removeEntryLines(text, name[what] ?? 'kind-kind'), undefined, what);
   });
 
-  it('on generated files answers either undefined or exactly the data without the entries, never touching another entry\'s lines', () => {
+  it('on generated files answers either undefined or exactly the data without the entries (as the YAML editor does), never touching another entry\'s lines', () => {
     let seed = 7;
     const random = (n: number): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -146,8 +146,6 @@ users: []
       lines.push(`current-context: ${names[random(names.length)]}`, 'kind: Config', '');
       const text = lines.join('\n');
       const name = ['kwok-a', 'kwok-b', 'prod'][random(3)]!;
-      const quick = removeEntryLines(text, name);
-      if (quick === undefined) continue;
       // The data without the entries, read by the yaml package (not js-yaml, which the line edit checks itself with).
       const expected = parse(text) as Record<string, unknown>;
       for (const section of ['clusters', 'contexts', 'users']) {
@@ -155,6 +153,10 @@ users: []
         if (Array.isArray(list)) expected[section] = list.filter((item: { name?: unknown }) => item.name !== name);
       }
       if (expected['current-context'] === name) expected['current-context'] = '';
+      // The YAML editor, where the line edit declines, must get there too.
+      assert.deepEqual(parse(yamlEdit(text, name)), expected, `YAML editor, ${name} from:\n${text}`);
+      const quick = removeEntryLines(text, name);
+      if (quick === undefined) continue;
       assert.deepEqual(parse(quick), expected, `${name} from:\n${text}`);
       // Only whole lines go: what stays is the original's lines in order (bar the replaced ones).
       const kept = quick.split('\n').filter((line) => !/^(current-context: ""|\w+: \[\])$/.test(line));
@@ -169,9 +171,13 @@ users: []
     assert.ok(edited > 100, `only ${edited} of 300 generated files were edited by lines`);
   });
 
-  it('removes the only entry of a list with a comment above it, which the YAML editor refuses', () => {
+  it('removes the only entry of a list with a comment above it (the YAML editor refused to, before it wrote emptied lists as flow lists)', () => {
     const text = 'apiVersion: v1\nclusters:\n# ours\n- cluster:\n    server: https://127.0.0.1:1\n  name: kwok-a\ncurrent-context: prod\nkind: Config\n';
-    assert.throws(() => yamlEdit(text, 'kwok-a'), /does not parse back as intended/);
-    assert.equal(removeEntryLines(text, 'kwok-a'), 'apiVersion: v1\nclusters: []\n# ours\ncurrent-context: prod\nkind: Config\n');
+    const quick = removeEntryLines(text, 'kwok-a');
+    assert.equal(quick, 'apiVersion: v1\nclusters: []\n# ours\ncurrent-context: prod\nkind: Config\n');
+    // Where the line edit declines (CRLF), the YAML editor: the same data.
+    const crlf = yamlEdit(text.replace(/\n/g, '\r\n'), 'kwok-a');
+    assert.deepEqual(parse(crlf), parse(quick!));
+    assert.match(crlf, /\r\n/);
   });
 });
