@@ -364,7 +364,7 @@ spec:
 
     test('without --runtime the answering engine is chosen (kwokctl order: docker, then podman)', async () => {
       // Only this engine answers: the other one's variable points nowhere.
-      const other = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
+      const other: Record<string, string> = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
       const r = await kwokts({ ...box, env: { ...box.env, KWOK_RUNTIME: '', ...other } }, ['--name', `${name}-auto`, 'create', 'cluster', '--dry-run']);
       assert.equal(r.exitCode, 0, failure(r));
       assert.match(oneLinePerCommand(r.stdout), new RegExp(`^${engine} network create .* kwok-${name}-auto$`, 'm'));
@@ -372,7 +372,7 @@ spec:
 
     test('without --runtime an engine that lacks the images and cannot pull them is passed over (offline: binary)', async () => {
       // No test image exists for this version, and no registry is reachable from this machine.
-      const other = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
+      const other: Record<string, string> = engine === 'docker' ? { CONTAINER_HOST: 'unix:///nonexistent/podman.sock' } : { DOCKER_HOST: 'unix:///nonexistent/docker.sock' };
       const env = { ...box.env, KWOK_RUNTIME: '', KWOK_KUBE_VERSION: 'v1.35.0', ...other };
       const r = await kwokts({ ...box, env }, ['--name', `${name}-offline`, 'create', 'cluster', '--dry-run']);
       assert.equal(r.exitCode, 0, failure(r));

@@ -93,7 +93,7 @@ export function selectorMatches(selector: ClusterResourceUsage['spec']['selector
 }
 
 /** A node or pod as the API returns it (JSON). */
-export type ApiObject = Record<string, unknown> & { metadata?: { name?: string; namespace?: string } };
+export type ApiObject = Record<string, unknown> & { metadata?: { name?: string; namespace?: string } & Record<string, unknown> };
 
 /**
  * Where the metrics server's objects and usage configuration come from (caches, config files or

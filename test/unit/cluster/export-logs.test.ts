@@ -23,7 +23,7 @@ function clusterOnDisk(runtime: string): { workdir: string; root: string } {
     kwokDocuments: [],
     version: 'test',
   };
-  writeFileSync(join(root, 'kwok.yaml'), renderRecord(record));
+  writeFileSync(join(root, 'kwok.yaml'), renderRecord(record, root));
   return { workdir, root };
 }
 

@@ -80,7 +80,7 @@ test('a component nobody vouches for (its own self-signed certificate): answered
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-probe-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const paths = clusterPaths(dir, 'c1');
-  const probe = { scheme: 'https' as const, port: (server.address() as AddressInfo).port, path: '/healthz' };
+  const probe = { scheme: 'https' as const, port: (server.address() as AddressInfo).port, path: '/healthz', clientCert: false };
   for (let i = 0; i < 3; i++) assert.deepEqual(await probeOnce(probe, paths, 5000), { ok: true, detail: '200 ok', status: 200 });
   assert.equal(connections, 1);
 });

@@ -174,9 +174,9 @@ describe("kwokctl's cluster: listed, stopped, started and deleted by kwokts", ()
 
   test('deleted: processes gone and the directory with them', async () => {
     const pids = ['etcd', 'kube-apiserver'].map(pidOf);
-    assert.equal(await deleteCluster({ ...options(), userKubeconfig: '' }), 'deleted');
+    assert.equal(await deleteCluster({ ...options(), kubeconfig: '' }), 'deleted');
     for (const pid of pids) assert.equal(await isProcessAlive(pid), false);
     assert.equal(existsSync(root), false);
-    assert.equal(await deleteCluster({ ...options(), userKubeconfig: '' }), 'absent');
+    assert.equal(await deleteCluster({ ...options(), kubeconfig: '' }), 'absent');
   });
 });

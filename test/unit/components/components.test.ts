@@ -77,7 +77,7 @@ test('etcd, a single member, elects itself within 100 ms (short raft ticks), whi
   // The last occurrence of a flag is what etcd uses.
   const ms = (args: string[], flag: string) => Number(args.filter((a) => a.startsWith(`${flag}=`)).at(-1)!.split('=')[1]);
   assert.ok(ms(etcd.args, '--election-timeout') >= 5 * ms(etcd.args, '--heartbeat-interval'));
-  const patched = buildComponents(spec(), [{ name: 'etcd', extraArgs: [{ key: 'election-timeout', value: '1000' }, { key: 'heartbeat-interval', value: '100' }], extraEnvs: [] }]).find((c) => c.name === 'etcd')!;
+  const patched = buildComponents(spec(), [{ name: 'etcd', extraArgs: [{ key: 'election-timeout', value: '1000' }, { key: 'heartbeat-interval', value: '100' }], extraEnvs: [], extraVolumes: [] }]).find((c) => c.name === 'etcd')!;
   assert.equal(ms(patched.args, '--election-timeout'), 1000);
   assert.equal(ms(patched.args, '--heartbeat-interval'), 100);
 });

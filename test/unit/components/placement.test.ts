@@ -23,7 +23,7 @@ test('on a network, components listen on all interfaces at fixed ports and reach
   assert.ok(api.args.includes('--bind-address=0.0.0.0') && api.args.includes('--secure-port=6443'));
   assert.deepEqual(api.ports, [{ name: 'https', port: 2003, containerPort: 6443 }]);
   // Probes stay on the host port, where the engine publishes the container's port.
-  assert.equal(api.probe.port, 2003);
+  assert.equal(api.probe?.port, 2003);
   assert.equal(api.image, 'a:1');
   const etcd = cs.get('etcd')!;
   assert.ok(etcd.args.includes('--advertise-client-urls=https://kwok-c1-etcd:2379'));

@@ -33,6 +33,12 @@ function fakeClient(log: string[], at: () => number): KubeClient {
     watch: () => {
       throw new Error('not used');
     },
+    patchIgnoringAnswer: async () => {
+      throw new Error('not used');
+    },
+    updateIgnoringAnswer: async () => {
+      throw new Error('not used');
+    },
   };
 }
 

@@ -43,7 +43,7 @@ describe('HttpKubeClient over TLS', () => {
   let pki: ClusterPki;
   let server: https.Server;
   let port: number;
-  const seen: { cn: string | undefined; servername: string | false; url: string }[] = [];
+  const seen: { cn: string | string[] | undefined; servername: string | false | null; url: string }[] = [];
 
   before(async () => {
     pki = await generateClusterPki({ sans: { dns: ['apiserver.test'], ips: [] } });
@@ -282,7 +282,7 @@ describe('HttpKubeClient over plain HTTP', () => {
     try {
       await assert.rejects(
         (async () => {
-          for await (const _ of c.watch(podsResource, {}, new AbortController().signal)) assert.fail('no events expected');
+          for await (const _ of c.watch(podsResource, { resourceVersion: '' }, new AbortController().signal)) assert.fail('no events expected');
         })(),
         (error: unknown) => error instanceof KubeApiError && error.status === 403 && error.message === 'WATCH /api/v1/pods: 403 Forbidden: pods is forbidden',
       );

@@ -51,7 +51,8 @@ for (const [clusterName, cluster] of Object.entries(clusters)) {
       assert.equal(text(ours.tls.key), text(options.key));
       assert.equal(ours.tls.rejectUnauthorized ?? true, options.rejectUnauthorized ?? true);
       const headers = (await readCredentials(ours.credentials)).headers;
-      const expected = options.headers?.Authorization ?? (options.auth ? `Basic ${b64(options.auth)}` : undefined);
+      // client-node sets headers as an object (never the raw [name, value, ...] array form).
+      const expected = (options.headers as Record<string, string | undefined> | undefined)?.Authorization ?? (options.auth ? `Basic ${b64(options.auth)}` : undefined);
       assert.equal(headers.Authorization, expected);
     });
   }
