@@ -1,5 +1,8 @@
 import { logFile, pidFile, processName } from '../../src/naming/naming.js';
-import { COMPONENT_NAMES, startGroups, type Component, type ComponentName, type ComponentPort } from '../../src/components/index.js';
+// Not index.ts: that loads every component builder (and the yaml package), which a delete, the
+// stop that matters most for speed, never needs.
+import { COMPONENT_NAMES, type Component, type ComponentName, type ComponentPort } from '../../src/components/component.js';
+import { startGroups } from '../../src/components/start-groups.js';
 import { PreflightError } from '../../src/util/errors.js';
 import type { Writable } from 'node:stream';
 import type { ComponentStatus, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo, StopOptions } from '../runtime.js';

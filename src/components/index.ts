@@ -12,6 +12,7 @@ import { buildPrometheus } from './prometheus.js';
 import { buildMetricsServer } from './metrics-server.js';
 import { buildJaeger } from './jaeger.js';
 import { buildSchedulerPlugins } from './scheduler-plugins.js';
+import { startGroups } from './start-groups.js';
 
 export type { ArtifactName, BuiltinComponentName, ClusterPorts, ClusterSpec, Component, ComponentFile, ComponentMount, ComponentName, ComponentPort, ComponentVolume, Program, ReadinessProbe } from './component.js';
 export { HOST_PLACEMENT, networkPlacement, placementOf, type Placement } from './placement.js';
@@ -19,6 +20,7 @@ export { inClusterNode } from './in-node.js';
 export { CONTAINER_PORTS, PORT_OPTIONS, PORT_TABLE, portRequests, type PortKey } from './ports.js';
 export { COMPONENT_NAMES, DEFAULT_COMPONENTS, KWOKCTL_COMPONENTS_NOT_RUN, REQUIRED_COMPONENTS } from './component.js';
 export { formatGoDuration, quantityToBytes } from './args.js';
+export { startGroups } from './start-groups.js';
 export { METRICS_API_SERVICE, metricsServerManifests } from './metrics-server.js';
 export { apiserverTracingConfig } from './jaeger.js';
 export { SCHEDULER_PLUGINS_METRICS_PORT, schedulerPluginsManifestObjects, schedulerPluginsManifestSources } from './scheduler-plugins.js';
@@ -88,18 +90,3 @@ export function buildUserComponent(user: UserComponentSpec, runtime: string): Co
   };
 }
 
-/** Groups that can start together, each after the previous; a link to a disabled component is ignored. */
-export function startGroups(components: readonly Component[]): Component[][] {
-  const present = new Set(components.map((c) => c.name));
-  const done = new Set<ComponentName>();
-  const groups: Component[][] = [];
-  let rest = [...components];
-  while (rest.length > 0) {
-    const ready = rest.filter((c) => c.links.every((l) => !present.has(l) || done.has(l)));
-    if (ready.length === 0) throw new UsageError(`components have circular links: ${rest.map((c) => c.name).join(', ')}`);
-    groups.push(ready);
-    for (const c of ready) done.add(c.name);
-    rest = rest.filter((c) => !ready.includes(c));
-  }
-  return groups;
-}
