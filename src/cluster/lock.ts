@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { link, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { ConflictError, PreflightError } from '../util/errors.js';
 import { processStartTime } from '../exec/process.js';
 import { clustersDir } from '../naming/naming.js';
 import { ensureDirectory } from '../util/ensure-dir.js';
+import { tempSuffix } from '../util/temp-name.js';
 
 /** Who holds a cluster lock: enough to tell a live holder from a dead one without guessing by age. */
 export interface LockHolder {
@@ -49,7 +49,7 @@ export async function acquire(path: string, me: LockHolder, isLive: (h: LockHold
     if (holder === undefined) continue; // removed between our attempt and the read: try again
     if (await isLive(holder)) return false;
     // Dead holder: move its lock aside atomically, so two processes taking over cannot both win.
-    const tomb = `${path}.stale-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const tomb = `${path}.stale-${tempSuffix()}`;
     try {
       await rename(path, tomb);
     } catch {
@@ -69,7 +69,7 @@ export async function acquire(path: string, me: LockHolder, isLive: (h: LockHold
 
 /** The lock file appears complete or not at all: written aside, then hard-linked into place. */
 async function createExclusive(path: string, me: LockHolder): Promise<boolean> {
-  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  const temp = `${path}.${tempSuffix()}.tmp`;
   try {
     await writeFile(temp, JSON.stringify(me) + '\n', { mode: 0o600 });
     await link(temp, path);

@@ -13,12 +13,12 @@
  *   <the program, an absolute path>
  *   <N fixed arguments, each on its own line>
  */
-import { randomBytes } from 'node:crypto';
 import { rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import type { ClusterPaths } from '../naming/naming.js';
 import { etcdctlInvocation, kubectlInvocation, type ToolInvocation } from './passthrough.js';
 import type { ClusterRecord } from './record.js';
+import { tempSuffix } from '../util/temp-name.js';
 
 export const LAUNCHER_TOOLS = ['kubectl', 'etcdctl'] as const;
 export type LauncherTool = (typeof LAUNCHER_TOOLS)[number];
@@ -67,7 +67,7 @@ export async function writePassthroughFacts(record: ClusterRecord, paths: Cluste
       await unlink(path).catch(() => undefined);
       continue;
     }
-    const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
+    const temp = `${path}.${tempSuffix()}.tmp`;
     try {
       await writeFile(temp, text, { mode: 0o600 });
       await rename(temp, path);

@@ -1,8 +1,6 @@
 import { closeSync, openSync } from 'node:fs';
 import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import { PreflightError } from '../util/errors.js';
 import { commandFailed } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
@@ -11,6 +9,7 @@ import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnableReason } f
 import { shellJoin } from './shell-quote.js';
 import { deferExtraCaCerts } from '../util/extra-ca-certs.js';
 import { loadExeca } from './load-execa.js';
+import { tempSuffix } from '../util/temp-name.js';
 
 export class RealExecutor implements Executor {
   readonly dryRun = false;
@@ -25,7 +24,7 @@ export class RealExecutor implements Executor {
   /** Atomic: a reader never sees a half-written kubeconfig or key. */
   async writeFile(path: string, content: string, options: WriteFileOptions = {}): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
-    const tmp = join(dirname(path), `.${randomBytes(6).toString('hex')}.tmp`);
+    const tmp = join(dirname(path), `.${tempSuffix()}.tmp`);
     await writeFile(tmp, content, { mode: options.mode ?? 0o644 });
     await rename(tmp, path);
   }
@@ -39,6 +38,9 @@ export class RealExecutor implements Executor {
     const unrunnable = isAbsolute(spec.command) ? await unrunnableReason(spec.command) : undefined;
     if (unrunnable) throw new PreflightError(`cannot start ${spec.command}: it is ${unrunnable}`, { hint: 'give a binary built for this OS and architecture' });
     await mkdir(dirname(spec.logFile), { recursive: true });
+    // Loaded here: node:child_process (with net and dgram under it) is start-up CPU that the
+    // commands which only stop or read things (delete, get, the passthroughs' fallback) never need.
+    const { spawn } = await import('node:child_process');
     const fd = openSync(spec.logFile, 'a', 0o644);
     try {
       // detached + own process group + unref: the component outlives this CLI process, as

@@ -4,10 +4,9 @@
  * start (so Node's start-up and module loading show up as the first mark's offset) and the CPU
  * this process has used so far (user + system; not its children's), which on a busy machine says
  * more about our own cost than the clock. Off, a mark costs one boolean test. Diagnostics only:
- * nothing may depend on these lines.
+ * nothing may depend on these lines. Node's global `performance`, not an import of node:perf_hooks:
+ * a mark that is off must not load it (nine internal modules) into every command.
  */
-import { performance } from 'node:perf_hooks';
-
 let enabled = process.env.KWOKTS_TIMELINE === '1';
 let sink: (line: string) => void = (line) => process.stderr.write(line);
 

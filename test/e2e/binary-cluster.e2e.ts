@@ -108,8 +108,13 @@ describe('binary runtime: a real cluster', () => {
     for (const pid of pids) assert.ok(isAlive(pid));
 
     // A delete loads neither the yaml package (its kubeconfig edit is a line cut, its record js-yaml's)
-    // nor the component builders (the binary runtime's stop needs only the start order).
-    const deleted = await kwoktsInstalled(box, ['--name', 'e2e', 'delete', 'cluster'], { forbidSources: ['node_modules/yaml/dist/', 'src/components/prometheus.ts'] });
+    // nor the component builders (the binary runtime's stop needs only the start order), nor Node's
+    // child_process, perf_hooks and crypto (spawning, the timeline and temporary names need none;
+    // with NODE_EXTRA_CA_CERTS set the CLI loads node:tls, and crypto with it, to trust those).
+    const deleted = await kwoktsInstalled(box, ['--name', 'e2e', 'delete', 'cluster'], {
+      forbidSources: ['node_modules/yaml/dist/', 'src/components/prometheus.ts'],
+      forbidBuiltins: ['child_process', 'perf_hooks', ...(process.env.NODE_EXTRA_CA_CERTS ? [] : ['crypto'])],
+    });
     assert.equal(deleted.exitCode, 0, failure(deleted));
     assert.equal(deleted.stderr.trim(), 'Cluster e2e deleted');
     await assertNothingLeft(box, 'e2e', pids, ports);

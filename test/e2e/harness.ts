@@ -110,7 +110,7 @@ export function failure(result: CliResult): string {
   return [`exit ${result.exitCode}: ${lines.join('\n') || result.stdout.slice(-2000)}`, '--- stderr ---', result.stderr].join('\n');
 }
 
-/** Where `forbidSources` points Node: loading a file that bundles one of them fails. */
+/** Where `forbidSources` and `forbidBuiltins` point Node (see its header). */
 const FORBID_SOURCES = join(ROOT, 'test', 'e2e', 'doubles', 'forbid-sources', 'register.mjs');
 
 /**
@@ -118,9 +118,14 @@ const FORBID_SOURCES = join(ROOT, 'test', 'e2e', 'doubles', 'forbid-sources', 'r
  * relative symlink in a prefix's bin directory, found on PATH by name. `withoutNode` puts a
  * `node` first on PATH that only fails (exit 97, "node was started"), to show a call that never
  * starts Node. `forbidSources` makes the command fail if Node loads a bundle holding one of these
- * sources (named as esbuild's `// path` comments name them), so a success proves it never did.
+ * sources (named as esbuild's `// path` comments name them), `forbidBuiltins` if it loads one of
+ * these Node built-ins (exit 98), so a success proves it never did.
  */
-export async function kwoktsInstalled(box: Sandbox, args: string[], options: { input?: string; withoutNode?: boolean; forbidSources?: string[] } = {}): Promise<CliResult> {
+export async function kwoktsInstalled(
+  box: Sandbox,
+  args: string[],
+  options: { input?: string; withoutNode?: boolean; forbidSources?: string[]; forbidBuiltins?: string[] } = {},
+): Promise<CliResult> {
   const prefix = join(box.workdir, '..', 'npm-prefix');
   const bin = join(prefix, 'bin');
   const noNode = join(prefix, 'no-node');
@@ -132,7 +137,10 @@ export async function kwoktsInstalled(box: Sandbox, args: string[], options: { i
     writeFileSync(join(noNode, 'node'), '#!/bin/sh\necho "node was started" >&2\nexit 97\n', { mode: 0o755 });
   }
   const path = [bin, ...(options.withoutNode ? [noNode] : [dirname(process.execPath)]), process.env.PATH ?? ''].join(':');
-  const forbid = options.forbidSources ? { NODE_OPTIONS: `--import=${FORBID_SOURCES}`, KWOKTS_TEST_FORBIDDEN_SOURCES: options.forbidSources.join(',') } : {};
+  const forbid =
+    options.forbidSources || options.forbidBuiltins
+      ? { NODE_OPTIONS: `--import=${FORBID_SOURCES}`, KWOKTS_TEST_FORBIDDEN_SOURCES: (options.forbidSources ?? []).join(','), KWOKTS_TEST_FORBIDDEN_BUILTINS: (options.forbidBuiltins ?? []).join(',') }
+      : {};
   const result = await execa('kwokts', args, { env: { ...process.env, ...box.env, PATH: path, ...forbid }, reject: false, input: options.input, timeout: 300_000 });
   return { exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) };
 }

@@ -2,12 +2,12 @@
  * Reading, locking and atomically replacing a user's kubeconfig. A crash or a concurrent
  * kubectl must never see a half-written file, and two writers must never both win.
  */
-import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, readFile, realpath, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { ConflictError, OperationError, PreflightError } from '../../util/errors.js';
+import { tempSuffix } from '../../util/temp-name.js';
 
 export type FileState =
   | { existed: false; target: string }
@@ -65,7 +65,7 @@ export interface AtomicWriteOptions {
  */
 export async function writeFileAtomic(target: string, content: string, options: AtomicWriteOptions): Promise<void> {
   const dir = dirname(target);
-  const temp = join(dir, `.${basename(target)}.kwokts-${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temp = join(dir, `.${basename(target)}.kwokts-${tempSuffix()}.tmp`);
   try {
     const handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, options.mode);
     try {
