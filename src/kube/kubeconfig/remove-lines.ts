@@ -63,7 +63,7 @@ export function removeEntryLines(text: string, name: string): string | undefined
       const item = found.items[index]!;
       for (let line = item.start; line < item.end; line++) drop.add(line);
     }
-    // An emptied list is written `[]`, as yaml-edit and kubectl write one.
+    // An emptied list is written `[]`, as yaml-edit writes one (kubectl writes `null`; both read as no entries).
     if (indexes.length === list.length) replace.set(found.keyLine, `${section}: []`);
   }
   if (clearCurrent) {
