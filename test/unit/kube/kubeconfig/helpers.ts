@@ -37,3 +37,25 @@ export function fileStamp(path: string): string {
   const info = statSync(path, { bigint: true });
   return `${info.ino}:${info.mtimeNs}:${info.ctimeNs}`;
 }
+
+/** What kubectl itself writes (clientcmd layout, no comments). */
+export const KUBECTL_WRITTEN = `apiVersion: v1
+clusters:
+- cluster:
+    certificate-authority-data: LS0tLS1CRUdJTi==
+    server: https://10.0.0.1:6443
+  name: kind-kind
+contexts:
+- context:
+    cluster: kind-kind
+    user: kind-kind
+  name: kind-kind
+current-context: kind-kind
+kind: Config
+preferences: {}
+users:
+- name: kind-kind
+  user:
+    client-certificate-data: Y2VydA==
+    client-key-data: a2V5
+`;

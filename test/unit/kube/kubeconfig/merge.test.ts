@@ -18,7 +18,7 @@ import {
   type KubeconfigSnapshot,
 } from '../../../../src/kube/index.js';
 import { ConflictError, UsageError } from '../../../../src/util/errors.js';
-import { fileStamp, hasKubectl, kubectl, kwokEntry, modeOf, scratchDir } from './helpers.js';
+import { fileStamp, hasKubectl, kubectl, KUBECTL_WRITTEN, kwokEntry, modeOf, scratchDir } from './helpers.js';
 
 const run = promisify(execFile);
 const REPO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
@@ -97,28 +97,6 @@ users:
       client-certificate: /root/.kwok/clusters/demo/pki/admin.crt
       client-key: /root/.kwok/clusters/demo/pki/admin.key
 # trailing comment
-`;
-
-/** What kubectl itself writes (clientcmd layout, no comments). */
-const KUBECTL_WRITTEN = `apiVersion: v1
-clusters:
-- cluster:
-    certificate-authority-data: LS0tLS1CRUdJTi==
-    server: https://10.0.0.1:6443
-  name: kind-kind
-contexts:
-- context:
-    cluster: kind-kind
-    user: kind-kind
-  name: kind-kind
-current-context: kind-kind
-kind: Config
-preferences: {}
-users:
-- name: kind-kind
-  user:
-    client-certificate-data: Y2VydA==
-    client-key-data: a2V5
 `;
 
 describe('mergeContext', () => {

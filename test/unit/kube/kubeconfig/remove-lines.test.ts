@@ -6,33 +6,12 @@ import { parse } from 'yaml';
 import { mergeContext } from '../../../../src/kube/index.js';
 import { removeEntryLines } from '../../../../src/kube/kubeconfig/remove-lines.js';
 import { editKubeconfig, removeEntry } from '../../../../src/kube/kubeconfig/yaml-edit.js';
-import { kwokEntry, scratchDir } from './helpers.js';
+import { KUBECTL_WRITTEN, kwokEntry, scratchDir } from './helpers.js';
 
 /** What the YAML editor makes of the same removal: the reference the line edit must agree with. */
 function yamlEdit(text: string, name: string): string {
   return editKubeconfig(text, 'config', (doc) => removeEntry(doc, name, 'config'));
 }
-
-const KUBECTL_WRITTEN = `apiVersion: v1
-clusters:
-- cluster:
-    certificate-authority-data: LS0tLS1CRUdJTi==
-    server: https://10.0.0.1:6443
-  name: kind-kind
-contexts:
-- context:
-    cluster: kind-kind
-    user: kind-kind
-  name: kind-kind
-current-context: kind-kind
-kind: Config
-preferences: {}
-users:
-- name: kind-kind
-  user:
-    client-certificate-data: Y2VydA==
-    client-key-data: a2V5
-`;
 
 describe('removeEntryLines (delete cluster without the yaml package)', () => {
   let scratch: ReturnType<typeof scratchDir>;
