@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { parse } from 'yaml';
@@ -23,7 +23,6 @@ describe('removeEntryLines (delete cluster without the yaml package)', () => {
   afterEach(() => scratch.cleanup());
 
   it('writes what the YAML editor writes for files kwokts and kubectl wrote, whichever cluster goes', async () => {
-    const { writeFileSync } = await import('node:fs');
     writeFileSync(path, KUBECTL_WRITTEN);
     for (const cluster of ['a', 'b', 'c']) await mergeContext(path, kwokEntry(cluster, 30000 + cluster.charCodeAt(0)));
     const merged = readFileSync(path, 'utf8');
@@ -37,7 +36,6 @@ describe('removeEntryLines (delete cluster without the yaml package)', () => {
   });
 
   it('writes an emptied list as [] and answers a file without the name with its own text', async () => {
-    const { writeFileSync } = await import('node:fs');
     await mergeContext(path, kwokEntry('only'));
     const alone = readFileSync(path, 'utf8');
     const quick = removeEntryLines(alone, 'kwok-only');
