@@ -1,7 +1,8 @@
 /**
  * Public surface of src/kube, the one Kubernetes client and kubeconfig module that the controller
  * (src/kwok) and the CLI (create, delete, deploy, scale, snapshot, get kubeconfig) share. Code
- * outside src/kube imports this file only (test/unit/architecture.test.ts checks it).
+ * outside src/kube imports this file only, or user-kubeconfig.ts for the kubeconfig edit a delete
+ * needs without the rest (test/unit/architecture.test.ts checks it).
  */
 
 // The API client: a small HTTP client over node:http(s), list/watch reflector, retries.
