@@ -1,8 +1,8 @@
 /**
  * Edits of the user's kubeconfig (`~/.kube/config` or `--kubeconfig`): add a cluster's
- * context on create, remove it on delete, and undo an add when create rolls back. Each edit
- * is read-modify-write under the file's lock, so concurrent kwokts (or kubectl) processes
- * editing different contexts all land.
+ * context on create, and undo an add when create rolls back (delete's removal is
+ * remove-context.ts). Each edit is read-modify-write under the file's lock, so concurrent kwokts
+ * (or kubectl) processes editing different contexts all land.
  */
 import { UsageError } from '../../util/errors.js';
 import {
