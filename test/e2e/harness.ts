@@ -270,9 +270,14 @@ export function recordedPorts(workdir: string, cluster: string): number[] {
 
 /** Polls until a condition holds; see HANG_GUARD_MS. */
 export async function waitFor(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000, intervalMs = 250): Promise<void> {
-  const deadline = Date.now() + Math.max(timeoutMs, HANG_GUARD_MS);
+  const started = Date.now();
+  const deadline = started + Math.max(timeoutMs, HANG_GUARD_MS);
   while (Date.now() < deadline) {
-    if (await check()) return;
+    if (await check()) {
+      // How long each wait took, for a slow run looked into by hand (never asserted on).
+      if (process.env.KWOKTS_E2E_TRACE) process.stderr.write(`waited ${((Date.now() - started) / 1000).toFixed(1)}s for ${what}\n`);
+      return;
+    }
     await new Promise((r) => setTimeout(r, intervalMs));
   }
   throw new Error(`timed out waiting for ${what}`);

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type Sandbox, failure } from './harness.js';
 import { buildConnection } from '../../src/kube/client/connection.js';
@@ -95,14 +95,22 @@ async function wipe(box: Sandbox): Promise<void> {
  * objects of namespace keep, and the last errors and warnings of the controllers.
  */
 async function diagnosis(box: Sandbox): Promise<string> {
-  const objects = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'namespace/keep,nodes,pods,replicasets', '-n', 'keep', '-o', 'wide']);
+  // Two calls: kubectl refuses `type/name` beside bare types in one, and read `namespace/keep,nodes`
+  // as four namespaces.
+  const namespace = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'namespace', 'keep', '-o', 'wide']);
+  const objects = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'nodes,deployments,replicasets,pods,events', '-n', 'keep', '-o', 'wide']);
+  // What keeps a pod off the node: a taint the node lifecycle controller set, a Ready condition lost.
+  const node = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'node', 'snap-node', '-o', 'jsonpath=taints: {.spec.taints}{"\\n"}ready: {.status.conditions[?(@.type=="Ready")]}{"\\n"}']);
   const logs = join(box.workdir, 'clusters', NAME, 'logs');
+  // The whole logs, for a failure reproduced by hand (the message keeps only their last errors).
+  const keep = process.env.KWOKTS_E2E_LOGS;
+  if (keep) cpSync(logs, join(keep, `snapshot-${Date.now()}`), { recursive: true });
   const tails = ['kube-controller-manager', 'kwok-controller', 'kube-scheduler'].map((component) => {
     const file = join(logs, `${component}.log`);
     const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => /^[EW]\d{4} |error|warn|fail/i.test(l)).slice(-12) : ['(no log)'];
     return [`--- ${component}: last errors and warnings`, ...lines].join('\n');
   });
-  return ['--- kubectl get namespace/keep,nodes,pods,replicasets -n keep', objects.stdout + objects.stderr, ...tails].join('\n');
+  return ['--- kubectl get namespace keep; kubectl get nodes,deployments,replicasets,pods,events -n keep', namespace.stdout + namespace.stderr + objects.stdout + objects.stderr, '--- node snap-node', node.stdout + node.stderr, ...tails].join('\n');
 }
 
 /** `step`, with the cluster's state added to its error. */
@@ -208,7 +216,7 @@ spec:
   containers: [{name: c, image: busybox}]
 `);
       await ok(box, ['kubectl', 'scale', 'deployment', 'web', '-n', 'keep', '--replicas=4']);
-      await waitFor('the new pod scheduled and 5 pods Running', async () => (await runningPods(box)) === 5, 120_000);
+      await explained(box, waitFor('the new pod scheduled and 5 pods Running', async () => (await runningPods(box)) === 5, 120_000));
       assert.equal((await ok(box, ['kubectl', 'get', 'pod', 'fresh', '-n', 'keep', '-o', 'jsonpath={.spec.nodeName}'])).trim(), 'snap-node');
       // Restored again from the same file: the revision still rises, so watchers see this one too.
       await ok(box, ['kubectl', 'create', 'configmap', 'after-again', '-n', 'keep', '--from-literal=k=v']);
