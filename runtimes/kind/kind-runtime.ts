@@ -19,6 +19,7 @@ import { parse } from 'yaml';
 import { controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from './kind-config.js';
 import { componentReadiness, DEPLOYED, isDeployedPod, systemPods } from './kind-pods.js';
 import { kindPrometheusConfig } from './kind-prometheus.js';
+import { etcdHealthWait, manifestAside, manifestIn, manifestNext, markedManifest, RESTART_ANNOTATION, STATIC_PODS } from './static-pods.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -213,9 +214,21 @@ export class KindRuntime implements Runtime {
     const node = nodeName(ctx);
     if (STATIC_PODS.has(component.name)) {
       if ((await nodeState(node)) !== 'running') return;
+      const { name } = component;
+      const aside = await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `if [ -f ${manifestAside(name)} ]; then cat ${manifestAside(name)}; fi`] });
+      // Nothing aside: it was not stopped (under dry-run, the commands of a stopped one are shown).
+      if (aside !== '' || ctx.executor.dryRun) {
+        // Back in marked as a new pod (static-pods.ts says why), copied beside the kubelet's
+        // directory first and moved in whole, so the kubelet never reads half a manifest.
+        const staged = join(ctx.paths.root, 'static-pods', `${name}.yaml`);
+        if (ctx.executor.dryRun) await ctx.executor.note(`${manifestAside(name)} of the node, its ${RESTART_ANNOTATION} annotation set to the time, written to ${staged}`);
+        else await ctx.executor.writeFile(staged, markedManifest(aside, String(Date.now())), { mode: 0o600 });
+        await ctx.executor.run({ command: PROVIDER_CLI, args: ['cp', staged, `${node}:${manifestNext(name)}`] });
+        await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `mv ${manifestNext(name)} ${manifestIn(name)} && rm -f ${manifestAside(name)}`] });
+        await ctx.executor.remove(staged);
+      }
       // etcd is waited for on its health endpoint (the node's loopback): the restore that stopped it talks to it next.
-      const ready = component.name === 'etcd' ? ' && i=0 && until curl -fs http://127.0.0.1:2381/health >/dev/null; do i=$((i+1)); [ $i -lt 1200 ] || exit 1; sleep 0.1; done' : '';
-      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `if [ -f ${manifestAside(component.name)} ]; then mv ${manifestAside(component.name)} ${manifestIn(component.name)}; fi${ready}`] });
+      if (name === 'etcd') await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', etcdHealthWait()] });
     } else if (this.scaledDown.delete(component.name)) {
       await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'scale', `deployment/${component.name}`, '--replicas=1'] });
     }
@@ -313,10 +326,6 @@ const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.clust
 const PODS_SEEN_FOR_MS = 250;
 /** kubeadm's static pods are named <component>-<node>; ours are Deployments. */
 const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (DEPLOYED.has(component) ? `deployment/${component}` : `pod/${component}-${nodeName(ctx)}`);
-/** kubeadm's static pods in the node, each stopped alone by moving its manifest aside (kwokctl's names). */
-const STATIC_PODS: ReadonlySet<ComponentName> = new Set<ComponentName>(['etcd', 'kube-controller-manager', 'kube-scheduler']);
-const manifestIn = (name: ComponentName): string => `/etc/kubernetes/manifests/${name}.yaml`;
-const manifestAside = (name: ComponentName): string => `/etc/kubernetes/${name}.yaml.bak`;
 const ETCD_DATA = '/var/lib/etcd';
 const ETCD_DATA_ASIDE = '/var/lib/etcd.previous';
 

@@ -25,6 +25,7 @@ import type { Executor } from '../exec/executor.js';
 import { ExternalCommandError, OperationError, UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { mark, span } from '../util/timeline.js';
+import { summarizeOutput } from '../util/output-tail.js';
 import { loadRuntime } from '../../runtimes/load.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import type { Component, ReadinessProbe } from '../components/index.js';
@@ -272,7 +273,9 @@ async function restoreWithRestart(r: Restore): Promise<void> {
 async function rollBack(r: Restore, error: unknown): Promise<never> {
   const { cluster, options, runtime, ctx } = r;
   const { paths, record } = cluster;
-  options.logger.warn(`the restored cluster did not become ready (${(error as Error).message}); putting the previous data back`);
+  // A failed command's last lines say why (the kind runtime's etcd wait prints what the kubelet saw).
+  const said = error instanceof ExternalCommandError ? summarizeOutput(error.output, 16).map((l) => `\n  ${l}`).join('') : '';
+  options.logger.warn(`the restored cluster did not become ready (${(error as Error).message}); putting the previous data back${said}`);
   if (runtime.etcdData) {
     // The data is swapped back by what runs in the node (kind): etcd alone is stopped for it and
     // started again, then the whole cluster restarts so the apiserver's caches start afresh.
