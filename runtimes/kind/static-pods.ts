@@ -23,9 +23,9 @@ export const RESTART_ANNOTATION = 'kwokts.x-k8s.io/restarted';
 /**
  * The manifest to move back in, its RESTART_ANNOTATION set to `mark` (a fresh value per start).
  * The kubelet derives a static pod's UID from its content: the same manifest back again is the
- * same UID, the very pod it has just stopped, and its pod workers can hold such a pod back for
- * minutes (kubernetes/kubernetes#104648 and #113145; a kind CI run waited two minutes for etcd
- * after an etcd restore). A changed annotation is a new UID, so a new pod, started at once.
+ * same UID, the very pod it has just stopped, and its pod workers can hold such a pod back
+ * (kubernetes/kubernetes#104648 and #113145; the likely cause of a kind CI run that waited two
+ * minutes for etcd after an etcd restore). A changed annotation is a new UID, so a new pod.
  */
 export function markedManifest(text: string, mark: string): string {
   const doc = parseDocument(text);

@@ -267,15 +267,22 @@ async function restoreWithRestart(r: Restore): Promise<void> {
 }
 
 /**
+ * What a rollback says of the failure: its message and, for a failed command, its last lines of
+ * output, which say why (the kind runtime's etcd wait prints what crictl and the kubelet saw).
+ */
+export function rollBackWarning(error: unknown): string {
+  const said = error instanceof ExternalCommandError ? summarizeOutput(error.output, 16).map((l) => `\n  ${l}`).join('') : '';
+  return `the restored cluster did not become ready (${error instanceof Error ? error.message : String(error)}); putting the previous data back${said}`;
+}
+
+/**
  * The cluster back on its previous data, restarted whole (the apiserver may have seen the restored
  * revisions, which the previous data lacks, so its caches must start afresh), and the restore failed.
  */
 async function rollBack(r: Restore, error: unknown): Promise<never> {
   const { cluster, options, runtime, ctx } = r;
   const { paths, record } = cluster;
-  // A failed command's last lines say why (the kind runtime's etcd wait prints what the kubelet saw).
-  const said = error instanceof ExternalCommandError ? summarizeOutput(error.output, 16).map((l) => `\n  ${l}`).join('') : '';
-  options.logger.warn(`the restored cluster did not become ready (${(error as Error).message}); putting the previous data back${said}`);
+  options.logger.warn(rollBackWarning(error));
   if (runtime.etcdData) {
     // The data is swapped back by what runs in the node (kind): etcd alone is stopped for it and
     // started again, then the whole cluster restarts so the apiserver's caches start afresh.
