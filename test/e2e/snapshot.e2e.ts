@@ -95,7 +95,7 @@ async function wipe(box: Sandbox): Promise<void> {
  * objects of namespace keep, and the last errors and warnings of the controllers.
  */
 async function diagnosis(box: Sandbox): Promise<string> {
-  // Two calls: kubectl refuses `type/name` beside bare types in one, and read `namespace/keep,nodes`
+  // Two calls: kubectl refuses `type/name` beside bare types in one, and reads `namespace/keep,nodes`
   // as four namespaces.
   const namespace = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'namespace', 'keep', '-o', 'wide']);
   const objects = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'nodes,deployments,replicasets,pods,events', '-n', 'keep', '-o', 'wide']);
