@@ -45,6 +45,8 @@ export function markedManifest(text: string, mark: string): string {
  * failure can be read from the command's output.
  */
 export function etcdHealthWait(): string {
-  const diagnose = "{ echo 'etcd containers:'; crictl ps -a --name etcd 2>&1; echo 'kubelet on etcd:'; journalctl -u kubelet --no-pager -n 400 2>&1 | grep -i etcd | tail -n 12; } >&2";
+  // kindest/node has crictl; the node image kwokts builds has not, so the processes are listed too.
+  const diagnose =
+    "{ echo 'etcd processes:'; pgrep -a etcd; echo 'etcd containers:'; crictl ps -a --name etcd 2>/dev/null || echo '(no crictl in this node image)'; echo 'kubelet on etcd:'; journalctl -u kubelet --no-pager -n 400 2>&1 | grep -i etcd | tail -n 12; } >&2";
   return `i=0 && until curl -fs http://127.0.0.1:2381/health >/dev/null; do i=$((i+1)); if [ $i -ge 1200 ]; then ${diagnose}; exit 1; fi; sleep 0.1; done`;
 }
