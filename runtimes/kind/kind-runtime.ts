@@ -19,7 +19,7 @@ import { parse } from 'yaml';
 import { controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from './kind-config.js';
 import { componentReadiness, DEPLOYED, isDeployedPod, systemPods } from './kind-pods.js';
 import { kindPrometheusConfig } from './kind-prometheus.js';
-import { etcdHealthWait, manifestAside, manifestIn, manifestNext, markedManifest, RESTART_ANNOTATION, STATIC_PODS } from './static-pods.js';
+import { etcdHealthWait, manifestAside, manifestIn, STATIC_PODS } from './static-pods.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -215,20 +215,10 @@ export class KindRuntime implements Runtime {
     if (STATIC_PODS.has(component.name)) {
       if ((await nodeState(node)) !== 'running') return;
       const { name } = component;
-      const aside = await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `if [ -f ${manifestAside(name)} ]; then cat ${manifestAside(name)}; fi`] });
-      // Nothing aside: it was not stopped (under dry-run, the commands of a stopped one are shown).
-      if (aside !== '' || ctx.executor.dryRun) {
-        // Back in marked as a new pod (static-pods.ts says why), copied beside the kubelet's
-        // directory first and moved in whole, so the kubelet never reads half a manifest.
-        const staged = join(ctx.paths.root, 'static-pods', `${name}.yaml`);
-        if (ctx.executor.dryRun) await ctx.executor.note(`${manifestAside(name)} of the node, its ${RESTART_ANNOTATION} annotation set to the time, written to ${staged}`);
-        else await ctx.executor.writeFile(staged, markedManifest(aside, String(Date.now())), { mode: 0o600 });
-        await ctx.executor.run({ command: PROVIDER_CLI, args: ['cp', staged, `${node}:${manifestNext(name)}`] });
-        await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `mv ${manifestNext(name)} ${manifestIn(name)} && rm -f ${manifestAside(name)}`] });
-        await ctx.executor.remove(staged);
-      }
+      // The same manifest back, unchanged (manifestAside says why).
       // etcd is waited for on its health endpoint (the node's loopback): the restore that stopped it talks to it next.
-      if (name === 'etcd') await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', etcdHealthWait()] });
+      const ready = name === 'etcd' ? ` && ${etcdHealthWait()}` : '';
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `if [ -f ${manifestAside(name)} ]; then mv ${manifestAside(name)} ${manifestIn(name)}; fi${ready}`] });
     } else if (this.scaledDown.delete(component.name)) {
       await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'scale', `deployment/${component.name}`, '--replicas=1'] });
     }

@@ -2,42 +2,23 @@
  * kubeadm's static pods in a kind node (etcd, kube-controller-manager, kube-scheduler), stopped
  * one at a time while the node runs: the kubelet stops a static pod whose manifest leaves its
  * directory and starts one whose manifest comes in. This module says where the manifests go and
- * what comes back in.
+ * how a start is waited for.
  */
-import { parseDocument } from 'yaml';
 import type { ComponentName } from '../../src/components/index.js';
-import { OperationError } from '../../src/util/errors.js';
 
 export const STATIC_PODS: ReadonlySet<ComponentName> = new Set<ComponentName>(['etcd', 'kube-controller-manager', 'kube-scheduler']);
 
 /** Where the kubelet reads it. */
 export const manifestIn = (name: ComponentName): string => `/etc/kubernetes/manifests/${name}.yaml`;
-/** Where it waits while the component is stopped (outside the kubelet's directory). */
-export const manifestAside = (name: ComponentName): string => `/etc/kubernetes/${name}.yaml.bak`;
-/** Where the marked copy lands before it is moved in whole (outside the kubelet's directory). */
-export const manifestNext = (name: ComponentName): string => `/etc/kubernetes/${name}.yaml.next`;
-
-/** The annotation that makes each start of a static pod a new pod to the kubelet (markedManifest). */
-export const RESTART_ANNOTATION = 'kwokts.x-k8s.io/restarted';
-
 /**
- * The manifest to move back in, its RESTART_ANNOTATION set to `mark` (a fresh value per start).
- * The kubelet derives a static pod's UID from its content: the same manifest back again is the
- * same UID, the very pod it has just stopped, and its pod workers can hold such a pod back
- * (kubernetes/kubernetes#104648 and #113145; the likely cause of a kind CI run that waited two
- * minutes for etcd after an etcd restore). A changed annotation is a new UID, so a new pod.
+ * Where it waits while the component is stopped (outside the kubelet's directory). It comes back
+ * unchanged. Marking it (an annotation with the time, so that the kubelet would see a new pod UID)
+ * was tried after a kind CI run waited two minutes for etcd after an etcd restore, and failed with
+ * the same symptom: the kubelet, replacing the old mirror pod, kept trying to delete it through
+ * the apiserver, which cannot answer while etcd is down, and started no etcd (etcdHealthWait's
+ * output showed it).
  */
-export function markedManifest(text: string, mark: string): string {
-  const doc = parseDocument(text);
-  const metadata = doc.get('metadata');
-  if (doc.errors.length > 0 || metadata === undefined || metadata === null) {
-    throw new OperationError(`a static pod manifest in the kind node does not read as a pod (${doc.errors[0]?.message.split('\n')[0] ?? 'no metadata'})`, {
-      hint: 'the kind node was changed by hand; delete the cluster and create it again',
-    });
-  }
-  doc.setIn(['metadata', 'annotations', RESTART_ANNOTATION], mark);
-  return doc.toString();
-}
+export const manifestAside = (name: ComponentName): string => `/etc/kubernetes/${name}.yaml.bak`;
 
 /**
  * A shell condition waiting for etcd's health on the node's loopback (about two minutes); when it
