@@ -113,10 +113,11 @@ export interface Runtime {
   /** Only where etcd's data is not the cluster directory's `etcd/` (kind). */
   readonly etcdData?: EtcdDataStore;
   /**
-   * Only where components run as objects of the cluster (kind's Deployments): whether `object`
-   * is one of those the runtime makes itself, which a k8s-format restore must leave to it. A
-   * snapshot holds the component's pod of the day it was saved; created again, it would run a
-   * second copy of the component beside the one its Deployment starts.
+   * Only where components run as objects of the cluster (kind's Deployments and static pods):
+   * whether `object` is one of those the runtime makes itself, which a k8s-format restore must
+   * leave to it. A snapshot holds the component's pod of the day it was saved; created again, it
+   * would run a second copy of the component beside the one its Deployment starts (or, for a
+   * static pod's mirror, race the kubelet deleting it while the restore pauses that component).
    */
   ownsObject?(object: KubeObjectView): boolean;
 }
@@ -124,5 +125,5 @@ export interface Runtime {
 /** What ownsObject looks at of an object: src/kube's KubeObject has these, and the runtime interface may not import src/kube. */
 export interface KubeObjectView {
   kind?: string;
-  metadata: { namespace?: string; labels?: Record<string, string> };
+  metadata: { namespace?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
 }

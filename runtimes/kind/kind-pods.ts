@@ -19,6 +19,17 @@ export function isDeployedPod(object: KubeObjectView): boolean {
   return object.kind === 'Pod' && object.metadata.namespace === 'kube-system' && app !== undefined && (DEPLOYED as ReadonlySet<string>).has(app);
 }
 
+/** The annotation the kubelet puts on the API's copy (the mirror pod) of a static pod it runs. */
+const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
+
+/**
+ * The mirror pod of a static pod (kubeadm's apiserver, etcd, controller-manager, scheduler): the
+ * kubelet makes and deletes it as it starts and stops the static pod, so a restore must not.
+ */
+export function isMirrorPod(object: KubeObjectView): boolean {
+  return object.kind === 'Pod' && object.metadata.annotations?.[MIRROR_ANNOTATION] !== undefined;
+}
+
 interface PodView {
   metadata: { name?: string; labels?: Record<string, string> };
   status?: { phase?: string; containerStatuses?: Array<{ ready?: boolean }> };

@@ -17,7 +17,7 @@ import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, EtcdDataStore, KubeObjectView, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
 import { parse } from 'yaml';
 import { controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from './kind-config.js';
-import { componentReadiness, DEPLOYED, isDeployedPod, systemPods } from './kind-pods.js';
+import { componentReadiness, DEPLOYED, isDeployedPod, isMirrorPod, systemPods } from './kind-pods.js';
 import { kindPrometheusConfig } from './kind-prometheus.js';
 import { etcdHealthWait, manifestAside, manifestIn, STATIC_PODS } from './static-pods.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
@@ -224,9 +224,14 @@ export class KindRuntime implements Runtime {
     }
   }
 
-  /** Our Deployments' pods: a YAML restore that created the saved one would run a second controller (or Prometheus, ...). */
+  /**
+   * Our Deployments' pods: a YAML restore that created the saved one would run a second controller
+   * (or Prometheus, ...). And the static pods' mirrors, the kubelet's: the restore pauses the
+   * controller-manager and scheduler by taking their manifests away, the kubelet then deletes their
+   * mirror pods, and a create racing that deletion failed a CI run ("exists", then gone).
+   */
   ownsObject(object: KubeObjectView): boolean {
-    return isDeployedPod(object);
+    return isDeployedPod(object) || isMirrorPod(object);
   }
 
   /**

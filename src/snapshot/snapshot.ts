@@ -6,9 +6,8 @@
 import { existsSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import pLimit from 'p-limit';
 import type { Executor } from '../exec/executor.js';
-import { isAlreadyExists, KubeApiError, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
+import { KubeApiError, type KubeObject } from '../kube/index.js';
 import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.js';
 import { KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
 import { commandFailed } from '../util/output-tail.js';
@@ -23,7 +22,8 @@ import { startComponents } from '../cluster/start-components.js';
 import { summarizeCluster } from '../cluster/summary.js';
 import type { ComponentName } from '../components/index.js';
 import { clientForKubeconfig } from '../scale/scale.js';
-import { cleanForCreate, cleanForSnapshot, DEFAULT_FILTER, restoreWaves } from './k8s-format.js';
+import { cleanForSnapshot, DEFAULT_FILTER } from './k8s-format.js';
+import { createObjects } from './create-objects.js';
 import { loadExeca } from '../exec/load-execa.js';
 import { buildConnection, HttpKubeClient, loadKubeConfig } from '../kube/index.js';
 import { silentLogger } from '../util/log.js';
@@ -204,7 +204,9 @@ async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[]
   const uidMap = new Map<string, string>();
   await runtime.stop(paused, ctx, { graceMs: 10_000 });
   try {
-    await createAll(client, restored, result, uidMap, options);
+    const counts = await createObjects(client, restored, uidMap, options);
+    result.created = counts.created;
+    result.existed = counts.existed;
     // The controllers stay stopped during the replay: the recording already holds what they did.
     if (options.replay && patches.length > 0) {
       options.logger.info(`Replaying ${patches.length} recorded changes (over ${formatSeconds(Math.max(...patches.map((p) => p.durationNanosecond)) / 1e9)})`);
@@ -214,40 +216,6 @@ async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[]
     await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
   }
   return result;
-}
-
-async function createAll(client: KubeClient, objects: readonly KubeObject[], result: RestoreResult, uidMap: Map<string, string>, options: SnapshotOptions): Promise<void> {
-  const refs = new Map<string, Promise<ResourceRef>>();
-  const refOf = (o: KubeObject): Promise<ResourceRef> => {
-    const key = `${o.apiVersion}/${o.kind}`;
-    let ref = refs.get(key);
-    if (!ref) refs.set(key, (ref = client.resolve(o.apiVersion!, o.kind!)));
-    return ref;
-  };
-  const limit = pLimit(16);
-  const createOne = async (o: KubeObject): Promise<void> => {
-    options.signal.throwIfAborted();
-    const ref = await refOf(o);
-    const body = cleanForCreate(o, uidMap);
-    try {
-      const created = await client.create(ref, body, ref.namespaced && o.metadata.namespace ? { namespace: o.metadata.namespace } : {});
-      if (o.metadata.uid && created.metadata.uid) uidMap.set(o.metadata.uid, created.metadata.uid);
-      result.created++;
-    } catch (error) {
-      // Already there (the default namespace, the kubernetes service, ...): link owners to it. The
-      // apiserver does not always say AlreadyExists (a Service whose IP is taken is "Invalid"), so ask.
-      const existing = await client.get(ref, { name: o.metadata.name!, ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}) });
-      if (!existing) throw new OperationError(`restoring ${o.kind} ${o.metadata.namespace ? `${o.metadata.namespace}/` : ''}${o.metadata.name} failed: ${(error as Error).message}`, { cause: error });
-      if (!isAlreadyExists(error)) options.logger.debug(`${o.kind} ${o.metadata.name} exists already (${(error as Error).message})`);
-      if (o.metadata.uid && existing.metadata.uid) uidMap.set(o.metadata.uid, existing.metadata.uid);
-      result.existed++;
-    }
-  };
-  for (const wave of restoreWaves(objects)) {
-    // Namespaces before what lives in them.
-    await Promise.all(wave.filter((o) => o.kind === 'Namespace').map((o) => limit(() => createOne(o))));
-    await Promise.all(wave.filter((o) => o.kind !== 'Namespace').map((o) => limit(() => createOne(o))));
-  }
 }
 
 function formatSeconds(s: number): string {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { componentReadiness, isDeployedPod, podReady } from '../../../../runtimes/kind/kind-pods.js';
+import { componentReadiness, isDeployedPod, isMirrorPod, podReady } from '../../../../runtimes/kind/kind-pods.js';
 import type { KubeObject } from '../../../../src/kube/index.js';
 
 const pod = (name: string, phase: string, ready: boolean[] | undefined, labels?: Record<string, string>): KubeObject => ({
@@ -48,4 +48,13 @@ test("a YAML restore leaves kind our Deployments' pods (kube-system, app=<compon
   assert.equal(isDeployedPod(pod('kube-system', { app: 'kube-scheduler' })), false, 'not one we deploy');
   assert.equal(isDeployedPod(pod('kube-system')), false, 'no labels');
   assert.equal(isDeployedPod({ kind: 'Deployment', metadata: { namespace: 'kube-system', labels: { app: 'kwok-controller' } } }), false, 'the Deployment itself is restored as any object');
+});
+
+test("a YAML restore leaves the kubelet its static pods' mirrors (annotated kubernetes.io/config.mirror), and only those", () => {
+  const mirror = 'kubernetes.io/config.mirror';
+  const pod = (annotations?: Record<string, string>, kind = 'Pod') => ({ kind, metadata: { namespace: 'kube-system', ...(annotations ? { annotations } : {}) } });
+  assert.equal(isMirrorPod(pod({ [mirror]: '7c5c5a4a1e0d' })), true, "kubeadm's controller-manager as the kubelet mirrors it");
+  assert.equal(isMirrorPod(pod({ 'kubernetes.io/config.source': 'file' })), false, 'only the mirror annotation counts');
+  assert.equal(isMirrorPod(pod()), false, 'no annotations');
+  assert.equal(isMirrorPod(pod({ [mirror]: 'x' }, 'ConfigMap')), false, 'a pod, nothing else');
 });
