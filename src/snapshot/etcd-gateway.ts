@@ -4,6 +4,7 @@
  * way to grant a lease with a given ID.
  */
 import { readFile } from 'node:fs/promises';
+import pLimit from 'p-limit';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ClusterRecord, LoadedCluster } from '../cluster/record.js';
@@ -57,12 +58,20 @@ export async function leaseIds(gateway: EtcdGateway, signal?: AbortSignal): Prom
   return (list.leases ?? []).map((l) => String(l.ID ?? '')).filter((id) => /^\d+$/.test(id));
 }
 
+/**
+ * Calls per lease in flight at once. Each request listens on the caller's abort signal, and a kind
+ * cluster has dozens of leases: unbounded, every restore there printed Node's "possible
+ * EventTarget memory leak" warning (more than 10 listeners on one signal).
+ */
+const LEASE_CALLS_AT_ONCE = 6;
+
 /** Each lease's remaining TTL in seconds (leases that expire meanwhile are left out). */
 export async function leaseTtls(gateway: EtcdGateway, signal?: AbortSignal): Promise<Map<string, number>> {
   const ids = await leaseIds(gateway, signal);
+  const limit = pLimit(LEASE_CALLS_AT_ONCE);
   const ttls = await Promise.all(
     ids.map(async (id) => {
-      const answer = (await gateway.call('/v3/lease/timetolive', { ID: id }, signal).catch(() => undefined)) as { TTL?: string | number } | undefined;
+      const answer = (await limit(() => gateway.call('/v3/lease/timetolive', { ID: id }, signal)).catch(() => undefined)) as { TTL?: string | number } | undefined;
       return [id, Number(answer?.TTL ?? -1)] as const;
     }),
   );
@@ -73,6 +82,7 @@ export async function leaseTtls(gateway: EtcdGateway, signal?: AbortSignal): Pro
 export async function grantMissing(gateway: EtcdGateway, ttls: ReadonlyMap<string, number>, signal?: AbortSignal): Promise<number> {
   const present = new Set(await leaseIds(gateway, signal));
   const missing = [...ttls].filter(([id]) => !present.has(id));
-  await Promise.all(missing.map(([id, ttl]) => gateway.call('/v3/lease/grant', { ID: id, TTL: String(ttl) }, signal)));
+  const limit = pLimit(LEASE_CALLS_AT_ONCE);
+  await Promise.all(missing.map(([id, ttl]) => limit(() => gateway.call('/v3/lease/grant', { ID: id, TTL: String(ttl) }, signal))));
   return missing.length;
 }

@@ -57,3 +57,25 @@ test('leases the restored etcd lacks are granted again with their IDs and remain
     after.close();
   }
 });
+
+test("a cluster's many leases are asked and granted without Node's listener-leak warning on the caller's signal", async () => {
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => void warnings.push(`${warning.name}: ${warning.message}`);
+  process.on('warning', onWarning);
+  const leases = new Map(Array.from({ length: 40 }, (_, i) => [String(1000 + i), 60 + i] as const));
+  const before = await fakeEtcd(leases);
+  const after = await fakeEtcd(new Map());
+  try {
+    const signal = new AbortController().signal;
+    const ttls = await leaseTtls(await etcdGateway(before.record, before.paths), signal);
+    assert.equal(ttls.size, 40);
+    assert.equal(await grantMissing(await etcdGateway(after.record, after.paths), ttls, signal), 40);
+    // Warnings are emitted on a later tick.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')), []);
+  } finally {
+    process.off('warning', onWarning);
+    before.close();
+    after.close();
+  }
+});
