@@ -77,9 +77,13 @@ export type PortEndpoint =
 export interface EtcdDataStore {
   /** etcdutl's member flags (--name, --initial-cluster, ...), so the restored data belongs to the running member. */
   memberArgs(ctx: RuntimeContext): Promise<string[]>;
-  /** Put the host directory `from` in place of etcd's data, the current data kept aside for putBack. */
+  /**
+   * Put the host directory `from` in place of etcd's data, the current data kept aside for
+   * putBack, with etcd running: the store stops and restarts etcd around the swap itself, and
+   * resolves once etcd answers on the new data.
+   */
   replace(from: string, ctx: RuntimeContext): Promise<void>;
-  /** The data kept aside back in place (a rollback). */
+  /** The data kept aside back in place, etcd restarted on it (a rollback); none kept: nothing changes. */
   putBack(ctx: RuntimeContext): Promise<void>;
   /** Forget the data kept aside (the restore succeeded). */
   dropKept(ctx: RuntimeContext): Promise<void>;

@@ -9,6 +9,7 @@ import type { ComponentName } from '../../src/components/index.js';
 import { buildConnection, HttpKubeClient, loadKubeConfig, podsResource, type KubeObject } from '../../src/kube/index.js';
 import { silentLogger } from '../../src/util/log.js';
 import type { KubeObjectView, RuntimeContext } from '../runtime.js';
+import type { EtcdContainerView } from './static-pods.js';
 
 /** What kwokts deploys into a kind cluster (templates/kind), as opposed to kubeadm's static pods. */
 export const DEPLOYED: ReadonlySet<ComponentName> = new Set<ComponentName>(['kwok-controller', 'metrics-server', 'prometheus', 'jaeger']);
@@ -50,6 +51,20 @@ export function componentReadiness(pods: readonly KubeObject[], names: readonly 
       return [name, own.some(podReady)];
     }),
   );
+}
+
+/** What the kubelet reports of etcd's container in its static pod on `node` (undefined: no such pod or container). */
+export function etcdContainer(pods: readonly KubeObject[] | undefined, node: string): EtcdContainerView | undefined {
+  const pod = pods?.find((p) => p.metadata.name === `etcd-${node}`) as { status?: { containerStatuses?: ContainerStatusView[] } } | undefined;
+  const status = pod?.status?.containerStatuses?.find((c) => c.name === 'etcd');
+  if (!status) return undefined;
+  return { ...(status.state?.running?.startedAt ? { startedAt: status.state.running.startedAt } : {}), endedBefore: status.lastState?.terminated !== undefined };
+}
+
+interface ContainerStatusView {
+  name?: string;
+  state?: { running?: { startedAt?: string } };
+  lastState?: { terminated?: unknown };
 }
 
 /**

@@ -17,9 +17,9 @@ import { templatePath } from '../../src/util/package-root.js';
 import type { ComponentStatus, EtcdDataStore, KubeObjectView, LogOptions, PortEndpoint, Runtime, RuntimeContext, RuntimeInfo } from '../runtime.js';
 import { parse } from 'yaml';
 import { controllerHostDirs, fillImage, kindApiserverTracingConfig, kubeadmApiOf, renderControllerManifests, renderKindConfig } from './kind-config.js';
-import { componentReadiness, DEPLOYED, isDeployedPod, isMirrorPod, systemPods } from './kind-pods.js';
+import { componentReadiness, DEPLOYED, etcdContainer, isDeployedPod, isMirrorPod, systemPods } from './kind-pods.js';
 import { kindPrometheusConfig } from './kind-prometheus.js';
-import { etcdHealthWait, manifestAside, manifestIn, STATIC_PODS } from './static-pods.js';
+import { ETCD_DATA, ETCD_DATA_ASIDE, killRestartsAtOnce, manifestIn, putEtcdDataBack, setEtcdDataAside, startEtcdAfterSwap, startStaticPod, stopEtcdForSwap, stopStaticPod, STATIC_PODS, type EtcdRestart } from './static-pods.js';
 import { loadExeca } from '../../src/exec/load-execa.js';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -200,7 +200,7 @@ export class KindRuntime implements Runtime {
     const ordered = [...components.filter((c) => DEPLOYED.has(c.name)), ...components.filter((c) => !DEPLOYED.has(c.name))];
     for (const { name } of ordered) {
       if (STATIC_PODS.has(name)) {
-        await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `mv ${manifestIn(name)} ${manifestAside(name)} && while pgrep -x ${name} >/dev/null; do sleep 0.1; done`] });
+        await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', stopStaticPod(name)] });
       } else if (DEPLOYED.has(name)) {
         await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'scale', `deployment/${name}`, '--replicas=0'] });
         this.scaledDown.add(name);
@@ -214,11 +214,9 @@ export class KindRuntime implements Runtime {
     const node = nodeName(ctx);
     if (STATIC_PODS.has(component.name)) {
       if ((await nodeState(node)) !== 'running') return;
-      const { name } = component;
-      // The same manifest back, unchanged (manifestAside says why).
-      // etcd is waited for on its health endpoint (the node's loopback): the restore that stopped it talks to it next.
-      const ready = name === 'etcd' ? ` && ${etcdHealthWait()}` : '';
-      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `if [ -f ${manifestAside(name)} ]; then mv ${manifestAside(name)} ${manifestIn(name)}; fi${ready}`] });
+      // The same manifest back, unchanged (manifestAside says why); etcd waited for on its health:
+      // the restore that stopped it talks to it next.
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', startStaticPod(component.name)] });
     } else if (this.scaledDown.delete(component.name)) {
       await ctx.executor.run({ command: kubectlOf(ctx), args: [...kubectlArgs(ctx), 'scale', `deployment/${component.name}`, '--replicas=1'] });
     }
@@ -235,9 +233,10 @@ export class KindRuntime implements Runtime {
   }
 
   /**
-   * etcd's data is kubeadm's, in the node at /var/lib/etcd: swapped there while etcd is stopped,
-   * the data it replaces kept aside until the restore is done. The member flags come from etcd's
-   * manifest, so the restored member is the one kubeadm's etcd runs as.
+   * etcd's data is kubeadm's, in the node at /var/lib/etcd: swapped there while etcd is frozen (and
+   * then killed) or stopped through its manifest, as etcdRestartWay chooses, the data it replaces
+   * kept aside until the restore is done. The member flags come from etcd's manifest, so the
+   * restored member is the one kubeadm's etcd runs as.
    */
   readonly etcdData: EtcdDataStore = {
     memberArgs: async (ctx) => {
@@ -249,11 +248,16 @@ export class KindRuntime implements Runtime {
     },
     replace: async (from, ctx) => {
       const node = nodeName(ctx);
-      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `rm -rf ${ETCD_DATA_ASIDE} && mv ${ETCD_DATA} ${ETCD_DATA_ASIDE} && mkdir -m 700 ${ETCD_DATA}`] });
+      const way = await etcdRestartWay(ctx);
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `${stopEtcdForSwap(way)} && ${setEtcdDataAside()}`] });
       await ctx.executor.run({ command: PROVIDER_CLI, args: ['cp', `${from}/.`, `${node}:${ETCD_DATA}`] });
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', startEtcdAfterSwap(way)] });
     },
     putBack: async (ctx) => {
-      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', nodeName(ctx), 'sh', '-c', `rm -rf ${ETCD_DATA} && mv ${ETCD_DATA_ASIDE} ${ETCD_DATA}`] });
+      const node = nodeName(ctx);
+      const way = await etcdRestartWay(ctx);
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `${stopEtcdForSwap(way)} && ${putEtcdDataBack()}`] });
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', startEtcdAfterSwap(way)] });
     },
     dropKept: async (ctx) => {
       await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', nodeName(ctx), 'rm', '-rf', ETCD_DATA_ASIDE] });
@@ -317,12 +321,24 @@ export class KindRuntime implements Runtime {
   }
 }
 
+/**
+ * How etcd restarts on swapped data in this node now (static-pods.ts's EtcdRestart): killed, when
+ * the kubelet would start it again at once; else through its manifest.
+ */
+async function etcdRestartWay(ctx: RuntimeContext): Promise<EtcdRestart> {
+  if (ctx.executor.dryRun) {
+    await ctx.executor.note('etcd is killed for the kubelet to restart it, unless the kubelet restarted it in the last 5.5 minutes: then it is stopped and started through its manifest');
+    return 'kill';
+  }
+  const way = killRestartsAtOnce(etcdContainer(await systemPods(ctx), nodeName(ctx)), Date.now()) ? 'kill' : 'manifest';
+  ctx.logger.debug(`etcd restarts on the swapped data by ${way === 'kill' ? 'a kill (the kubelet restarts it at once)' : 'its manifest (the kubelet restarted it lately, and would hold a killed one back)'}`);
+  return way;
+}
+
 const nodeName = (ctx: RuntimeContext): string => `${runtimeObjectName(ctx.cluster)}-control-plane`;
 const PODS_SEEN_FOR_MS = 250;
 /** kubeadm's static pods are named <component>-<node>; ours are Deployments. */
 const podTarget = (component: ComponentName, ctx: RuntimeContext): string => (DEPLOYED.has(component) ? `deployment/${component}` : `pod/${component}-${nodeName(ctx)}`);
-const ETCD_DATA = '/var/lib/etcd';
-const ETCD_DATA_ASIDE = '/var/lib/etcd.previous';
 
 /** Until no pod of the Deployment (label app=<name>, as templates/kind has them) is left, or two minutes passed. */
 async function podsGone(name: ComponentName, ctx: RuntimeContext): Promise<void> {

@@ -222,13 +222,19 @@ async function restoreLive(r: Restore, { bump, gateway, leases }: Live): Promise
   const { paths, record } = cluster;
   // Asked as its readiness probe asks it: no kubeconfig to parse, no client code to load.
   const apiserver = record.components.find((c) => c.name === 'kube-apiserver')?.probe;
-  // Killed: its data is replaced, so nothing a graceful shutdown would save is wanted.
-  await span('restore: stop etcd', () => runtime.stop([etcd], ctx, { graceMs: 0 }));
-  await portsFree(r, [etcd]);
-  await swapIn(r, r.restored, r.previous);
+  // A runtime that keeps etcd's data itself (kind) restarts etcd as it swaps it: inside the try, so
+  // a swap that fails half-way is rolled back.
+  const inRuntime = runtime.etcdData !== undefined;
+  if (!inRuntime) {
+    // Killed: its data is replaced, so nothing a graceful shutdown would save is wanted.
+    await span('restore: stop etcd', () => runtime.stop([etcd], ctx, { graceMs: 0 }));
+    await portsFree(r, [etcd]);
+    await swapIn(r, r.restored, r.previous);
+  }
   const deadline = Date.now() + DEFAULT_READY_TIMEOUT_MS;
   try {
-    await span('restore: start etcd', () => startComponents(runtime, [etcd], ctx, { paths, waitMs: DEFAULT_READY_TIMEOUT_MS, signal: options.signal }));
+    if (inRuntime) await span('restore: etcd restarted on the restored data', () => swapIn(r, r.restored, r.previous));
+    else await span('restore: start etcd', () => startComponents(runtime, [etcd], ctx, { paths, waitMs: DEFAULT_READY_TIMEOUT_MS, signal: options.signal }));
     // The apiserver attaches new Events to a lease it granted earlier and keeps reusing for up
     // to a minute; one granted after the snapshot is missing from it, and every Event write
     // would fail ("requested lease not found") until the apiserver grants the next.
@@ -238,7 +244,7 @@ async function restoreLive(r: Restore, { bump, gateway, leases }: Live): Promise
     }
     if (apiserver && !options.executor.dryRun) await span('restore: apiserver serves the restored data', () => waitServed(apiserver, paths, bump, deadline, options.signal));
     // Served is the apiserver's main etcd client reconnected; its readiness check has clients of
-    // its own, which after a long etcd outage (kind stops etcd through its kubelet: about 11 s)
+    // its own, which after a long etcd outage (kind may stop etcd through its kubelet: about 10 s)
     // may still be backing off. So readiness gets a minute of its own after serving, whatever is
     // left of the deadline.
     const readyBy = Math.max(deadline, Date.now() + READY_AFTER_SERVED_MS);
@@ -284,11 +290,9 @@ async function rollBack(r: Restore, error: unknown): Promise<never> {
   const { paths, record } = cluster;
   options.logger.warn(rollBackWarning(error));
   if (runtime.etcdData) {
-    // The data is swapped back by what runs in the node (kind): etcd alone is stopped for it and
-    // started again, then the whole cluster restarts so the apiserver's caches start afresh.
-    await runtime.stop([r.etcd], ctx, { graceMs: 0 });
+    // The data is swapped back by what runs in the node (kind), etcd restarted on it, then the
+    // whole cluster restarts so the apiserver's caches start afresh.
     await swapIn(r, r.previous, undefined);
-    await startComponents(runtime, [r.etcd], ctx, { paths, waitMs: 0, signal: options.signal });
     await runtime.stop(record.components, ctx);
   } else {
     await runtime.stop(record.components, ctx, { graceMs: 0 });

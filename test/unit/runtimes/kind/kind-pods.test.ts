@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { componentReadiness, isDeployedPod, isMirrorPod, podReady } from '../../../../runtimes/kind/kind-pods.js';
+import { componentReadiness, etcdContainer, isDeployedPod, isMirrorPod, podReady } from '../../../../runtimes/kind/kind-pods.js';
 import type { KubeObject } from '../../../../src/kube/index.js';
 
 const pod = (name: string, phase: string, ready: boolean[] | undefined, labels?: Record<string, string>): KubeObject => ({
@@ -57,4 +57,16 @@ test("a YAML restore leaves the kubelet its static pods' mirrors (annotated kube
   assert.equal(isMirrorPod(pod({ 'kubernetes.io/config.source': 'file' })), false, 'only the mirror annotation counts');
   assert.equal(isMirrorPod(pod()), false, 'no annotations');
   assert.equal(isMirrorPod(pod({ [mirror]: 'x' }, 'ConfigMap')), false, 'a pod, nothing else');
+});
+
+test("etcd's container as the kubelet reports it: when the running one started, and whether one ended before", () => {
+  const node = 'kwok-k1-control-plane';
+  const etcdPod = (name: string, statuses: unknown[]): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system' }, status: { containerStatuses: statuses } });
+  const running = { name: 'etcd', state: { running: { startedAt: '2026-12-01T00:53:26Z' } } };
+  assert.deepEqual(etcdContainer([etcdPod(`etcd-${node}`, [running])], node), { startedAt: '2026-12-01T00:53:26Z', endedBefore: false });
+  assert.deepEqual(etcdContainer([etcdPod(`etcd-${node}`, [{ ...running, lastState: { terminated: { exitCode: 0, finishedAt: '2026-12-01T00:53:25Z' } } }])], node), { startedAt: '2026-12-01T00:53:26Z', endedBefore: true });
+  assert.deepEqual(etcdContainer([etcdPod(`etcd-${node}`, [{ name: 'etcd', state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: {} } }])], node), { endedBefore: true }, 'not running: no start time');
+  assert.equal(etcdContainer([etcdPod('etcd-kwok-other-control-plane', [running])], node), undefined, "another node's etcd");
+  assert.equal(etcdContainer([etcdPod(`etcd-${node}`, [])], node), undefined, 'no container status yet');
+  assert.equal(etcdContainer(undefined, node), undefined, 'the apiserver did not answer');
 });
