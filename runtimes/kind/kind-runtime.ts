@@ -40,6 +40,8 @@ export class KindRuntime implements Runtime {
   private podsSeen: { at: number; pods: Promise<KubeObject[] | undefined> } | undefined;
   /** Deployments this process scaled to 0 (stop() without the apiserver), for start() to scale back. */
   private readonly scaledDown = new Set<ComponentName>();
+  /** How etcdData.replace restarted etcd, for a rollback's putBack to do the same. */
+  private etcdSwappedBy: EtcdRestart | undefined;
 
   info(): RuntimeInfo {
     return { name: 'kind', mode: 'cluster' };
@@ -249,14 +251,17 @@ export class KindRuntime implements Runtime {
     replace: async (from, ctx) => {
       const node = nodeName(ctx);
       const way = await etcdRestartWay(ctx);
+      this.etcdSwappedBy = way;
       await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `${stopEtcdForSwap(way)} && ${setEtcdDataAside()}`] });
       await ctx.executor.run({ command: PROVIDER_CLI, args: ['cp', `${from}/.`, `${node}:${ETCD_DATA}`] });
       await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', startEtcdAfterSwap(way)] });
     },
     putBack: async (ctx) => {
       const node = nodeName(ctx);
-      const way = await etcdRestartWay(ctx);
-      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `${stopEtcdForSwap(way)} && ${putEtcdDataBack()}`] });
+      // The way the restore took: a frozen etcd is killed again, not stopped through the kubelet
+      // (which would wait a grace period on it), and the apiserver may not answer to choose anew.
+      const way = this.etcdSwappedBy ?? (await etcdRestartWay(ctx));
+      await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', `${stopEtcdForSwap(way, 'rollback')} && ${putEtcdDataBack()}`] });
       await ctx.executor.run({ command: PROVIDER_CLI, args: ['exec', node, 'sh', '-c', startEtcdAfterSwap(way)] });
     },
     dropKept: async (ctx) => {

@@ -39,8 +39,8 @@ export function startStaticPod(name: ComponentName): string {
  * - `kill`: etcd frozen (SIGSTOP, so it writes nothing more, not even a new WAL file into the new
  *   directory) while the data is swapped, then killed; the kubelet starts its container again as
  *   after any crash. The pod stays, so nothing waits on the apiserver, which cannot answer while
- *   etcd is down. Through its manifest (below), one restore in several CI runs waited two minutes
- *   for an etcd the kubelet did not start again: a static pod whose same manifest comes back is
+ *   etcd is down. Through its manifest (below), in one CI run in several a restore waited two
+ *   minutes for an etcd the kubelet did not start again: a static pod whose same manifest comes back is
  *   the pod it has just terminated (kubernetes/kubernetes#104648), and a changed manifest made the
  *   kubelet first delete the old mirror pod, through that apiserver (tried, seen). But the kubelet
  *   starts a crashed container at once only when it has not restarted it within its back-off (10 s,
@@ -74,11 +74,14 @@ export function killRestartsAtOnce(view: EtcdContainerView | undefined, nowMs: n
   return Number.isFinite(started) && nowMs - started > KUBELET_MAX_BACKOFF_MS + BACKOFF_MARGIN_MS;
 }
 
-const FREEZE_ETCD = "{ pkill -STOP -x etcd || { echo 'etcd is not running in the node' >&2; exit 1; }; }";
-
-/** The shell that stops etcd for a swap of its data, the `kill` way or the `manifest` way. */
-export function stopEtcdForSwap(way: EtcdRestart): string {
-  return way === 'kill' ? FREEZE_ETCD : stopStaticPod('etcd');
+/**
+ * The shell that stops etcd for a swap of its data, the `kill` way or the `manifest` way. A restore
+ * swaps data only under a running etcd; a rollback also when etcd is down (the restored data may
+ * have made it crash), as the kubelet then starts it on the data put back.
+ */
+export function stopEtcdForSwap(way: EtcdRestart, swap: 'restore' | 'rollback' = 'restore'): string {
+  if (way === 'manifest') return stopStaticPod('etcd');
+  return swap === 'restore' ? "{ pkill -STOP -x etcd || { echo 'etcd is not running in the node' >&2; exit 1; }; }" : '{ pkill -STOP -x etcd || true; }';
 }
 
 /** The shell that starts it again on the swapped data, waited for on its health. */
@@ -86,7 +89,7 @@ export function startEtcdAfterSwap(way: EtcdRestart): string {
   return way === 'kill' ? killEtcd() : startStaticPod('etcd');
 }
 
-/** The frozen etcd killed and its end waited for (so the health wait cannot reach it), then its restart by the kubelet waited for. */
+/** The frozen etcd killed (if one runs) and its end waited for (so the health wait cannot reach it), then its restart by the kubelet waited for. */
 function killEtcd(): string {
   return `for pid in $(pgrep -x etcd); do kill -KILL $pid; while kill -0 $pid 2>/dev/null; do sleep 0.05; done; done; ${etcdHealthWait()}`;
 }
