@@ -4,11 +4,6 @@ import module from 'node:module';
 // Node >= 22.1 keeps compiled code on disk between runs; older Node has no such function.
 module.enableCompileCache?.();
 
-// bin/kwokts moved NODE_EXTRA_CA_CERTS aside so that Node starts without parsing it; take it back.
-if (process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS !== undefined) {
-  await (await import('../dist/src/util/extra-ca-certs.js')).resumeExtraCaCerts();
-}
-
 const argv = process.argv.slice(2);
 // The hot commands (--version, get clusters, kubectl/etcdctl/kectl, delete cluster, snapshot restore) run from a
 // bundle without oclif; everything else, and anything unusual about those, goes through oclif
@@ -22,6 +17,11 @@ const code = fast && (await fast.runFast(argv));
 if (code !== undefined) {
   await fast.exitWhenFlushed(code);
 } else {
+  // bin/kwokts moved NODE_EXTRA_CA_CERTS aside so that Node starts without parsing it; take it
+  // back. (The fast path takes it back itself, for the command it runs, and --version needs none.)
+  if (process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS !== undefined) {
+    await (await import('../dist/src/util/extra-ca-certs.js')).resumeExtraCaCerts();
+  }
   const { main } = await import('../dist/src/cli/main.js');
   await main(argv, import.meta.url);
 }

@@ -7,6 +7,7 @@ import { NotFoundError, PreflightError } from '../../src/util/errors.js';
 import type { ContainerEngine, ContainerState, NetworkState, PullProgress } from './engine.js';
 import type { ContainerOp, ContainerSpec } from './operations.js';
 import { describeEndpoint, type ApiEndpoint } from './dialect.js';
+import { ensureExtraCaTrust } from '../../src/util/extra-ca-certs.js';
 
 interface HttpError {
   statusCode?: number;
@@ -35,6 +36,9 @@ export class ApiEngine implements ContainerEngine {
   /** dockerode (and the ssh/modem stack under it) is loaded here, not at start-up: binary-runtime commands never need it. */
   static async open(endpoint: ApiEndpoint, engineName: string, options: { libpodApi?: boolean } = {}): Promise<ApiEngine> {
     const { default: DockerClient } = await import('dockerode');
+    // An engine over TLS (DOCKER_HOST=https://...) is verified against the default roots,
+    // NODE_EXTRA_CA_CERTS's among them, as Node itself would.
+    if (!('socketPath' in endpoint) && endpoint.protocol === 'https') await ensureExtraCaTrust();
     const docker = new DockerClient('socketPath' in endpoint ? { socketPath: endpoint.socketPath } : { host: endpoint.host, port: endpoint.port, protocol: endpoint.protocol });
     return new ApiEngine(endpoint, engineName, docker, options.libpodApi ?? false);
   }

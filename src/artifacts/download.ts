@@ -19,6 +19,7 @@ import type * as GotModule from 'got';
 import { lock } from 'proper-lockfile';
 import { ArtifactError, PreflightError, type KwoktsErrorOptions } from '../util/errors.js';
 import { silentLogger, type Logger } from '../util/log.js';
+import { ensureExtraCaTrust } from '../util/extra-ca-certs.js';
 import { parseGoDurationMs } from '../gocompat/go-duration.js';
 import type { ProgressCallback } from './progress.js';
 import type { ChecksumSpec, DownloadCandidate, ExtractCandidate } from './sources.js';
@@ -156,6 +157,8 @@ const CONNECT_EVENTS = new Set(['lookup', 'connect', 'secureConnect']);
  */
 let gotModule: typeof GotModule | undefined;
 async function loadGot(): Promise<typeof GotModule> {
+  // Downloads trust the default roots, NODE_EXTRA_CA_CERTS's among them, as Node itself would.
+  await ensureExtraCaTrust();
   gotModule ??= await import('got');
   return gotModule;
 }

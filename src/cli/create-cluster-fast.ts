@@ -4,6 +4,7 @@ import { createLogger, LogLevel, parseLogLevel } from '../util/log.js';
 import { createAndReport, type CreateClusterFlags } from './create-cluster.js';
 import { installInterruptHandlers } from './interrupts.js';
 import { reportError } from './report-error.js';
+import { resumeExtraCaCerts } from '../util/extra-ca-certs.js';
 
 export { readCreateClusterFlags } from './create-cluster-flags.js';
 
@@ -15,6 +16,8 @@ export { readCreateClusterFlags } from './create-cluster-flags.js';
  */
 export async function runCreateClusterFast(flags: CreateClusterFlags): Promise<number> {
   const logLevel = parseLogLevel(flags.v) ?? LogLevel.INFO;
+  // A create reaches much (downloads, engines, the kube client): NODE_EXTRA_CA_CERTS trusted at once.
+  await resumeExtraCaCerts();
   try {
     const logger = createLogger(logLevel);
     const workdir = resolveWorkdir();

@@ -3,6 +3,7 @@ import { createLogger, type Logger } from '../util/log.js';
 import type { FastCommand, PassthroughTool } from './fast-path.js';
 import { installInterruptHandlers } from './interrupts.js';
 import { reportError } from './report-error.js';
+import { takeBackExtraCaCerts } from '../util/extra-ca-certs.js';
 
 /**
  * Runs what src/cli/fast-path.ts recognised, as BaseCommand and the command classes would: the
@@ -10,6 +11,9 @@ import { reportError } from './report-error.js';
  */
 export async function runFastCommand(command: Exclude<FastCommand, { kind: 'version' } | { kind: 'create-cluster' }>): Promise<number> {
   const logLevel = command.globals.logLevel;
+  // NODE_EXTRA_CA_CERTS back for the programs these start; trusting it waits for a connection
+  // that needs it (extra-ca-certs.ts says which), which these commands almost never make.
+  takeBackExtraCaCerts();
   try {
     const workdir = resolveWorkdir();
     const logger = createLogger(logLevel);

@@ -14,8 +14,15 @@
  * Node would have: tls.connect, https and undici all create their contexts through
  * tls.createSecureContext, so that is the one place to wrap. The file is read at the first such
  * context; a file that cannot be read is warned about and ignored, as Node does.
+ *
+ * When: an entry that may do anything (oclif's commands, the controller) resumes at once. The
+ * fast path's commands (delete, get clusters, the passthroughs, an etcd restore) only put the
+ * variable back: their connections go to the cluster's components, each with its own CA, which
+ * the wrap leaves alone. Loading node:tls to wrap it was ~5 ms of CPU and, on a loaded machine,
+ * a fifth of a delete's time. What could still make a default-trust connection on their way (a
+ * download, an engine or apiserver reached over TLS without a CA of its own) calls
+ * ensureExtraCaTrust() first.
  */
-import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SecureContext, SecureContextOptions } from 'node:tls';
@@ -24,7 +31,19 @@ import type { SecureContext, SecureContextOptions } from 'node:tls';
 export const DEFERRED_ENV = 'KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS';
 const NODE_ENV = 'NODE_EXTRA_CA_CERTS';
 
-let installed = false;
+/**
+ * Per process, not per module instance: the fast path's bundle and the tsc-built modules it
+ * sometimes loads (resolving a tool may download it) each have a copy of this module, and the
+ * bundle the one that took the value back.
+ */
+interface ExtraCaState {
+  /** The bundle taken back and not trusted yet. */
+  pending?: string;
+  /** tls.createSecureContext is wrapped. */
+  installed?: boolean;
+}
+const STATE_KEY = Symbol.for('kwokts.extra-ca-certs');
+const state: ExtraCaState = ((globalThis as Record<symbol, ExtraCaState | undefined>)[STATE_KEY] ??= {});
 
 /**
  * Takes the deferred value back (see above): NODE_EXTRA_CA_CERTS is set again for child
@@ -32,12 +51,29 @@ let installed = false;
  * Does nothing when there is nothing deferred. Call it before any TLS connection is made.
  */
 export async function resumeExtraCaCerts(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  takeBackExtraCaCerts(env);
+  await ensureExtraCaTrust();
+}
+
+/**
+ * The cheap half of resumeExtraCaCerts: the variable back for child processes, the trust left to
+ * ensureExtraCaTrust(), which whatever may make a default-trust connection calls first.
+ */
+export function takeBackExtraCaCerts(env: NodeJS.ProcessEnv = process.env): void {
   const deferred = env[DEFERRED_ENV];
   delete env[DEFERRED_ENV];
   if (deferred === undefined || deferred === '') return;
   env[NODE_ENV] = deferred;
   // Node resolves a relative path against the directory it started in; so do we, now.
-  await trustExtraCaCerts(resolve(deferred));
+  state.pending = resolve(deferred);
+}
+
+/** Default-trust TLS contexts trust the bundle taken back, if there is one; cheap once done. */
+export async function ensureExtraCaTrust(): Promise<void> {
+  const file = state.pending;
+  if (file === undefined) return;
+  state.pending = undefined;
+  await trustExtraCaCerts(file);
 }
 
 /**
@@ -64,8 +100,8 @@ function usesOtherCaStore(nodeOptions: string | undefined): boolean {
  * here, not at the top: the spawners import this module for deferExtraCaCerts alone.
  */
 async function trustExtraCaCerts(file: string): Promise<void> {
-  if (installed) return;
-  installed = true;
+  if (state.installed) return;
+  state.installed = true;
   const tls = (await import('node:tls')).default;
   const original = tls.createSecureContext;
   let ca: string[] | undefined;
@@ -121,6 +157,8 @@ export function readExtraCertificates(file: string, known: readonly string[] = [
   const body = (pem: string): string => pem.replace(/\s+/g, '');
   const roots = new Set(known.map(body));
   const extra = blocks.filter((block) => !roots.has(body(block)));
+  // node:crypto only now: a command that never makes a default-trust connection never loads it.
+  const { X509Certificate } = process.getBuiltinModule('node:crypto');
   for (const block of extra) new X509Certificate(block);
   return extra;
 }

@@ -5,9 +5,12 @@
  * handlers below are undici's plain dispatch callbacks: a buffered answer for ordinary requests,
  * batches of chunks for watches.
  */
-import { createSecureContext } from 'node:tls';
+// The module object, not a named import: a named import keeps the function as it was at load, and
+// extra-ca-certs.ts wraps tls.createSecureContext for contexts that trust the default roots.
+import tls from 'node:tls';
 import type { Dispatcher, Pool } from 'undici';
 import type { TlsMaterial } from './connection.js';
+import { ensureExtraCaTrust } from '../../util/extra-ca-certs.js';
 
 export interface TransportOptions {
   /** Connections at most; undefined: no limit (watches, one long request each). */
@@ -100,7 +103,12 @@ export class Transport {
     // One TLS context for every connection: given ca/cert/key, each tls.connect would parse them
     // into a context of its own (the most expensive part of a reconnect).
     const { ca, cert, key, ...verify } = this.tls;
-    const secure = this.origin.startsWith('https:') ? { secureContext: createSecureContext({ ca, cert, key }), ...verify } : {};
+    const https = this.origin.startsWith('https:');
+    // No CA of its own (a kubeconfig for a server with a public or a proxy's certificate): the
+    // default roots, NODE_EXTRA_CA_CERTS's among them, as Node itself would trust.
+    if (https && ca === undefined) await ensureExtraCaTrust();
+    if (this.pool) return this.pool;
+    const secure = https ? { secureContext: tls.createSecureContext({ ca, cert, key }), ...verify } : {};
     // Created on use, also again after close(): the node:http agent this replaces behaved so.
     this.pool = new PoolClass(this.origin, {
       connections: this.options.connections ?? null,

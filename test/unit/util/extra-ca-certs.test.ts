@@ -163,3 +163,102 @@ test('readExtraCertificates: certificates already known (Node\'s roots) are left
   writeFileSync(broken, `${first}\n-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n`);
   assert.throws(() => readExtraCertificates(broken, [first]));
 });
+
+/**
+ * The fast path's half: the variable taken back without node:tls (or crypto) loaded, and each
+ * client that may make a default-trust connection trusting the bundle first. Each mode is one
+ * such client, in a child of its own (the wrap is process-wide).
+ */
+const TAKEN_BACK_CHILD = `
+const modules = (process.env.MODULES ?? '').split(',').filter(Boolean);
+const { takeBackExtraCaCerts } = await import(process.env.MODULE);
+const before = new Set(process.moduleLoadList);
+takeBackExtraCaCerts();
+const loaded = ['tls', 'crypto'].filter((m) => process.moduleLoadList.includes('NativeModule ' + m) && !before.has('NativeModule ' + m));
+const outcome = async () => {
+  switch (process.env.CLIENT) {
+    case 'none':
+      return 'none';
+    case 'https': {
+      // Trusted through a second copy of the module (the fast path's bundle took the value back, a
+      // tsc-built module it loaded trusts it): the state is the process's, not the copy's.
+      const copy = await import(process.env.MODULE + '?copy');
+      await copy.ensureExtraCaTrust();
+      const https = await import('node:https');
+      return new Promise((done) => https.get(process.env.URL, { agent: false }, (res) => { res.resume(); done('ok'); }).on('error', (e) => done(e.code ?? e.message)));
+    }
+    case 'transport': {
+      const { Transport } = await import(process.env.TRANSPORT);
+      const t = new Transport(new URL(process.env.URL), {}, { connectTimeoutMs: 5000 });
+      try {
+        const answer = await t.send({ method: 'GET', path: '/', headers: {}, timeoutMs: 5000 });
+        return answer.status === 200 ? 'ok' : 'status ' + answer.status;
+      } catch (e) {
+        return e.code ?? e.message;
+      } finally {
+        t.close();
+      }
+    }
+    case 'engine': {
+      const { ApiEngine } = await import(process.env.ENGINE);
+      const u = new URL(process.env.URL);
+      const engine = await ApiEngine.open({ host: u.hostname, port: Number(u.port), protocol: 'https' }, 'docker');
+      return engine.ping().then(() => 'ok', (e) => e.message);
+    }
+    case 'download': {
+      const { fetchText } = await import(process.env.DOWNLOAD);
+      return fetchText(process.env.URL, { tuning: { retries: 0 } }).then(() => 'ok', (e) => e.message);
+    }
+  }
+};
+console.log(JSON.stringify({ nodeExtra: process.env.NODE_EXTRA_CA_CERTS ?? null, deferred: process.env.${DEFERRED_ENV} ?? null, loaded, outcome: await outcome() }));
+`;
+
+const SRC = resolve(import.meta.dirname, '..', '..', '..');
+
+async function takenBack(client: string, env: Record<string, string | undefined> = {}): Promise<{ nodeExtra: string | null; deferred: string | null; loaded: string[]; outcome: string }> {
+  const childEnv: Record<string, string | undefined> = {
+    ...process.env,
+    NODE_EXTRA_CA_CERTS: undefined,
+    [DEFERRED_ENV]: caFile,
+    MODULE,
+    URL: url,
+    CLIENT: client,
+    TRANSPORT: join(SRC, 'src', 'kube', 'client', 'transport.ts'),
+    ENGINE: join(SRC, 'runtimes', 'container', 'api-engine.ts'),
+    DOWNLOAD: join(SRC, 'src', 'artifacts', 'download.ts'),
+    ...env,
+  };
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', TAKEN_BACK_CHILD], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((done) => proc.on('close', done));
+  assert.equal(code, 0, stderr);
+  return JSON.parse(stdout) as { nodeExtra: string | null; deferred: string | null; loaded: string[]; outcome: string };
+}
+
+test('taken back without trusting it yet: the variable is back for child processes, and neither node:tls nor crypto is loaded', async () => {
+  assert.deepEqual(await takenBack('none'), { nodeExtra: caFile, deferred: null, loaded: [], outcome: 'none' });
+});
+
+test('taken back, then ensured by another copy of the module: https trusts the bundle', async () => {
+  assert.equal((await takenBack('https')).outcome, 'ok');
+});
+
+test('taken back: the kube client without a CA of its own trusts the bundle, as Node would', async () => {
+  assert.equal((await takenBack('transport')).outcome, 'ok');
+  // What it guards against: without the bundle, the same server is not trusted.
+  assert.equal((await takenBack('transport', { [DEFERRED_ENV]: undefined })).outcome, 'UNABLE_TO_VERIFY_LEAF_SIGNATURE');
+});
+
+test('taken back: an engine over TLS (DOCKER_HOST=https://...) trusts the bundle', async () => {
+  assert.equal((await takenBack('engine')).outcome, 'ok');
+  assert.match((await takenBack('engine', { [DEFERRED_ENV]: undefined })).outcome, /does not answer at https:\/\/127\.0\.0\.1:\d+: .*(verify|certificate)/i);
+});
+
+test('taken back: a download trusts the bundle', async () => {
+  assert.equal((await takenBack('download')).outcome, 'ok');
+  assert.match((await takenBack('download', { [DEFERRED_ENV]: undefined })).outcome, /verify|certificate/i);
+});
