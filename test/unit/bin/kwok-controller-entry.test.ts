@@ -52,34 +52,59 @@ test('without a bundle (a tsc-only build) it runs the tsc output', () => {
 });
 
 /**
- * Both Node entries take a deferred NODE_EXTRA_CA_CERTS back (src/util/extra-ca-certs.ts) before
- * anything else runs, and load nothing for it when there is none: a stand-in module says when it
- * is called, and the stand-in program after it prints what it sees of the variable.
+ * The Node entries take a deferred NODE_EXTRA_CA_CERTS back (src/util/extra-ca-certs.ts) before
+ * their program runs, and load nothing for it when there is none: a stand-in module says when it
+ * is called, and the stand-in program after it prints what it sees of the variable. bin/run.js
+ * does so for the oclif path only: the fast path takes it back itself (the commands there do not
+ * load node:tls to trust it), so it gets the variable still deferred.
  */
-for (const entry of ['kwok-controller.js', 'run.js']) {
-  test(`bin/${entry} resumes a deferred NODE_EXTRA_CA_CERTS first, and only when there is one`, () => {
-    const dir = mkdtempSync(join(tmpdir(), 'kwokts-entry-ca-'));
-    try {
-      mkdirSync(join(dir, 'bin'));
-      copyFileSync(resolve(ENTRY, '..', entry), join(dir, 'bin', entry));
-      writeFileSync(join(dir, 'package.json'), '{"type": "module"}\n');
-      const stand = (path: string, text: string): void => {
-        mkdirSync(join(dir, path, '..'), { recursive: true });
-        writeFileSync(join(dir, path), text);
-      };
-      stand('dist/src/util/extra-ca-certs.js', 'export async function resumeExtraCaCerts() { console.log("resumed"); process.env.NODE_EXTRA_CA_CERTS = process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS; }\n');
-      const program = 'console.log("program", process.env.NODE_EXTRA_CA_CERTS ?? "-");\n';
-      stand('dist/src/kwok/main.js', program);
-      stand('dist/fast/fast-path.js', `export async function runFast() { ${program} return 0; }\nexport async function exitWhenFlushed(code) { process.exit(code); }\n`);
-      const run = (env: Record<string, string>): string => {
-        const result = spawnSync(process.execPath, [join(dir, 'bin', entry)], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
-        assert.equal(result.status, 0, result.stderr);
-        return result.stdout.trim();
-      };
-      assert.equal(run({ KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS: '/x.pem' }), 'resumed\nprogram /x.pem');
-      assert.equal(run({}), 'program -');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+function entryBox(entry: string, fastPath: string): { run(env: Record<string, string>): string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-entry-ca-'));
+  mkdirSync(join(dir, 'bin'));
+  copyFileSync(resolve(ENTRY, '..', entry), join(dir, 'bin', entry));
+  writeFileSync(join(dir, 'package.json'), '{"type": "module"}\n');
+  const stand = (path: string, text: string): void => {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  stand('dist/src/util/extra-ca-certs.js', 'export async function resumeExtraCaCerts() { console.log("resumed"); process.env.NODE_EXTRA_CA_CERTS = process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS; delete process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS; }\n');
+  stand('dist/src/kwok/main.js', PROGRAM);
+  stand('dist/src/cli/main.js', `export async function main() { ${PROGRAM} }\n`);
+  stand('dist/fast/fast-path.js', `${fastPath}\nexport async function exitWhenFlushed(code) { process.exit(code); }\n`);
+  return {
+    run(env) {
+      const result = spawnSync(process.execPath, [join(dir, 'bin', entry)], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+      assert.equal(result.status, 0, result.stderr);
+      return result.stdout.trim();
+    },
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
+
+const PROGRAM = 'console.log("program", process.env.NODE_EXTRA_CA_CERTS ?? "-", process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS ?? "-");';
+
+test('bin/kwok-controller.js resumes a deferred NODE_EXTRA_CA_CERTS first, and only when there is one', () => {
+  const box = entryBox('kwok-controller.js', '');
+  try {
+    assert.equal(box.run({ KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS: '/x.pem' }), 'resumed\nprogram /x.pem -');
+    assert.equal(box.run({}), 'program - -');
+  } finally {
+    box.remove();
+  }
+});
+
+test('bin/run.js: the oclif path gets NODE_EXTRA_CA_CERTS resumed, only when deferred; the fast path gets it still deferred', () => {
+  const oclif = entryBox('run.js', 'export async function runFast() { return undefined; }');
+  try {
+    assert.equal(oclif.run({ KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS: '/x.pem' }), 'resumed\nprogram /x.pem -');
+    assert.equal(oclif.run({}), 'program - -');
+  } finally {
+    oclif.remove();
+  }
+  const fast = entryBox('run.js', `export async function runFast() { ${PROGRAM} return 0; }`);
+  try {
+    assert.equal(fast.run({ KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS: '/x.pem' }), 'program - /x.pem');
+  } finally {
+    fast.remove();
+  }
+});

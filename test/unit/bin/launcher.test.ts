@@ -6,13 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { clusterPaths } from '../../../src/naming/naming.js';
 import { etcdctlInvocation, kubectlInvocation } from '../../../src/cluster/passthrough.js';
 import { passthroughFactsFresh, passthroughFactsPath, recordIdentity, renderPassthroughFacts, writePassthroughFacts } from '../../../src/cluster/passthrough-facts.js';
-import type { ClusterRecord } from '../../../src/cluster/record.js';
+import { renderRecord, type ClusterRecord } from '../../../src/cluster/record.js';
 import { buildComponents } from '../../../src/components/index.js';
 import { sampleSpec } from '../components/sample-spec.js';
 
@@ -213,6 +213,24 @@ test('Node gets NODE_EXTRA_CA_CERTS deferred (src/util/extra-ca-certs.ts), unles
     const passthrough = run(b, ['kubectl', 'get', 'ns'], { env: { NODE_EXTRA_CA_CERTS: '/b.pem' } });
     assert.equal(passthrough.status, 0, passthrough.stderr);
     assert.equal(ca(passthrough), 'ca=[/b.pem] deferred=');
+  } finally {
+    b.cleanup();
+  }
+});
+
+test("through Node's fast path (a flag the launcher leaves to Node), the tool gets NODE_EXTRA_CA_CERTS back as it was set", async (t) => {
+  if (!existsSync(join(RUN_JS, '..', '..', 'dist', 'fast', 'fast-path.js'))) return t.skip('needs `npm run build` (dist/fast)');
+  const b = box();
+  try {
+    const record = await cluster(b);
+    // A whole record this time: the Node side reads it (the launcher only the facts).
+    writeFileSync(clusterPaths(b.workdir, 'kwok').config, renderRecord(record, clusterPaths(b.workdir, 'kwok').root));
+    // The real node, not the fake: `-v info` before the tool is the Node passthrough's to read.
+    const env = { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, NODE_EXTRA_CA_CERTS: '/b.pem' };
+    const passthrough = run(b, ['-v', 'info', 'kubectl', 'get', 'ns'], { env });
+    assert.equal(passthrough.status, 0, passthrough.stderr);
+    assert.match(passthrough.stdout, /^tool=kubectl$/m);
+    assert.equal(passthrough.stdout.split('\n').find((line) => line.startsWith('ca=')), 'ca=[/b.pem] deferred=');
   } finally {
     b.cleanup();
   }
