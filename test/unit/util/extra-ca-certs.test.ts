@@ -90,16 +90,22 @@ const report = {
 console.log(JSON.stringify(report));
 `;
 
-async function child(env: Record<string, string | undefined>, resume: boolean): Promise<ChildReport> {
-  const childEnv: Record<string, string | undefined> = { ...process.env, NODE_EXTRA_CA_CERTS: undefined, [DEFERRED_ENV]: undefined, MODULE, URL: url, OTHER_CA: otherCaFile, CERT: certFile, KEY: keyFile, RESUME: resume ? '1' : '0', ...env };
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', CHILD], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `script` in a child Node (tsx, ESM) with `env`; its stdout's JSON, and its stderr. */
+async function runChild<T>(script: string, env: Record<string, string | undefined>): Promise<{ report: T; stderr: string }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const code = await new Promise<number | null>((done) => proc.on('close', done));
   assert.equal(code, 0, stderr);
-  return { ...(JSON.parse(stdout) as Omit<ChildReport, 'stderr'>), stderr };
+  return { report: JSON.parse(stdout) as T, stderr };
+}
+
+async function child(env: Record<string, string | undefined>, resume: boolean): Promise<ChildReport> {
+  const childEnv: Record<string, string | undefined> = { ...process.env, NODE_EXTRA_CA_CERTS: undefined, [DEFERRED_ENV]: undefined, MODULE, URL: url, OTHER_CA: otherCaFile, CERT: certFile, KEY: keyFile, RESUME: resume ? '1' : '0', ...env };
+  const { report, stderr } = await runChild<Omit<ChildReport, 'stderr'>>(CHILD, childEnv);
+  return { ...report, stderr };
 }
 
 test('a deferred bundle is trusted again by https and fetch once resumed, and handed back to child processes', async () => {
@@ -229,14 +235,7 @@ async function takenBack(client: string, env: Record<string, string | undefined>
     DOWNLOAD: join(SRC, 'src', 'artifacts', 'download.ts'),
     ...env,
   };
-  const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', TAKEN_BACK_CHILD], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  proc.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  proc.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((done) => proc.on('close', done));
-  assert.equal(code, 0, stderr);
-  return JSON.parse(stdout) as { nodeExtra: string | null; deferred: string | null; loaded: string[]; outcome: string };
+  return (await runChild<{ nodeExtra: string | null; deferred: string | null; loaded: string[]; outcome: string }>(TAKEN_BACK_CHILD, childEnv)).report;
 }
 
 test('taken back without trusting it yet: the variable is back for child processes, and neither node:tls nor crypto is loaded', async () => {
