@@ -39,6 +39,8 @@ const NODE_ENV = 'NODE_EXTRA_CA_CERTS';
 interface ExtraCaState {
   /** The bundle taken back and not trusted yet. */
   pending?: string;
+  /** The wrap of tls.createSecureContext, once begun: callers that come while it loads node:tls wait for it too. */
+  trusting?: Promise<void>;
   /** tls.createSecureContext is wrapped. */
   installed?: boolean;
 }
@@ -70,10 +72,11 @@ export function takeBackExtraCaCerts(env: NodeJS.ProcessEnv = process.env): void
 
 /** Default-trust TLS contexts trust the bundle taken back, if there is one; cheap once done. */
 export async function ensureExtraCaTrust(): Promise<void> {
-  const file = state.pending;
-  if (file === undefined) return;
-  state.pending = undefined;
-  await trustExtraCaCerts(file);
+  if (state.pending !== undefined) {
+    state.trusting = trustExtraCaCerts(state.pending);
+    state.pending = undefined;
+  }
+  await state.trusting;
 }
 
 /**

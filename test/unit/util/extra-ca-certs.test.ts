@@ -261,3 +261,17 @@ test('taken back: a download trusts the bundle', async () => {
   assert.equal((await takenBack('download')).outcome, 'ok');
   assert.match((await takenBack('download', { [DEFERRED_ENV]: undefined })).outcome, /verify|certificate/i);
 });
+
+test('taken back: callers that ensure the trust at the same time all wait until it is in place', async () => {
+  const script = `
+const { takeBackExtraCaCerts, ensureExtraCaTrust } = await import(process.env.MODULE);
+takeBackExtraCaCerts();
+const https = await import('node:https');
+const get = () => new Promise((done) => https.get(process.env.URL, { agent: false }, (res) => { res.resume(); done('ok'); }).on('error', (e) => done(e.code ?? e.message)));
+// The second caller comes while the first is still loading node:tls.
+const outcomes = await Promise.all([ensureExtraCaTrust().then(get), ensureExtraCaTrust().then(get)]);
+console.log(JSON.stringify(outcomes));
+`;
+  const { report } = await runChild<string[]>(script, { ...process.env, NODE_EXTRA_CA_CERTS: undefined, [DEFERRED_ENV]: caFile, MODULE, URL: url });
+  assert.deepEqual(report, ['ok', 'ok']);
+});
