@@ -5,13 +5,14 @@
  *
  * - Live (etcdutl knows --bump-revision, and etcd and kube-apiserver run): the restored data gets a
  *   revision above every revision the running cluster has handed out, with everything before it
- *   marked compacted (etcd's procedure for restoring under running Kubernetes apiservers). Only
- *   etcd is restarted. Every watch on the old data then fails as "compacted": the apiserver's watch
- *   cache re-lists from etcd, and every client's watch (controller-manager, scheduler, the kwok
- *   controller, `kubectl get -w`) ends with 410 Gone, so informers re-list and see the restored
- *   objects. Nothing keeps serving the old data, and no component needs a restart. Leases the
- *   running etcd has and the snapshot lacks are granted again with their IDs, for the apiserver
- *   keeps attaching new Events to a lease it granted earlier.
+ *   marked compacted (etcd's procedure for restoring under running Kubernetes apiservers). etcd is
+ *   restarted, and once the apiserver serves the restored data, kube-controller-manager and the
+ *   scheduler (RESTARTED_AFTER_RESTORE says why). Every watch on the old data fails as
+ *   "compacted": the apiserver's watch cache re-lists from etcd, and every client's watch (the
+ *   kwok controller, `kubectl get -w`) ends with 410 Gone, so informers re-list and see the
+ *   restored objects. Nothing keeps serving the old data. Leases the running etcd has and the
+ *   snapshot lacks are granted again with their IDs, for the apiserver keeps attaching new Events
+ *   to a lease it granted earlier.
  * - Full restart (an etcdutl that refuses those flags, or a cluster not running): every component
  *   is killed, the data swapped, and the cluster started again.
  *
@@ -54,6 +55,17 @@ export interface EtcdRestoreOptions {
  * restore costs nothing.
  */
 export const REVISION_MARGIN = 1_000_000n;
+
+/**
+ * Restarted once the apiserver serves the restored data, as kwokctl restarts them: what they hold
+ * in memory belongs to the data before. kube-controller-manager's controllers wait until an object
+ * they wrote reads back at least as new as their write, and a restored object is older, so they
+ * stall on it ("read version ... is not as new as written version"); its ReplicaSet controller,
+ * kept running, made three more pods for a ReplicaSet the restore had brought back with its own
+ * (a CI run: seven pods for a ReplicaSet of four). The apiserver re-lists from etcd and the kwok
+ * controller from the apiserver once their watches end; they keep running.
+ */
+const RESTARTED_AFTER_RESTORE: ReadonlySet<string> = new Set(['kube-controller-manager', 'kube-scheduler']);
 
 /** How long the components may take to be ready once the apiserver serves the restored data, at the least. */
 const READY_AFTER_SERVED_MS = 60_000;
@@ -173,7 +185,7 @@ async function live(r: Restore): Promise<Live | undefined> {
   const apiserver = cluster.record.components.find((c) => c.name === 'kube-apiserver');
   if (!apiserver) return undefined;
   if (options.executor.dryRun) {
-    await options.executor.note(`when etcd and kube-apiserver run: only etcd restarts, and --bump-revision is etcd's revision plus ${REVISION_MARGIN}`);
+    await options.executor.note(`when etcd and kube-apiserver run: etcd restarts, then kube-controller-manager and kube-scheduler, and --bump-revision is etcd's revision plus ${REVISION_MARGIN}`);
     return { bump: REVISION_MARGIN, gateway: { call: async () => ({}) }, leases: new Map() };
   }
   const gateway = await etcdGateway(cluster.record, cluster.paths);
@@ -216,7 +228,7 @@ async function portsFree(r: Restore, components: readonly Component[]): Promise<
   if (r.runtime.info().mode === 'native' && !r.options.executor.dryRun) await waitForPortsFree(components, r.cluster.record.options.bindAddress || '127.0.0.1');
 }
 
-/** Only etcd restarts, on the restored data; done once the apiserver serves it and all is ready. */
+/** etcd restarts on the restored data, then kcm and the scheduler; done once the apiserver serves it and all is ready. */
 async function restoreLive(r: Restore, { bump, gateway, leases }: Live): Promise<void> {
   const { cluster, options, runtime, ctx, etcd } = r;
   const { paths, record } = cluster;
@@ -243,6 +255,14 @@ async function restoreLive(r: Restore, { bump, gateway, leases }: Live): Promise
       mark(`restore: ${granted} leases granted again`);
     }
     if (apiserver && !options.executor.dryRun) await span('restore: apiserver serves the restored data', () => waitServed(apiserver, paths, bump, deadline, options.signal));
+    const stale = record.components.filter((c) => RESTARTED_AFTER_RESTORE.has(c.name));
+    if (stale.length > 0) {
+      await span('restore: kube-controller-manager and kube-scheduler restarted', async () => {
+        await runtime.stop(stale, ctx, { graceMs: 0 });
+        await portsFree(r, stale);
+        await startComponents(runtime, stale, ctx, { paths, waitMs: 0, signal: options.signal });
+      });
+    }
     // Served is the apiserver's main etcd client reconnected; its readiness check has clients of
     // its own, which after a long etcd outage (kind may stop etcd through its kubelet: about 10 s)
     // may still be backing off. So readiness gets a minute of its own after serving, whatever is

@@ -111,7 +111,8 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       const node = await k(['get', 'node', 'kwok-node-0', '-o', 'jsonpath={.status.conditions[?(@.type=="Ready")].status}']);
       assert.equal(node.stdout, 'True');
 
-      // etcd snapshot restore under the engine: only etcd's container restarts (the live restore),
+      // etcd snapshot restore under the engine: etcd's container restarts (the live restore), then
+      // kcm's (src/snapshot/etcd-restore.ts, RESTARTED_AFTER_RESTORE); the apiserver keeps running,
       // and what was made after the save is gone once the command returns.
       const startedAt = async (component: string): Promise<string> =>
         String((await execa(under.engine, ['inspect', '--format', '{{.State.StartedAt}}', `kwok-${name}-${component}`], { env: { ...process.env, ...under.env } })).stdout).trim();
@@ -119,12 +120,13 @@ export function containerRuntimeSuite(engine: TestEngine): void {
       const saved = await run(['snapshot', 'save', '--path', snapshot]);
       assert.equal(saved.exitCode, 0, failure(saved));
       assert.equal((await k(['create', 'configmap', 'made-after-save'])).exitCode, 0);
-      const [apiserverBefore, etcdBefore] = [await startedAt('kube-apiserver'), await startedAt('etcd')];
+      const [apiserverBefore, etcdBefore, kcmBefore] = [await startedAt('kube-apiserver'), await startedAt('etcd'), await startedAt('kube-controller-manager')];
       const restored = await run(['snapshot', 'restore', '--path', snapshot]);
       assert.equal(restored.exitCode, 0, failure(restored));
       assert.equal((await k(['get', 'configmap', 'made-after-save', '--ignore-not-found', '-o', 'name'])).stdout.trim(), '', 'the config map made after the save is gone');
       assert.equal(await startedAt('kube-apiserver'), apiserverBefore, 'the apiserver kept running');
       assert.notEqual(await startedAt('etcd'), etcdBefore, 'etcd was restarted on the restored data');
+      assert.notEqual(await startedAt('kube-controller-manager'), kcmBefore, 'kube-controller-manager was restarted on the restored data');
       await waitFor('10 pods Running after the restore', async () => {
         const p = await phases();
         return p.length === 10 && p.every((x) => x === 'Running');
