@@ -1,45 +1,27 @@
-import { clusterPaths, resolveWorkdir } from '../naming/naming.js';
-import { createLogger, type Logger } from '../util/log.js';
+import { clusterPaths } from '../naming/naming.js';
+import type { Logger } from '../util/log.js';
 import type { FastCommand, PassthroughTool } from './fast-path.js';
-import { installInterruptHandlers } from './interrupts.js';
-import { reportError } from './report-error.js';
-import { takeBackExtraCaCerts } from '../util/extra-ca-certs.js';
+import { runFastly } from './fast-setup.js';
 
 /**
- * Runs what src/cli/fast-path.ts recognised, as BaseCommand and the command classes would: the
- * same workdir, logger, Ctrl-C handling and error report; returns the exit code.
+ * Runs what src/cli/fast-path.ts recognised (but `delete cluster`: fast-delete.ts), as
+ * BaseCommand and the command classes would (fast-setup.ts); returns the exit code.
  */
-export async function runFastCommand(command: Exclude<FastCommand, { kind: 'version' } | { kind: 'create-cluster' }>): Promise<number> {
-  const logLevel = command.globals.logLevel;
-  // NODE_EXTRA_CA_CERTS back for the programs these start; trusting it waits for a connection
-  // that needs it (extra-ca-certs.ts says which), which these commands almost never make.
-  takeBackExtraCaCerts();
-  try {
-    const workdir = resolveWorkdir();
-    const logger = createLogger(logLevel);
-    const abort = new AbortController();
-    // A passthrough ends on Ctrl-C as the tool does, silently (as when bin/kwokts execs it).
-    installInterruptHandlers({ logger, abort, settled: () => false, announce: () => command.kind !== 'passthrough', action: () => 'stopping' });
+export function runFastCommand(command: Extract<FastCommand, { kind: 'get-clusters' | 'passthrough' | 'snapshot-restore' }>): Promise<number> {
+  return runFastly(command.globals.logLevel, command.kind !== 'passthrough', async ({ workdir, logger, signal }) => {
     if (command.kind === 'get-clusters') {
       // Each branch loads only what it uses: a name listing never needs the YAML parser.
       const { listClusters } = await import('../cluster/list-clusters.js');
       await listClusters(workdir, command.output, (line) => process.stdout.write(line + '\n'));
       return 0;
     }
-    if (command.kind === 'delete-cluster') {
-      const [{ deleteAndReport }, { RealExecutor }] = await Promise.all([import('./delete-cluster.js'), import('../exec/real-executor.js')]);
-      await deleteAndReport({ name: command.globals.name, workdir, kubeconfig: command.kubeconfig, executor: new RealExecutor(logger), logger, force: command.force });
-      return 0;
-    }
     if (command.kind === 'snapshot-restore') {
       const [{ restoreAndReport }, { RealExecutor }, { DEFAULT_FILTER }] = await Promise.all([import('./snapshot-restore.js'), import('../exec/real-executor.js'), import('../snapshot/k8s-format.js')]);
-      await restoreAndReport({ name: command.globals.name, workdir, path: command.path, format: 'etcd', filter: DEFAULT_FILTER, executor: new RealExecutor(logger), logger, signal: abort.signal });
+      await restoreAndReport({ name: command.globals.name, workdir, path: command.path, format: 'etcd', filter: DEFAULT_FILTER, executor: new RealExecutor(logger), logger, signal });
       return 0;
     }
-    return await runPassthrough(command.tool, command.globals.name, command.toolArgs, { workdir, logger, signal: abort.signal });
-  } catch (error) {
-    return reportError(error, logLevel);
-  }
+    return runPassthrough(command.tool, command.globals.name, command.toolArgs, { workdir, logger, signal });
+  });
 }
 
 async function runPassthrough(tool: PassthroughTool, name: string, toolArgs: string[], context: { workdir: string; logger: Logger; signal: AbortSignal }): Promise<number> {

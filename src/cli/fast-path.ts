@@ -203,6 +203,7 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
     return 0;
   }
   // Loaded only now, so that --version reads no more than this file.
+  if (command.kind === 'delete-cluster') return (await import('./fast-delete.js')).runFastDelete(command);
   const { runFastCommand } = await import('./fast-commands.js');
   return runFastCommand(command);
 }
