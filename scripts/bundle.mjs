@@ -48,13 +48,19 @@ const zodEnglishOnly = {
 // The hot commands whose modules the shared build below splits into many small chunks get a file
 // of their own besides, with nothing split out: Node's ES module loader resolves, reads, compiles
 // and links every file apart (an async read each), and for `delete cluster` thirty chunks cost a
-// quarter of its time (#14; 0.13 s against 0.10 s measured). In a lean entry a dynamic import stays
+// quarter of its time (#14; 0.14 s against 0.10 s measured, medians of 16). In a lean entry a dynamic import stays
 // in the file when `keep` names its module (what the command runs in the common case); one of the
 // shared build's entries (SHARED_ENTRIES) is imported from there; anything else from the tsc output.
 const LEAN_ENTRIES = {
   'fast-delete': {
     source: 'src/cli/fast-delete.ts',
     keep: ['src/cluster/record-quick.ts', 'src/kube/user-kubeconfig.ts', 'runtimes/binary/binary-runtime.ts'],
+  },
+  'fast-get-clusters': { source: 'src/cli/fast-get-clusters.ts', keep: ['src/cluster/list-clusters.ts'] },
+  // Run when bin/kwokts cannot exec the tool itself (no facts yet, or a record newer than them).
+  'fast-passthrough': {
+    source: 'src/cli/fast-passthrough.ts',
+    keep: ['src/cluster/passthrough.ts', 'src/cluster/passthrough-facts.ts', 'src/cluster/record-quick.ts', 'src/cluster/kectl.ts'],
   },
 };
 /** Entries of the shared build that lean entries import: the other runtimes, for a delete of a container or kind cluster. */

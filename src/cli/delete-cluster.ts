@@ -2,7 +2,7 @@ import { deleteCluster, type DeleteClusterOptions } from '../cluster/delete.js';
 
 /**
  * One cluster's delete and its message, shared by `delete cluster` (src/commands) and the fast
- * path (fast-commands.ts), so both say the same. A cluster that does not exist gives kwokctl's
+ * path (fast-delete.ts), so both say the same. A cluster that does not exist gives kwokctl's
  * warning and success, so `delete cluster` is safe in any cleanup step.
  */
 export async function deleteAndReport(options: DeleteClusterOptions): Promise<void> {

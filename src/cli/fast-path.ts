@@ -202,10 +202,18 @@ export async function runFast(argv: readonly string[]): Promise<number | undefin
     process.stdout.write(userAgent() + '\n');
     return 0;
   }
-  // Loaded only now, so that --version reads no more than this file.
-  if (command.kind === 'delete-cluster') return (await import('./fast-delete.js')).runFastDelete(command);
-  const { runFastCommand } = await import('./fast-commands.js');
-  return runFastCommand(command);
+  // Loaded only now, so that --version reads no more than this file; each command's own module,
+  // so that the bundle can make the hot ones a file each (scripts/bundle.mjs, LEAN_ENTRIES).
+  switch (command.kind) {
+    case 'delete-cluster':
+      return (await import('./fast-delete.js')).runFastDelete(command);
+    case 'get-clusters':
+      return (await import('./fast-get-clusters.js')).runFastGetClusters(command);
+    case 'passthrough':
+      return (await import('./fast-passthrough.js')).runFastPassthrough(command);
+    case 'snapshot-restore':
+      return (await import('./fast-restore.js')).runFastRestore(command);
+  }
 }
 
 function prepareOutput(): void {

@@ -3,7 +3,7 @@ import type { SnapshotOptions } from '../snapshot/snapshot.js';
 
 /**
  * `snapshot restore` and its messages, shared by the command (src/commands/snapshot/restore.ts)
- * and the fast path (fast-commands.ts), so both do and say the same.
+ * and the fast path (fast-restore.ts), so both do and say the same.
  */
 export async function restoreAndReport(options: SnapshotOptions): Promise<void> {
   const started = Date.now();

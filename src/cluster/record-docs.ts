@@ -4,7 +4,7 @@ import type { ClusterOptionValues } from '../config/options.js';
 import { PreflightError, UsageError } from '../util/errors.js';
 import type { ClusterRecord } from './record.js';
 
-// A module of its own, with no YAML parser in it, so that the CLI's fast path (src/cli/fast-commands.ts)
+// A module of its own, with no YAML parser in it, so that the CLI's fast path (src/cli/fast-delete.ts, fast-passthrough.ts)
 // can read a record with a lighter parser than record.ts's.
 
 type RawComponent = Record<string, unknown>;

@@ -1,6 +1,6 @@
 /**
  * `snapshot restore`'s entry, shared by the command (src/commands) and the CLI's fast path
- * (src/cli/fast-commands.ts): it imports only what an etcd restore needs (no YAML library, no
+ * (src/cli/fast-restore.ts): it imports only what an etcd restore needs (no YAML library, no
  * kube client code for k8s objects, no container runtimes), and loads the k8s format's code
  * (snapshot.ts) only for a k8s restore.
  */

@@ -1,7 +1,8 @@
 /**
- * scripts/bundle.mjs's lean entries: `delete cluster` runs from one file of the fast-path bundle
- * (dist/fast/fast-delete.js), not from the shared build's chunks, because Node's module loader
- * handles each file apart and thirty of them cost a delete a quarter of its time. These read the
+ * scripts/bundle.mjs's lean entries: `delete cluster`, `get clusters` and a passthrough run by Node
+ * each run from one file of the fast-path bundle (dist/fast/fast-delete.js, ...), not from the
+ * shared build's chunks, because Node's module loader handles each file apart and thirty of them
+ * cost a delete a quarter of its time. These read the
  * built files: a change that lets the entry import a chunk again, or points a dynamic import at a
  * file the build does not make, fails here.
  */
@@ -22,20 +23,26 @@ function specifiers(file: string): { static: string[]; dynamic: string[] } {
   };
 }
 
-test('the delete entry imports no file of the bundle statically: Node built-ins and packages only', { skip: !built && 'needs `npm run build`' }, () => {
-  const relative = specifiers(join(FAST, 'fast-delete.js')).static.filter((s) => s.startsWith('.'));
-  assert.deepEqual(relative, []);
-});
+const ENTRIES = ['fast-delete', 'fast-get-clusters', 'fast-passthrough'];
 
-test("the delete entry's dynamic imports of our files name files the build made: the other runtimes' entry and rare tsc-built modules", { skip: !built && 'needs `npm run build`' }, () => {
-  const relative = specifiers(join(FAST, 'fast-delete.js')).dynamic.filter((s) => s.startsWith('.'));
-  assert.ok(relative.includes('./runtime-registry.js'), relative.join(', '));
-  for (const specifier of relative) assert.ok(existsSync(resolve(FAST, specifier)), `${specifier} does not exist beside ${FAST}`);
-  // The record's slow reader and the YAML editor come from the tsc output, not from a chunk.
-  assert.deepEqual(relative.filter((s) => /chunk-/.test(s)), []);
-  for (const s of relative.filter((s) => s.startsWith('../'))) assert.ok(existsSync(join(dirname(FAST), s.slice(3))), s);
-});
+for (const entry of ENTRIES) {
+  test(`${entry}.js imports no file of the bundle statically: Node built-ins and packages only`, { skip: !built && 'needs `npm run build`' }, () => {
+    const relative = specifiers(join(FAST, `${entry}.js`)).static.filter((s) => s.startsWith('.'));
+    assert.deepEqual(relative, []);
+  });
 
-test('the fast path sends a delete to its own entry', { skip: !built && 'needs `npm run build`' }, () => {
-  assert.ok(specifiers(join(FAST, 'fast-path.js')).dynamic.includes('./fast-delete.js'));
+  test(`${entry}.js imports no chunk, and the files it may import exist (rare tsc-built modules, the shared build's entries)`, { skip: !built && 'needs `npm run build`' }, () => {
+    const relative = specifiers(join(FAST, `${entry}.js`)).dynamic.filter((s) => s.startsWith('.'));
+    assert.deepEqual(relative.filter((s) => /chunk-/.test(s)), []);
+    for (const specifier of relative) assert.ok(existsSync(resolve(FAST, specifier)), `${specifier} does not exist beside ${FAST}`);
+    for (const s of relative.filter((s) => s.startsWith('../'))) assert.ok(existsSync(join(dirname(FAST), s.slice(3))), s);
+  });
+
+  test(`the fast path sends its command to ${entry}.js`, { skip: !built && 'needs `npm run build`' }, () => {
+    assert.ok(specifiers(join(FAST, 'fast-path.js')).dynamic.includes(`./${entry}.js`));
+  });
+}
+
+test("a delete of a container or kind cluster imports the other runtimes from the shared build's entry", { skip: !built && 'needs `npm run build`' }, () => {
+  assert.ok(specifiers(join(FAST, 'fast-delete.js')).dynamic.includes('./runtime-registry.js'));
 });

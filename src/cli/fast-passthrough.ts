@@ -1,27 +1,16 @@
+/**
+ * `kubectl`, `etcdctl` and `kectl` passthroughs on the fast path, when bin/kwokts cannot exec the
+ * tool itself (no facts yet, or a record newer than them). A module of its own because the bundle
+ * makes it one file (scripts/bundle.mjs, LEAN_ENTRIES), as fast-delete.ts says why.
+ */
 import { clusterPaths } from '../naming/naming.js';
 import type { Logger } from '../util/log.js';
 import type { FastCommand, PassthroughTool } from './fast-path.js';
 import { runFastly } from './fast-setup.js';
 
-/**
- * Runs what src/cli/fast-path.ts recognised (but `delete cluster`: fast-delete.ts), as
- * BaseCommand and the command classes would (fast-setup.ts); returns the exit code.
- */
-export function runFastCommand(command: Extract<FastCommand, { kind: 'get-clusters' | 'passthrough' | 'snapshot-restore' }>): Promise<number> {
-  return runFastly(command.globals.logLevel, command.kind !== 'passthrough', async ({ workdir, logger, signal }) => {
-    if (command.kind === 'get-clusters') {
-      // Each branch loads only what it uses: a name listing never needs the YAML parser.
-      const { listClusters } = await import('../cluster/list-clusters.js');
-      await listClusters(workdir, command.output, (line) => process.stdout.write(line + '\n'));
-      return 0;
-    }
-    if (command.kind === 'snapshot-restore') {
-      const [{ restoreAndReport }, { RealExecutor }, { DEFAULT_FILTER }] = await Promise.all([import('./snapshot-restore.js'), import('../exec/real-executor.js'), import('../snapshot/k8s-format.js')]);
-      await restoreAndReport({ name: command.globals.name, workdir, path: command.path, format: 'etcd', filter: DEFAULT_FILTER, executor: new RealExecutor(logger), logger, signal });
-      return 0;
-    }
-    return runPassthrough(command.tool, command.globals.name, command.toolArgs, { workdir, logger, signal });
-  });
+/** Ctrl-C ends a passthrough silently, as it ends the tool when bin/kwokts execs it. */
+export function runFastPassthrough(command: Extract<FastCommand, { kind: 'passthrough' }>): Promise<number> {
+  return runFastly(command.globals.logLevel, false, (context) => runPassthrough(command.tool, command.globals.name, command.toolArgs, context));
 }
 
 async function runPassthrough(tool: PassthroughTool, name: string, toolArgs: string[], context: { workdir: string; logger: Logger; signal: AbortSignal }): Promise<number> {
