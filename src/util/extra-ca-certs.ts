@@ -11,7 +11,7 @@
  * starts Node, and the Node entries call resumeExtraCaCerts() first thing. That puts the
  * variable back for the programs kwokts starts (they see the environment the user set) and
  * makes every TLS context that trusts the default roots trust the extra certificates too, as
- * Node would have: tls.connect, https and undici all create their contexts through
+ * Node would have: tls.connect, https and the kube client's pool all create their contexts through
  * tls.createSecureContext, so that is the one place to wrap. The file is read at the first such
  * context; a file that cannot be read is warned about and ignored, as Node does.
  *

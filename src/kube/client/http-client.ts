@@ -1,5 +1,5 @@
 /**
- * KubeClient over HTTP/1.1 (undici, see transport.ts). client-node's generated API allocates a
+ * KubeClient over HTTP/1.1 (see transport.ts). client-node's generated API allocates a
  * fetch pipeline per call and its informer stops on the first error; the controller patches
  * thousands of objects per second and must keep watching through apiserver restarts, so the hot
  * paths talk HTTP directly. KubeConfig (via Connection) still decides TLS and credentials.
@@ -7,6 +7,7 @@
 import { KubeApiError, isNotFound } from './api-error.js';
 import type { Connection } from './connection.js';
 import { LineSplitter, decodeWatchLine } from './json-lines.js';
+import { RequestFormatError } from './http1-pool.js';
 import { Transport } from './transport.js';
 import type { BufferedResponse, TransportRequest } from './transport.js';
 import { parseApiVersion, resourcePath, wellKnownResources } from './resources.js';
@@ -91,6 +92,7 @@ export class HttpKubeClient implements KubeClient {
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private readonly discovery = new Map<string, Promise<ResourceRef[]>>();
+  private readonly headerSets = new WeakMap<Record<string, string>, Map<string, Readonly<Record<string, string>>>>();
 
   constructor(
     private readonly connection: Connection,
@@ -264,6 +266,32 @@ export class HttpKubeClient implements KubeClient {
       .map((r) => ({ group, version, resource: r.name, kind: r.kind, namespaced: r.namespaced }));
   }
 
+  /**
+   * The headers of a request: the credentials' with the request's Accept, Content-Type and
+   * impersonation. The few combinations a client uses are built once per set of credentials and
+   * frozen, so the pool can also write each one's lines once (see http1-pool.ts).
+   */
+  private headersFor(credentials: Record<string, string>, accept: string, contentType: string | undefined, impersonate: string | undefined): Readonly<Record<string, string>> {
+    let sets = this.headerSets.get(credentials);
+    if (!sets) {
+      sets = new Map();
+      this.headerSets.set(credentials, sets);
+    }
+    const key = `${accept}\n${contentType ?? ''}\n${impersonate ?? ''}`;
+    let headers = sets.get(key);
+    if (!headers) {
+      headers = Object.freeze({
+        ...credentials,
+        Accept: accept,
+        'User-Agent': this.userAgent,
+        ...(contentType !== undefined ? { 'Content-Type': contentType } : {}),
+        ...(impersonate ? { 'Impersonate-User': impersonate } : {}),
+      });
+      sets.set(key, headers);
+    }
+    return headers;
+  }
+
   /** One request with retries; parses JSON and turns non-2xx answers into KubeApiError. */
   private async json(request: RawRequest): Promise<unknown> {
     return withRetry(
@@ -297,13 +325,9 @@ export class HttpKubeClient implements KubeClient {
   }
 
   private async prepare(request: RawRequest, timeoutMs: number): Promise<TransportRequest> {
-    const headers: Record<string, string> = { ...(await this.connection.headers()), Accept: request.accept ?? 'application/json', 'User-Agent': this.userAgent };
-    let body: string | undefined;
-    if (request.body !== undefined) {
-      body = JSON.stringify(request.body);
-      headers['Content-Type'] = request.contentType ?? 'application/json';
-    }
-    if (request.impersonate) headers['Impersonate-User'] = request.impersonate;
+    const body = request.body !== undefined ? JSON.stringify(request.body) : undefined;
+    const contentType = body !== undefined ? (request.contentType ?? 'application/json') : undefined;
+    const headers = this.headersFor(await this.connection.headers(), request.accept ?? 'application/json', contentType, request.impersonate);
     return {
       method: request.method,
       path: request.path + buildQuery(request.query),
@@ -317,13 +341,13 @@ export class HttpKubeClient implements KubeClient {
 
 /**
  * A connection-level failure: status 0 (retried), Node's error code as the reason. An abort stays
- * as it is, and so does a request undici refused to send (a header value with a newline, say):
+ * as it is, and so does a request the pool refused to write (a header value with a newline, say):
  * sending it again would not help.
  */
 function networkError(method: string, path: string, error: unknown, signal: AbortSignal | undefined): unknown {
   if (signal?.aborted || !(error instanceof Error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'UND_ERR_INVALID_ARG') return error;
+  if (error instanceof RequestFormatError) return error;
   return new KubeApiError(`${method} ${path}: ${error.message}`, 0, code, { cause: error });
 }
 
