@@ -141,7 +141,14 @@ class BufferingHandler implements ExchangeHandler {
   }
 
   onEnd(): void {
-    const body = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    let body: string;
+    try {
+      body = this.chunks.length === 1 ? this.chunks[0]!.toString('utf8') : Buffer.concat(this.chunks).toString('utf8');
+    } catch (error) {
+      // A body past V8's longest string (a list of ~500 MiB): the caller's error, not the socket reader's.
+      this.reject(error as Error);
+      return;
+    }
     this.resolve({ status: this.status, body, retryAfterMs: this.retryAfterMs });
   }
 
