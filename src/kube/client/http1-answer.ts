@@ -35,6 +35,7 @@ const enum Part {
 }
 
 const CRLF2 = Buffer.from('\r\n\r\n');
+const CONTENT_LENGTH = '\r\ncontent-length:';
 /** Headers larger than this are refused (Go's server default limit is 1 MiB for requests; answers are small). */
 const MAX_HEAD = 64 * 1024;
 
@@ -165,10 +166,11 @@ export class AnswerReader {
     if (status < 200) return; // 100 Continue and friends: the real answer follows.
     // Four headers matter; finding each in the lowercased block costs less than splitting it into lines.
     const lower = head.toLowerCase();
-    const lengthText = headerValue(lower, '\r\ncontent-length:');
+    const lengthAt = lower.indexOf(CONTENT_LENGTH);
+    const lengthText = lengthAt < 0 ? undefined : headerValue(lower, CONTENT_LENGTH, lengthAt);
     let length: number | undefined;
     if (lengthText !== undefined) {
-      const again = headerValue(lower, '\r\ncontent-length:', lower.indexOf('\r\ncontent-length:') + 2);
+      const again = headerValue(lower, CONTENT_LENGTH, lengthAt + 2);
       if (!/^\d{1,15}$/.test(lengthText) || (again !== undefined && again !== lengthText)) throw new AnswerFormatError(`Content-Length ${JSON.stringify(lengthText)}`);
       length = Number(lengthText);
     }

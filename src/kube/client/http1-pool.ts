@@ -237,7 +237,6 @@ class Connection {
       else if (!this.dead) {
         // The handler may have paused the socket on the last piece.
         this.resume();
-        this.since = performance.now();
         this.socket.unref();
         this.pool.released(this);
       }
