@@ -18,7 +18,8 @@ import type { ControllerMetrics } from './controller-metrics.js';
 import { DelayQueue } from './delay-queue.js';
 import type { EventRecorder } from './event-recorder.js';
 import type { FuncMap, ResourceStages, StageMatch } from './stage-engine.js';
-import { runStageActions, type WriteRoutes } from './step-runner.js';
+import { playRetryDelayMs } from './play-backoff.js';
+import { runStageActions, StageActionError, type WriteRoutes } from './step-runner.js';
 
 export interface StageHooks {
   /** Sees every event first, DELETED included (IP pools, node sets, indexes). */
@@ -49,6 +50,8 @@ interface StageJob {
   match: StageMatch;
   /** The stage set that produced the match; stages can be swapped while a job waits. */
   stages: ResourceStages;
+  /** Set on a retry of a failed play: how many plays failed, and the action to resume at. */
+  retry?: { attempt: number; from: number };
 }
 
 export class StageController {
@@ -193,7 +196,7 @@ export class StageController {
       return;
     }
     try {
-      const outcome = await runStageActions(actions, object, {
+      const context = {
         client: this.options.client,
         ref: this.options.ref,
         stages,
@@ -202,13 +205,35 @@ export class StageController {
         gracePeriodSeconds: this.options.gracePeriodSeconds ?? 0,
         needLatest: match.stage.immediateNextStage === true,
         routes: this.routes,
-      });
+      };
+      const outcome = await runStageActions(actions, object, context, job.retry?.from ?? 0);
       this.metrics.stagePlayed(this.kind, stageName, outcome.writes > 0 ? 'success' : 'skipped', seconds());
       if (this.logger.level <= LogLevel.DEBUG) this.logger.debug(`${this.kind} ${key}: played stage ${stageName}${outcome.writes === 0 ? ' (no change)' : ''}${outcome.deleted ? ', deleted' : ''}`);
       if (match.stage.immediateNextStage && outcome.latest && !outcome.deleted) this.handle('MODIFIED', outcome.latest);
     } catch (error) {
-      this.logger.error(`${this.kind} ${key}: stage ${stageName}: ${(error as Error).message}`);
       this.metrics.stagePlayed(this.kind, stageName, 'error', seconds());
+      this.retryLater(key, job, error);
     }
+  }
+
+  /**
+   * A play whose write failed is played again after a backoff, from the action that failed, as
+   * kwok does for the errors it deems passing. Here every failed write is retried: one the
+   * apiserver refused (a 422, say) may pass once the object or the stages change, and a
+   * heartbeat dropped for good leaves a node's status stale for the rest of the run. A newer
+   * version of the object, which queues a fresh job, supersedes the retry.
+   */
+  private retryLater(key: string, job: StageJob, error: unknown): void {
+    const attempt = job.retry?.attempt ?? 0;
+    const newer = this.queue.get(key) !== undefined || this.deferred.has(key);
+    const delayMs = playRetryDelayMs(attempt);
+    const retrying = !newer && error instanceof StageActionError;
+    this.logger.error(
+      `${this.kind} ${key}: stage ${job.match.stage.name}: ${(error as Error).message}` +
+        (retrying ? `; retrying in ${(delayMs / 1000).toFixed(1)}s (attempt ${attempt + 2})` : newer ? '; a newer version of the object is queued' : ''),
+    );
+    if (!retrying) return;
+    this.metrics.stageRetried?.(this.kind, job.match.stage.name);
+    this.queue.add(key, { ...job, retry: { attempt: attempt + 1, from: error.index } }, delayMs);
   }
 }

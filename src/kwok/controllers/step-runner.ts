@@ -49,7 +49,18 @@ export interface StepOutcome {
   gone: boolean;
 }
 
-export async function runStageActions(actions: readonly StageAction[], object: KubeObject, context: StepContext): Promise<StepOutcome> {
+/** An action of a stage failed; a retry resumes at `index` (kwok's remaining step index). */
+export class StageActionError extends Error {
+  constructor(
+    readonly index: number,
+    cause: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+  }
+}
+
+/** Runs `actions` from index `from` (a retry's resume point); an action that fails throws StageActionError. */
+export async function runStageActions(actions: readonly StageAction[], object: KubeObject, context: StepContext, from = 0): Promise<StepOutcome> {
   const outcome: StepOutcome = { latest: undefined, deleted: false, writes: 0, gone: false };
   const target = { name: object.metadata.name ?? '', ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}) };
   let current = object;
@@ -59,6 +70,7 @@ export async function runStageActions(actions: readonly StageAction[], object: K
   // object is newer than any answer kept so far, so no latest object is reported.
   const lastWrite = context.needLatest ? -1 : actions.findLastIndex((a) => a.kind !== 'event');
   for (const [index, action] of actions.entries()) {
+    if (index < from) continue;
     if (action.kind === 'event') {
       await context.events.record(object, action);
       continue;
@@ -107,7 +119,7 @@ export async function runStageActions(actions: readonly StageAction[], object: K
         outcome.gone = true;
         continue;
       }
-      throw error;
+      throw new StageActionError(index, error);
     }
   }
   return outcome;

@@ -9,10 +9,12 @@
  * "/X" prefixed to every path (each op keeps only op, path, value, from, as kwok re-encodes them).
  * A patch without a type is strategic for v1 Pod/Node and merge otherwise — except that kwok's
  * stage test harness loads objects as unstructured, which makes them merge too
- * (`typedCoreKinds: false`).
+ * (`typedCoreKinds: false`). A strategic patch's keyed lists whose items share a key (a dual-stack
+ * node's addresses) are left out when unchanged or sent as replacements (./ambiguous-lists.ts).
  */
 import type { Stage, StageApply, StagePatch, StageResourceRef } from '../api/stage-types.js';
 import type { ApplyType, PatchType, StageAction } from './actions.js';
+import { replaceAmbiguousKeyedLists } from './ambiguous-lists.js';
 import { finalizersPatch } from './finalizers.js';
 import { applyJsonPatch, type JsonPatchOp } from './json-patch.js';
 import { isJsonObject } from './json-value.js';
@@ -47,6 +49,7 @@ function planPatch(patch: StagePatch, object: unknown, funcs: FuncMap, render: R
   const rendered = renderToJson(render, patch.template, object, funcs);
   let body: unknown = rendered;
   if (patch.root) body = patchType === 'json' ? prefixJsonPatch(rendered, patch.root) : { [patch.root]: rendered };
+  if (patchType === 'strategic') body = replaceAmbiguousKeyedLists(body, object);
   const action: StageAction = { kind: 'patch', patchType, body };
   if (patch.subresource) action.subresource = patch.subresource;
   if (patch.impersonation) action.impersonation = patch.impersonation.username;

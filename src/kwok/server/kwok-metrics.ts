@@ -13,6 +13,7 @@ const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5,
 export class KwokMetrics implements ControllerMetrics {
   readonly registry = new MetricsRegistry();
   private readonly plays: Counter;
+  private readonly retries: Counter;
   private readonly playSeconds: Histogram;
   private readonly requestSeconds: Histogram;
   private stats: () => ControllerStats | undefined = () => undefined;
@@ -50,6 +51,7 @@ export class KwokMetrics implements ControllerMetrics {
       return s ? Object.entries(s.queueDepth).map(([kind, depth]): [Record<string, string>, number] => [{ kind }, depth]) : [];
     }));
     this.plays = r.register(new Counter('kwok_stage_plays_total', 'Stages played, by kind, stage and result.'));
+    this.retries = r.register(new Counter('kwok_stage_retries_total', 'Failed stage plays queued to be played again, by kind and stage.'));
     this.playSeconds = r.register(new Histogram('kwok_stage_play_duration_seconds', 'Time to play one stage (render and API calls).', latencyBuckets));
     this.requestSeconds = r.register(new Histogram('kwok_api_request_duration_seconds', 'Kubernetes API request latency by verb and resource.', latencyBuckets));
   }
@@ -62,6 +64,10 @@ export class KwokMetrics implements ControllerMetrics {
   stagePlayed(kind: string, stage: string, result: PlayResult, seconds: number): void {
     this.plays.inc({ kind, stage, result });
     this.playSeconds.observe({ kind, stage }, seconds);
+  }
+
+  stageRetried(kind: string, stage: string): void {
+    this.retries.inc({ kind, stage });
   }
 
   apiRequest(method: string, ref: ResourceRef | undefined, status: number, seconds: number): void {

@@ -296,3 +296,41 @@ describe('stage job queueing', () => {
     assert.equal(client.callsOf('patch').length, 1, 'the replaced job never ran');
   });
 });
+
+describe('failed writes', () => {
+  it('are played again after a backoff from the action that failed, unless a newer version of the object came first', async () => {
+    const { ManualClock } = await import('./manual-clock.js');
+    const { KubeApiError } = await import('../../../../src/kube/client/api-error.js');
+    const clock = new ManualClock();
+    const client = new FakeKubeClient();
+    client.seed(nodesResource, node('n1'));
+    const beat: FakeStage = {
+      name: 'event-then-status',
+      kind: 'Node',
+      matches: (n) => (n['status'] as { beat?: string } | undefined)?.beat !== n.metadata.labels?.['round'],
+      actions: (n) => [
+        { kind: 'event', type: 'Normal', reason: 'Beat', message: 'beat' },
+        { kind: 'patch', patchType: 'merge', subresource: 'status', body: { status: { beat: n.metadata.labels?.['round'] ?? null } } },
+      ],
+    };
+    client.modify(nodesResource, 'n1', (n) => (n.metadata.labels = { round: 'one' }));
+    const invalid = new KubeApiError('PATCH nodes/n1/status: 422 Invalid: status.addresses[2]: Duplicate value', 422, 'Invalid');
+    client.failNext('patch', invalid, 'nodes');
+    harness = startHarness({ client, stages: [beat], clock });
+    const nodes = harness.controller.nodes.controller;
+    const beatOf = (): string | undefined => (client.object(nodesResource, 'n1')!['status'] as { beat?: string } | undefined)?.beat;
+    await eventually(() => harness!.logs.some((l) => l.includes('Duplicate value') && l.includes('retrying in')), 'the failure logged with its retry');
+    assert.equal(beatOf(), undefined);
+    assert.equal(nodes.queueDepth, 1, 'the retry waits in the queue');
+    clock.advance(1300);
+    await eventually(() => beatOf() === 'one', 'the retry wrote the status');
+    assert.equal(client.callsOf('create', 'events').length, 1, 'the retry resumed at the failed write, after the event');
+
+    client.failNext('patch', invalid, 'nodes');
+    client.modify(nodesResource, 'n1', (n) => (n.metadata.labels = { round: 'two' }));
+    await eventually(() => harness!.logs.filter((l) => l.includes('retrying in')).length === 2, 'the second failure logged');
+    client.modify(nodesResource, 'n1', (n) => (n.metadata.labels = { round: 'three' }));
+    await eventually(() => beatOf() === 'three', 'the newer version played at once');
+    assert.equal(nodes.queueDepth, 0, 'the newer version replaced the retry');
+  });
+});
