@@ -52,8 +52,11 @@ export function buildKubeApiserver(spec: ClusterSpec): Component {
     '--requestheader-extra-headers-prefix=X-Remote-Extra-',
     // The "kubelet" behind `kubectl logs` is the kwok controller, serving TLS with the cluster's
     // certificate: verify it against the cluster CA (without this flag the apiserver would not
-    // verify it at all), and dial the address kind that reaches it.
+    // verify it at all), present the admin certificate (the controller serves logs, exec, attach
+    // and port-forward to system:masters only), and dial the address kind that reaches it.
     `--kubelet-certificate-authority=${paths.caCert}`,
+    `--kubelet-client-certificate=${paths.adminCert}`,
+    `--kubelet-client-key=${paths.adminKey}`,
     `--kubelet-preferred-address-types=${kubeletAddressTypes(spec)}`,
   );
   const mounts: ComponentMount[] = [{ path: paths.pki, readOnly: true }];

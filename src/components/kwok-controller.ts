@@ -1,6 +1,6 @@
 import { UsageError } from '../util/errors.js';
 import { levelName } from '../util/log.js';
-import { CONTROLLER_ID_ENV } from '../util/controller-identity.js';
+import { CLIENT_CA_FILE_ENV, CONTROLLER_ID_ENV } from '../util/controller-identity.js';
 import type { ClusterSpec, Component } from './component.js';
 import { imageOf } from './image.js';
 import { componentKubeconfig, publishedPorts, listenAddress, listenPort, networkName, placementOf } from './placement.js';
@@ -65,8 +65,10 @@ export function buildKwokController(spec: ClusterSpec): Component {
     name: 'kwok-controller',
     program: { path: external ?? spec.kwokControllerEntry },
     args,
-    // A stable identity, by variable so that Go's kwok (a user's image or binary) runs with the same flags.
-    env: { [CONTROLLER_ID_ENV]: `kwok-${spec.name}-controller` },
+    // A stable identity, and the CA of the client certificates its kubelet endpoints require (the
+    // apiserver's, and Prometheus' and metrics-server's for metrics), by variable so that Go's kwok
+    // (a user's image or binary) runs with the same flags.
+    env: { [CONTROLLER_ID_ENV]: `kwok-${spec.name}-controller`, [CLIENT_CA_FILE_ENV]: paths.caCert },
     links: ['kube-apiserver'],
     retriesLinks: true,
     startsWhenLinksServe: true,

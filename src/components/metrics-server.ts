@@ -24,6 +24,9 @@ export function buildMetricsServer(spec: ClusterSpec): Component {
     `--kubelet-preferred-address-types=${addressTypes}`,
     '--kubelet-use-node-status-port',
     `--kubelet-certificate-authority=${paths.caCert}`,
+    // Prometheus' identity (system:monitoring): the controller lets it read metrics and nothing else.
+    `--kubelet-client-certificate=${paths.prometheusCert}`,
+    `--kubelet-client-key=${paths.prometheusKey}`,
     '--metric-resolution=15s',
     `--bind-address=${listenAddress(spec)}`,
     `--secure-port=${listenPort(spec, 'metricsServer')}`,

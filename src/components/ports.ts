@@ -29,7 +29,7 @@ export const PORT_TABLE = [
   { key: 'kubeApiserver', component: 'kube-apiserver', name: 'https', container: 6443, option: 'kubeApiserverPort', scrape: 'https' },
   { key: 'kubeControllerManager', component: 'kube-controller-manager', name: 'https', container: 10257, option: 'kubeControllerManagerPort', scrape: 'https' },
   { key: 'kubeScheduler', component: 'kube-scheduler', name: 'https', container: 10259, option: 'kubeSchedulerPort', scrape: 'https' },
-  { key: 'kwokController', component: 'kwok-controller', name: 'http', container: 10247, option: 'kwokControllerPort', scrape: 'http' },
+  { key: 'kwokController', component: 'kwok-controller', name: 'http', container: 10247, option: 'kwokControllerPort', scrape: 'https' },
   { key: 'prometheus', component: 'prometheus', name: 'http', container: 9090, option: 'prometheusPort', scrape: 'http' },
   { key: 'metricsServer', component: 'metrics-server', name: 'https', container: 4443, option: 'metricsServerPort', scrape: 'https' },
   // jaeger serves no /metrics on its query port (kwokctl does not scrape it either).

@@ -14,12 +14,14 @@ interface ScrapeTarget {
 
 /**
  * Prometheus scraping every component of the cluster, like kwokctl's: one job per component.
- * The https ones (apiserver, controller-manager, scheduler) are scraped with Prometheus' own
- * client certificate (CN kwok-prometheus, O system:monitoring: Kubernetes' bootstrap RBAC lets
- * that group read /metrics and nothing else), not the admin's. etcd is scraped on its plain
+ * The https ones (apiserver, controller-manager, scheduler, kwok controller) are scraped with
+ * Prometheus' own client certificate (CN kwok-prometheus, O system:monitoring: Kubernetes'
+ * bootstrap RBAC, and the controller's server, let that group read /metrics and nothing else),
+ * not the admin's. etcd is scraped on its plain
  * /metrics listener (see etcd.ts), which needs no certificate and exposes no data. The
  * apiserver's certificate is verified against the cluster CA; the controller-manager and the
- * scheduler serve self-signed certificates, so verification is off for those (as kwokctl does).
+ * scheduler serve self-signed certificates, so verification is off for those (as kwokctl does),
+ * and for the controller, which may be a user's Go kwok serving another certificate.
  */
 export function buildPrometheus(spec: ClusterSpec): Component {
   const { ports, paths } = spec;

@@ -7,3 +7,9 @@
  * when given, wins over it.
  */
 export const CONTROLLER_ID_ENV = 'KWOKTS_CONTROLLER_ID';
+
+/**
+ * The CA whose client certificates our controller's server requires (its --client-ca-file), by
+ * variable for the same reason: Go's kwok has no such flag, and serves without it.
+ */
+export const CLIENT_CA_FILE_ENV = 'KWOKTS_CLIENT_CA_FILE';

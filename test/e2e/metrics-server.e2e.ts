@@ -65,9 +65,9 @@ function assertMillicores(text: string | undefined, expected: number): void {
   assert.ok(Math.abs(value - expected) <= expected * 0.1, `${value}m is not near ${expected}m`);
 }
 
-function get(url: string, ca: string): Promise<string> {
+function get(url: string, tls: { ca: string; cert?: string; key?: string }): Promise<string> {
   return new Promise((resolve, reject) => {
-    request(url, { agent: new Agent({ ca }) }, (res) => {
+    request(url, { agent: new Agent(tls) }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
@@ -137,8 +137,12 @@ describe('metrics-server', { timeout: 900_000 }, () => {
   test("the controller's /metrics/nodes/<node>/metrics/resource has kwok's series", async () => {
     const config = readFileSync(join(box.workdir, 'clusters', NAME, 'kwok.yaml'), 'utf8');
     const port = /--node-port=(\d+)/.exec(config)![1];
-    const ca = readFileSync(join(box.workdir, 'clusters', NAME, 'pki', 'ca.crt'), 'utf8');
-    const text = await get(`https://127.0.0.1:${port}/metrics/nodes/${NODE}/metrics/resource`, ca);
+    const pki = join(box.workdir, 'clusters', NAME, 'pki');
+    const ca = readFileSync(join(pki, 'ca.crt'), 'utf8');
+    const url = `https://127.0.0.1:${port}/metrics/nodes/${NODE}/metrics/resource`;
+    await assert.rejects(get(url, { ca }), /: 401 /, 'a client without a certificate is refused');
+    // metrics-server's identity (--kubelet-client-certificate): system:monitoring, which may read metrics.
+    const text = await get(url, { ca, cert: readFileSync(join(pki, 'prometheus.crt'), 'utf8'), key: readFileSync(join(pki, 'prometheus.key'), 'utf8') });
     for (const series of ['node_cpu_usage_seconds_total ', 'node_memory_working_set_bytes 1.34217728e+08', 'scrape_error 0']) assert.ok(text.includes(`\n${series}`) || text.startsWith(series), `${series} in\n${text}`);
     assert.match(text, /^pod_memory_working_set_bytes\{namespace="default",pod="me-pod-0"\} 1\.34217728e\+08$/m);
     assert.match(text, /^container_memory_working_set_bytes\{container="sidecar",namespace="default",pod="me-pod-0"\} 6\.7108864e\+07$/m);

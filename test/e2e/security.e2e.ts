@@ -5,7 +5,8 @@
  * private (0700 directories, 0600 keys and kubeconfigs); and a cluster recorded before etcd
  * required TLS (plain-HTTP etcd in its kwok.yaml) still starts, answers etcdctl and snapshot
  * save, stops and is deleted; without RBAC the controller-manager's and scheduler's /metrics
- * still refuse anonymous clients.
+ * still refuse anonymous clients; the kwok controller's kubelet endpoints (exec, logs, metrics)
+ * refuse plain HTTP and certificates other than the admin's (Prometheus' reads metrics only).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -100,6 +101,37 @@ describe('security', { timeout: 900_000 }, () => {
     // Metrics and health stay readable without a certificate, on loopback only.
     const metrics = await get(etcdPort(box, NAME, 'metrics'), '/metrics');
     assert.ok(!('error' in metrics) && metrics.status === 200 && /etcd_server_has_leader/.test(metrics.body));
+  });
+
+  test("the kwok controller's kubelet endpoints answer the admin's and the apiserver's certificates; Prometheus' reads metrics only", async () => {
+    const head = parseAllDocuments(readFileSync(join(dir, 'kwok.yaml'), 'utf8'))[0]!.toJS() as { components: RecordComponent[] };
+    const port = head.components.find((c) => c.name === 'kwok-controller')!.ports[0]!.port;
+    const ca = join(pki, 'ca.crt');
+    const admin = { ca, cert: join(pki, 'admin.crt'), key: join(pki, 'admin.key') };
+    const prometheus = { ca, cert: join(pki, 'prometheus.crt'), key: join(pki, 'prometheus.key') };
+    const statusOf = (outcome: Outcome): number | string => ('error' in outcome ? outcome.error : outcome.status);
+    // An exec as a SPDY upgrade, as kube-apiserver sends it (the request that once ran a command for anyone).
+    const exec = (tls?: { ca: string; cert?: string; key?: string }): Promise<number | string> =>
+      new Promise((resolve) => {
+        const options = { host: '127.0.0.1', port, method: 'POST', path: '/exec/default/any-pod/c?command=id&output=1', agent: false as const, headers: { Connection: 'Upgrade', Upgrade: 'SPDY/3.1', 'X-Stream-Protocol-Version': 'v4.channel.k8s.io' } };
+        const req = tls ? httpsRequest({ ...options, servername: 'localhost', ca: readFileSync(tls.ca), ...(tls.cert ? { cert: readFileSync(tls.cert), key: readFileSync(tls.key!) } : {}) }) : httpRequest(options);
+        req.on('response', (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+        req.on('upgrade', (res, socket) => { socket.destroy(); resolve(res.statusCode ?? 0); });
+        req.on('error', (error) => resolve(error.message));
+        req.end();
+      });
+    assert.equal(await exec(), 401, 'plain HTTP');
+    assert.equal(await exec({ ca }), 401, 'TLS without a certificate');
+    assert.equal(await exec(prometheus), 403, "Prometheus' certificate");
+    const asAdmin = await exec(admin);
+    assert.ok(asAdmin !== 401 && asAdmin !== 403, `the admin's certificate passes (then the pod is looked up): ${asAdmin}`);
+    assert.equal(statusOf(await get(port, '/containerLogs/default/any-pod/c')), 401);
+    assert.equal(statusOf(await get(port, '/containerLogs/default/any-pod/c', prometheus)), 403);
+    assert.equal(statusOf(await get(port, '/metrics')), 401);
+    assert.equal(statusOf(await get(port, '/metrics', prometheus)), 200);
+    assert.equal(statusOf(await get(port, '/metrics', admin)), 200);
+    // Health answers anyone, as the controller-manager's and the scheduler's do (kwok's e2e probes it so).
+    assert.equal(statusOf(await get(port, '/healthz')), 200);
   });
 
   test('the cluster directory is private: directories 0700, keys and kubeconfigs 0600, nothing writable by others', () => {

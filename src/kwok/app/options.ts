@@ -16,7 +16,7 @@ import { parseLabelSelector } from '../../kube/index.js';
 import { checkLeaderElectionTiming, leaderElectionDefaults } from '../controllers/leader-election.js';
 import type { ManageMode } from '../controllers/node-selection.js';
 import { parseCidr } from '../../util/ip-address.js';
-import { CONTROLLER_ID_ENV } from '../../util/controller-identity.js';
+import { CLIENT_CA_FILE_ENV, CONTROLLER_ID_ENV } from '../../util/controller-identity.js';
 import { shardDefaults } from '../controllers/shard-membership.js';
 
 type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
@@ -46,6 +46,7 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'server-address', kind: 'string', help: 'listen address of the health/metrics/kubelet (logs, exec, attach, port-forward) server, host:port (":port" means 127.0.0.1)' },
   { name: 'tls-cert-file', kind: 'string', help: 'TLS certificate for the server (HTTPS and HTTP share the port)' },
   { name: 'tls-private-key-file', kind: 'string', help: 'TLS private key for the server' },
+  { name: 'client-ca-file', kind: 'string', help: "require client certificates of this CA and serve HTTPS only: logs, exec, attach and port-forward to system:masters and kube-apiserver-kubelet-client, /metrics to system:monitoring too (kwokts addition, the kubelet's flag; needs --tls-cert-file; default $KWOKTS_CLIENT_CA_FILE)" },
   { name: 'enable-crds', kind: 'strings', help: 'take these kinds from CRs instead of --config (Stage, Logs, Exec, Attach, PortForward and their Cluster kinds are implemented)' },
   { name: 'node-lease-duration-seconds', kind: 'int', help: 'duration of node leases; 0 disables leases' },
   { name: 'node-lease-parallelism', kind: 'int', help: 'concurrent node lease requests (default 16)' },
@@ -144,6 +145,8 @@ export interface KwokControllerOptions {
   serverAddress: string;
   tlsCertFile: string;
   tlsPrivateKeyFile: string;
+  /** Client certificates of this CA required (kwokts addition; src/kwok/server/client-auth.ts). */
+  clientCaFile: string;
   enableCRDs: string[];
   nodeLeaseDurationSeconds: number;
   nodeLeaseParallelism: number;
@@ -320,6 +323,7 @@ export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigura
     serverAddress: str('server-address', fromConfig.serverAddress),
     tlsCertFile: str('tls-cert-file', fromConfig.tlsCertFile),
     tlsPrivateKeyFile: str('tls-private-key-file', fromConfig.tlsPrivateKeyFile),
+    clientCaFile: last(flags, 'client-ca-file') ?? env[CLIENT_CA_FILE_ENV] ?? '',
     enableCRDs: flags.has('enable-crds')
       ? flags.get('enable-crds')!.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')
       : (fromConfig.enableCRDs ?? []),
@@ -347,6 +351,7 @@ export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigura
   if (options.nodeLeaseDurationSeconds < 0) throw new UsageError('--node-lease-duration-seconds must be 0 or more');
   if (options.nodeLeaseParallelism < 1) throw new UsageError('--node-lease-parallelism must be at least 1');
   if (Boolean(options.tlsCertFile) !== Boolean(options.tlsPrivateKeyFile)) throw new UsageError('--tls-cert-file and --tls-private-key-file go together');
+  if (options.clientCaFile && !options.tlsCertFile) throw new UsageError('--client-ca-file needs --tls-cert-file and --tls-private-key-file', { hint: 'client certificates are only asked for over HTTPS' });
   for (const kind of options.enableCRDs) {
     if (!(knownCrdKinds as readonly string[]).includes(kind)) throw new UsageError(`--enable-crds: unknown kind "${kind}"`, { hint: `known kinds: ${knownCrdKinds.join(', ')}` });
   }

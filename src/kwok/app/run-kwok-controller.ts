@@ -257,7 +257,9 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         ],
         upgradeRoutes: kubeletStreamingRoutes({ rules: () => streamingRegistry.current(), logger }),
         isReady: () => synced,
-        ...(options.tlsCertFile ? { tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile } } : {}),
+        ...(options.tlsCertFile
+          ? { tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile, ...(options.clientCaFile ? { clientCaFile: options.clientCaFile } : {}) } }
+          : {}),
         logger,
       }).catch((error: Error) => {
         throw new PreflightError(`cannot listen on ${listen.host}:${listen.port}: ${error.message}`, { cause: error });

@@ -4,7 +4,8 @@
  * plain HTTP, told apart by the first byte of the connection (a TLS handshake starts with 0x16), as
  * kwok does. Other routes (the kubelet's /containerLogs/) are given by the caller as prefixes, and
  * so are upgrade routes (the kubelet's /exec/, /attach/ and /portForward/, which switch the
- * connection to SPDY): those take GET or POST, and only as an upgrade.
+ * connection to SPDY): those take GET or POST, and only as an upgrade. With a client CA, every
+ * request is authenticated and authorized first (./client-auth.ts).
  */
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -14,6 +15,7 @@ import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../util/log.js';
+import { refusalFor } from './client-auth.js';
 import { rejectUpgrade } from './spdy-upgrade.js';
 
 export interface ListenAddress {
@@ -40,7 +42,11 @@ export interface KwokServerOptions {
   renderMetrics(): string;
   /** /readyz answers 503 until this returns true (initial lists delivered). */
   isReady?(): boolean;
-  tls?: { certFile: string; keyFile: string };
+  /**
+   * HTTPS beside plain HTTP on the port; with `clientCaFile`, client certificates of that CA are
+   * required and every request is authorized by its identity (./client-auth.ts), plain HTTP none.
+   */
+  tls?: { certFile: string; keyFile: string; clientCaFile?: string };
   logger: Logger;
 }
 
@@ -64,18 +70,21 @@ export function resolveListenAddress(serverAddress: string | undefined, nodePort
 }
 
 function handler(options: KwokServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
+  const authenticates = options.tls?.clientCaFile !== undefined;
   return (req, res) => {
-    const path = (req.url ?? '/').split('?')[0];
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
     const send = (status: number, body: string, type = 'text/plain; charset=utf-8'): void => {
       res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
-    if (options.upgradeRoutes?.some((r) => path?.startsWith(r.prefix))) {
+    const refusal = authenticates ? refusalFor(req, path) : undefined;
+    if (refusal) return send(refusal.status, `${refusal.message}\n`);
+    if (options.upgradeRoutes?.some((r) => path.startsWith(r.prefix))) {
       if (req.method !== 'GET' && req.method !== 'POST') return send(405, 'method not allowed\n');
       return send(400, 'unable to upgrade: missing upgrade headers in request (want Connection: Upgrade and Upgrade: SPDY/3.1)\n');
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'method not allowed\n');
-    const route = options.routes?.find((r) => path?.startsWith(r.prefix));
+    const route = options.routes?.find((r) => path.startsWith(r.prefix));
     if (route) {
       Promise.resolve()
         .then(() => route.handle(req, res))
@@ -101,9 +110,12 @@ function handler(options: KwokServerOptions): (req: IncomingMessage, res: Server
 }
 
 function upgradeHandler(options: KwokServerOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  const authenticates = options.tls?.clientCaFile !== undefined;
   return (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     socket.on('error', (error: Error) => options.logger.debug(`server: ${path}: ${error.message}`));
+    const refusal = authenticates ? refusalFor(req, path) : undefined;
+    if (refusal) return rejectUpgrade(socket, refusal.status, refusal.message);
     const route = options.upgradeRoutes?.find((r) => path.startsWith(r.prefix));
     if (!route) return rejectUpgrade(socket, 404, '404 page not found');
     if (req.method !== 'GET' && req.method !== 'POST') return rejectUpgrade(socket, 405, 'method not allowed');
@@ -120,8 +132,18 @@ export async function startKwokServer(options: KwokServerOptions): Promise<Runni
   const handle = handler(options);
   const upgrade = upgradeHandler(options);
   const plain = http.createServer(handle);
-  const secure = options.tls
-    ? https.createServer({ cert: readFileSync(options.tls.certFile), key: readFileSync(options.tls.keyFile) }, handle)
+  const tls = options.tls;
+  // Certificates that fail verification still complete the handshake, so that the answer is a
+  // 401 saying what is wrong rather than a reset connection.
+  const secure = tls
+    ? https.createServer(
+        {
+          cert: readFileSync(tls.certFile),
+          key: readFileSync(tls.keyFile),
+          ...(tls.clientCaFile !== undefined ? { ca: readFileSync(tls.clientCaFile), requestCert: true, rejectUnauthorized: false } : {}),
+        },
+        handle,
+      )
     : undefined;
   plain.on('upgrade', upgrade);
   secure?.on('upgrade', upgrade);

@@ -156,11 +156,12 @@ test('prometheus scrapes every enabled component, https ones with its own system
     'etcd http 127.0.0.1:2008',
     'kube-apiserver https 127.0.0.1:2003',
     'kube-scheduler https 127.0.0.1:2005',
-    'kwok-controller http 127.0.0.1:2006',
+    'kwok-controller https 127.0.0.1:2006',
     'prometheus http 127.0.0.1:2007',
   ]);
   assert.deepEqual(config!.scrape_configs[1]!.tls_config, { cert_file: s.paths.prometheusCert, key_file: s.paths.prometheusKey, ca_file: s.paths.caCert });
   assert.deepEqual(config!.scrape_configs[2]!.tls_config, { cert_file: s.paths.prometheusCert, key_file: s.paths.prometheusKey, insecure_skip_verify: true });
+  assert.deepEqual(config!.scrape_configs[3]!.tls_config, { cert_file: s.paths.prometheusCert, key_file: s.paths.prometheusKey, insecure_skip_verify: true }, 'the controller lets system:monitoring read its /metrics');
   assert.equal(config!.scrape_configs[0]!.tls_config, undefined);
   assert.ok(!prom.files![0]!.content.includes('admin'), 'Prometheus never holds the admin credentials');
 });
