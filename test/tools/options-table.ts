@@ -1,9 +1,9 @@
 /**
- * The README's option table, rendered from src/config/options.ts (the one table):
+ * The option table of docs/user/configuration.md, rendered from src/config/options.ts (the one table):
  *
- *   node --import tsx test/tools/options-table.ts          # rewrite README.md between the markers
+ *   node --import tsx test/tools/options-table.ts          # rewrite the page between the markers
  *
- * test/unit/config/options-doc.test.ts fails when README.md and the table disagree.
+ * test/unit/config/options-doc.test.ts fails when the page and the table disagree.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -37,16 +37,19 @@ export function renderOptionsTable(): string {
   return [START, '| `options.` field | flag | variable | type | default | meaning | kwokts |', '|---|---|---|---|---|---|---|', ...rows, END].join('\n');
 }
 
-export function readmeSection(readme: string): string | undefined {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  return start < 0 || end < 0 ? undefined : readme.slice(start, end + END.length);
+/** The page the table is kept in, relative to the repository. */
+export const OPTIONS_PAGE = 'docs/user/configuration.md';
+
+export function tableSection(page: string): string | undefined {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  return start < 0 || end < 0 ? undefined : page.slice(start, end + END.length);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const path = join(import.meta.dirname, '..', '..', 'README.md');
-  const readme = readFileSync(path, 'utf8');
-  const current = readmeSection(readme);
-  if (!current) throw new Error(`README.md has no ${START} ... ${END} section`);
-  writeFileSync(path, readme.replace(current, renderOptionsTable()));
+  const path = join(import.meta.dirname, '..', '..', OPTIONS_PAGE);
+  const page = readFileSync(path, 'utf8');
+  const current = tableSection(page);
+  if (!current) throw new Error(`${OPTIONS_PAGE} has no ${START} ... ${END} section`);
+  writeFileSync(path, page.replace(current, renderOptionsTable()));
 }

@@ -1,6 +1,6 @@
 /**
- * The layering of src/ and runtimes/, enforced: the table lives in docs/architecture.md (the one
- * place it is kept) and is read from there. Every relative import (static, `export … from`,
+ * The layering of src/ and runtimes/, enforced: the table lives in docs/design/architecture.md
+ * (the one place it is kept) and is read from there. Every relative import (static, `export … from`,
  * dynamic `import()`, `import('…')` types) is read with the TypeScript parser, mapped to the
  * importing and imported layers, and checked against the table, the entry files and for cycles.
  * A failure names the import as `file:line -> target` and says what the table allows.
@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const DOC = 'docs/architecture.md';
+const DOC = 'docs/design/architecture.md';
 
 export interface Layer {
   path: string;
@@ -42,7 +42,7 @@ const cells = (row: string): string[] =>
     .map((c) => c.trim());
 const paths = (cell: string): string[] => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1] as string);
 
-/** Reads the two tables of docs/architecture.md. */
+/** Reads the two tables of docs/design/architecture.md. */
 export function parseLayerTable(markdown: string): LayerTable {
   const layers: Layer[] = [];
   const entries = new Map<string, string[]>();
@@ -206,7 +206,7 @@ function repositoryImports(): { files: string[]; edges: ImportEdge[] } {
   return { files, edges };
 }
 
-describe('architecture (docs/architecture.md)', () => {
+describe('architecture (docs/design/architecture.md)', () => {
   const table = loadTable();
   const { files, edges } = repositoryImports();
 
