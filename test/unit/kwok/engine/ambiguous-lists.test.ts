@@ -34,8 +34,8 @@ function readyNode(addresses: unknown[]): Record<string, unknown> {
   };
 }
 
-/** The status a heartbeat of `stageFile` leaves on `node`, as a strategic merge makes it. */
-function beat(stageFile: string, node: Record<string, unknown>): { body: unknown; status: { addresses: unknown[]; conditions: { lastHeartbeatTime: string }[] } } {
+/** The status the first step of `stageFile` leaves on `node`, as a strategic merge makes it. */
+function play(stageFile: string, node: Record<string, unknown>): { body: unknown; status: { addresses: unknown[]; conditions: { lastHeartbeatTime: string }[] } } {
   const { stages, errors } = parseStages([parseYaml(readFileSync(join(ROOT, 'templates', 'stages', stageFile), 'utf8'))], stageFile);
   assert.deepEqual(errors, []);
   const set = new StageSet(stages, { now: () => NOW, random: () => 0 });
@@ -47,9 +47,17 @@ function beat(stageFile: string, node: Record<string, unknown>): { body: unknown
   return { body: action.body, status: patched.status };
 }
 
-describe('node heartbeat on a dual-stack node', () => {
-  test('keeps both InternalIPs and refreshes the heartbeat', () => {
-    const { body, status } = beat('node-heartbeat-with-lease.yaml', readyNode(dualStack));
+describe('node stages on a dual-stack node', () => {
+  test('node-initialize keeps both InternalIPs', () => {
+    const fresh = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-0', creationTimestamp: '2026-01-01T00:00:00Z' }, status: { addresses: dualStack.slice(0, 2) } };
+    const { status } = play('node-fast.yaml', fresh);
+    // The apiserver puts the patch's items first (so does kwok v0.8.0 against it).
+    assert.deepEqual(status.addresses, [{ type: 'Hostname', address: 'node-0' }, ...dualStack.slice(0, 2)]);
+  });
+
+
+  test('the heartbeat keeps both InternalIPs and refreshes lastHeartbeatTime', () => {
+    const { body, status } = play('node-heartbeat-with-lease.yaml', readyNode(dualStack));
     assert.deepEqual(status.addresses, dualStack);
     assert.equal(Date.parse(status.conditions[0]!.lastHeartbeatTime), NOW.getTime());
     // Unchanged addresses are not sent at all, so the write is a plain keyed merge of conditions.
@@ -58,7 +66,7 @@ describe('node heartbeat on a dual-stack node', () => {
 
   test('a single-stack node keeps its addresses in the patch, merged by type as before', () => {
     const single = [dualStack[0], dualStack[2]];
-    const { body, status } = beat('node-heartbeat-with-lease.yaml', readyNode(single));
+    const { body, status } = play('node-heartbeat-with-lease.yaml', readyNode(single));
     assert.deepEqual(status.addresses, single);
     assert.deepEqual((body as { status: { addresses: unknown } }).status.addresses, single);
   });
@@ -67,13 +75,21 @@ describe('node heartbeat on a dual-stack node', () => {
 describe('replaceAmbiguousKeyedLists', () => {
   const node = readyNode(dualStack);
 
-  test('a changed list with a repeated key replaces the object\'s', () => {
+  test('changed items of a repeated key replace the object\'s items of that key; other keys stay', () => {
     const next = [{ type: 'InternalIP', address: '192.0.2.9' }, { type: 'InternalIP', address: '2001:db8::9' }];
     const patch = { status: { addresses: next } };
     const out = replaceAmbiguousKeyedLists(patch, node) as { status: { addresses: unknown[] } };
-    assert.deepEqual(out.status.addresses, [{ $patch: 'replace' }, ...next]);
-    assert.deepEqual((strategicMergePatchShared(node, out) as { status: { addresses: unknown } }).status.addresses, next);
+    assert.deepEqual(out.status.addresses, [{ $patch: 'replace' }, ...next, dualStack[2]]);
+    assert.deepEqual((strategicMergePatchShared(node, out) as { status: { addresses: unknown } }).status.addresses, [...next, dualStack[2]]);
     assert.deepEqual(patch.status.addresses, next, 'the input patch is not changed');
+  });
+
+  test('an item of a key the object has once merges as before, beside a repeated key (node-initialize adding a Hostname)', () => {
+    const hostname = { type: 'Hostname', address: 'localhost' };
+    const patch = { status: { addresses: [hostname] } };
+    const twoIps = readyNode(dualStack.slice(0, 2));
+    assert.equal(replaceAmbiguousKeyedLists(patch, twoIps), patch);
+    assert.deepEqual((strategicMergePatchShared(twoIps, patch) as { status: { addresses: unknown } }).status.addresses, [hostname, ...dualStack.slice(0, 2)]);
   });
 
   test('a list that repeats a key the object does not repeat is a replacement too', () => {
