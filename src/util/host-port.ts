@@ -37,6 +37,7 @@ export function hostProblem(host: string): string | undefined {
 export function parseHostPort(text: string, rules: HostPortRules = {}): HostPort {
   let host: string;
   let portText: string | undefined;
+  if (text.includes('://')) throw new HostPortError(`"${text}" is a URL, not ${rules.portOptional ? 'host[:port]' : 'host:port'}`);
   const bracketed = /^\[([^\]]*)\](?::(.*))?$/.exec(text);
   if (bracketed) {
     host = bracketed[1]!;

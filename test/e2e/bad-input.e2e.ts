@@ -133,6 +133,8 @@ const CASES: Case[] = [
   { what: 'scale --replicas not a number', args: ['--name', NAME, 'scale', 'node', '--replicas', 'x'], exit: 2, error: /--replicas.*x/ },
   { what: 'scale --replicas negative', args: ['--name', NAME, 'scale', 'node', '--replicas=-1'], exit: 2, error: /--replicas|-1/ },
   { what: 'logs without a component', args: ['--name', NAME, 'logs'], exit: 2, error: /component/ },
+  { what: 'get kubeconfig --host with a space and a port out of range', args: ['--name', NAME, 'get', 'kubeconfig', '--host', 'bad host:99999'], exit: 2, error: /--host.*"bad host" is not a host name or IP address/ },
+  { what: 'get kubeconfig --host port out of range', args: ['--name', NAME, 'get', 'kubeconfig', '--host', '10.0.0.1:70000'], exit: 2, error: /--host.*port 70000 is not in 1-65535/ },
   { what: 'get components -o unknown', args: ['--name', NAME, 'get', 'components', '-o', 'xml'], exit: 2, error: /xml/ },
   { what: 'get artifacts -o unknown', args: ['get', 'artifacts', '-o', 'xml'], exit: 2, error: /xml/ },
   { what: 'snapshot --format unknown', args: ['--name', NAME, 'snapshot', 'save', '--path', 'OUT', '--format', 'zip'], exit: 2, error: /zip/ },
