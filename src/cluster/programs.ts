@@ -45,7 +45,8 @@ export function artifactRequest(name: BinaryName, values: ClusterOptionValues, k
 export function offlineMode(values: Pick<ClusterOptionValues, 'buildFromSource'>): OfflineBuildMode {
   const mode = values.buildFromSource || 'auto';
   if (mode !== 'auto' && mode !== 'never' && mode !== 'always') {
-    throw new UsageError(`invalid --build-from-source ${JSON.stringify(mode)}`, { hint: 'use auto, never or always' });
+    // validateClusterValues names the flag, variable or field first; this is for values read back from a record.
+    throw new UsageError(`${JSON.stringify(mode)} is not a build mode (buildFromSource)`, { hint: 'use auto, never or always' });
   }
   return mode;
 }

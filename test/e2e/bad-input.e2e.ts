@@ -87,7 +87,12 @@ const CASES: Case[] = [
   ...BOOL_ENVS.map((name): Case => ({ what: `${name} not a boolean`, args: create(), env: { [name]: 'maybe' }, exit: 2, error: new RegExp(name) })),
   { what: 'KWOK_BIND_ADDRESS not an IP', args: create(), env: { KWOK_BIND_ADDRESS: 'not-an-ip' }, exit: 2, error: /KWOK_BIND_ADDRESS/ },
   { what: 'KWOK_RUNTIME unknown', args: create(), env: { KWOK_RUNTIME: 'vmware' }, exit: 2, error: /vmware/ },
-  { what: 'KWOK_BUILD_FROM_SOURCE unknown', args: create(), env: { KWOK_BUILD_FROM_SOURCE: 'sometimes' }, exit: 2, error: /sometimes/ },
+  // Named as the variable it came from (not as --build-from-source, which was not given).
+  { what: 'KWOK_BUILD_FROM_SOURCE unknown', args: create(), env: { KWOK_BUILD_FROM_SOURCE: 'sometimes' }, exit: 2, error: /^error: KWOK_BUILD_FROM_SOURCE: "sometimes" is not a build mode$/ },
+  // Refused as a version before any download or Go build (which blamed the module proxy).
+  { what: 'KWOK_KUBE_VERSION not a version', args: create(), env: { KWOK_KUBE_VERSION: 'garbage' }, exit: 2, error: /^error: KWOK_KUBE_VERSION: "garbage" is not a version$/ },
+  { what: 'KWOK_ETCD_VERSION not a version', args: create(), env: { KWOK_ETCD_VERSION: 'latest' }, exit: 2, error: /^error: KWOK_ETCD_VERSION: "latest" is not a version$/ },
+  { what: 'get artifacts with KWOK_KUBE_VERSION not a version', args: ['get', 'artifacts'], env: { KWOK_KUBE_VERSION: 'garbage' }, exit: 2, error: /KWOK_KUBE_VERSION: "garbage" is not a version/ },
   { what: 'KWOK_KUBE_AUDIT_POLICY missing file', args: create(), env: { KWOK_KUBE_AUDIT_POLICY: '/nonexistent/audit.yaml' }, exit: 2, error: /audit/ },
   { what: 'KWOK_WORKDIR is a file', args: create(), env: { KWOK_WORKDIR: 'FILE' }, exit: 3, error: /not a directory|in the way/, setup: (dir) => writeFileSync(join(dir, 'FILE'), 'x') },
   { what: 'KWOK_WORKDIR under a file', args: create(), env: { KWOK_WORKDIR: 'FILE/workdir' }, exit: 3, error: /not a directory|in the way/, setup: (dir) => writeFileSync(join(dir, 'FILE'), 'x') },
