@@ -25,8 +25,17 @@ export class RealExecutor implements Executor {
   async writeFile(path: string, content: string, options: WriteFileOptions = {}): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
     const tmp = join(dirname(path), `.${tempSuffix()}.tmp`);
-    await writeFile(tmp, content, { mode: options.mode ?? 0o644 });
-    await rename(tmp, path);
+    try {
+      await writeFile(tmp, content, { mode: options.mode ?? 0o644 });
+      await rename(tmp, path);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      // A failed write(2) names no file ("ENOSPC: no space left on device, write"): the one we
+      // were writing is what the user needs (on a full disk, where to free space).
+      const errno = error as NodeJS.ErrnoException;
+      if (errno.code !== undefined && errno.path === undefined) errno.path = path;
+      throw error;
+    }
   }
 
   async remove(path: string): Promise<void> {
@@ -62,7 +71,14 @@ export class RealExecutor implements Executor {
       });
       child.unref();
       // No newline: kwokctl parses the whole file as the number (strconv.Atoi), and reads ours.
-      await this.writeFile(spec.pidFile, String(pid));
+      try {
+        await this.writeFile(spec.pidFile, String(pid));
+      } catch (error) {
+        // Without its pid file nothing would ever stop it (stop, delete and a rollback go by the
+        // file): a component left running untracked would hold its ports against the next start.
+        await terminate(pid, 0, spec.command);
+        throw error;
+      }
       return pid;
     } finally {
       closeSync(fd);
