@@ -137,6 +137,8 @@ const CASES: Case[] = [
   // Command-specific bad values.
   { what: 'scale --replicas not a number', args: ['--name', NAME, 'scale', 'node', '--replicas', 'x'], exit: 2, error: /--replicas.*x/ },
   { what: 'scale --replicas negative', args: ['--name', NAME, 'scale', 'node', '--replicas=-1'], exit: 2, error: /--replicas|-1/ },
+  { what: 'scale --replicas past the limit', args: ['--name', NAME, 'scale', 'node', '--replicas', '99999999999999999999'], exit: 2, error: /--replicas 100000000000000000000 .*at most 1000000/ },
+  { what: 'scale --serial-length past the limit', args: ['--name', NAME, 'scale', 'node', '--serial-length', '99999999999'], exit: 2, error: /--serial-length 99999999999 .*at most 61/ },
   { what: 'logs without a component', args: ['--name', NAME, 'logs'], exit: 2, error: /component/ },
   { what: 'get kubeconfig --host with a space and a port out of range', args: ['--name', NAME, 'get', 'kubeconfig', '--host', 'bad host:99999'], exit: 2, error: /--host.*"bad host" is not a host name or IP address/ },
   { what: 'get kubeconfig --host port out of range', args: ['--name', NAME, 'get', 'kubeconfig', '--host', '10.0.0.1:70000'], exit: 2, error: /--host.*port 70000 is not in 1-65535/ },
