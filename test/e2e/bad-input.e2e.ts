@@ -8,10 +8,11 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import pLimit from 'p-limit';
-import { kwokts, ROOT, sandbox, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
 
 const NAME = 'hd-bad';
 
@@ -258,4 +259,74 @@ describe('bad input', { timeout: 900_000 }, () => {
       assert.deepEqual(problems, [], `${c.args.join(' ')}: ${problems.join('; ')}`);
     });
   }
+});
+
+/** Write zeros into `file` until the file system says it is full. */
+function fill(file: string): void {
+  const fd = openSync(file, 'w');
+  const block = Buffer.alloc(1 << 20);
+  try {
+    for (;;) {
+      try {
+        writeSync(fd, block);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
+          // The last partial block: whatever is left, a page at a time.
+          try {
+            for (;;) writeSync(fd, block, 0, 4096);
+          } catch {
+            return;
+          }
+        }
+        throw error;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A full disk under a stopped cluster (a small tmpfs as its workdir, filled): `start` must say to
+ * free space on that file system, not to move KWOK_WORKDIR (the cluster lives there), and leave
+ * nothing running. Needs the control-plane binaries, and root to mount the tmpfs (skipped without).
+ */
+describe('bad input: start on a full disk', { timeout: 600_000 }, () => {
+  test('start names the full file system and starts nothing', async (t) => {
+    requireBinaries();
+    const box = sandbox();
+    const dir = join(box.workdir, '..');
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    const mounted = await execa('mount', ['-t', 'tmpfs', '-o', 'size=256m', 'tmpfs', disk], { reject: false });
+    if (mounted.exitCode !== 0) {
+      box.cleanup();
+      t.skip(`cannot mount a tmpfs here: ${String(mounted.stderr).trim()}`);
+      return;
+    }
+    box.env.KWOK_WORKDIR = join(disk, 'workdir');
+    const name = 'bi-full';
+    try {
+      const created = await kwokts(box, ['--name', name, 'create', 'cluster', '--wait', '2m']);
+      assert.equal(created.exitCode, 0, created.stderr);
+      const stopped = await kwokts(box, ['--name', name, 'stop', 'cluster']);
+      assert.equal(stopped.exitCode, 0, stopped.stderr);
+      fill(join(disk, 'filler'));
+      const result = await kwokts(box, ['--name', name, 'start', 'cluster'], { timeoutMs: 120_000 });
+      const lines = result.stderr.split('\n').filter((l) => l !== '');
+      assert.notEqual(result.exitCode, 0, result.stderr);
+      assert.notEqual(result.exitCode, 70, result.stderr);
+      assert.equal(lines.filter((l) => l.startsWith('error:')).length, 1, result.stderr);
+      assert.match(result.stderr, /^error: .*no space left on device/m);
+      assert.match(result.stderr, new RegExp(`^hint: free space on the file system that holds ${disk.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\S* \\(see \`df -h \\S+\`\\), then try again$`, 'm'));
+      assert.doesNotMatch(result.stderr, /KWOK_WORKDIR/);
+      assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack');
+      assert.deepEqual(markedProcesses(dir), [], 'no component left running');
+    } finally {
+      rmSync(join(disk, 'filler'), { force: true });
+      await kwokts(box, ['--name', name, 'delete', 'cluster']);
+      await execa('umount', [disk], { reject: false });
+      box.cleanup();
+    }
+  });
 });
