@@ -168,6 +168,7 @@ const CASES: Case[] = [
   { what: 'kwok --manage-nodes-with-label-selector unparsable', args: ['kwok', '-c', 'CONFIG', '--master', 'http://127.0.0.1:1', '--manage-nodes-with-label-selector', '!!bad=('], files: { CONFIG: GOOD_STAGE }, exit: 2, error: /--manage-nodes-with-label-selector.*!bad=\(/ },
   { what: 'kwok --manage-single-node not a node name', args: ['kwok', '-c', 'CONFIG', '--master', 'http://127.0.0.1:1', '--manage-single-node', 'a,b'], files: { CONFIG: GOOD_STAGE }, exit: 2, error: /--manage-single-node.*"a,b" is not a valid node name/ },
   { what: 'kwok --server-address port out of range', args: ['kwok', '-c', 'CONFIG', '--master', 'http://127.0.0.1:1', '--manage-all-nodes', '--server-address', '127.0.0.1:99999'], files: { CONFIG: GOOD_STAGE }, exit: 2, error: /--server-address.*port 99999 is not in 0-65535/ },
+  { what: 'kwok -c with a Metric whose CEL does not compile', args: ['kwok', '-c', 'CONFIG', '--master', 'http://127.0.0.1:1', '--manage-all-nodes'], files: { CONFIG: `${GOOD_STAGE}\n---\nkind: Metric\napiVersion: kwok.x-k8s.io/v1alpha1\nmetadata: {name: m}\nspec: {path: /metrics/x, metrics: [{name: a, kind: gauge, value: 'node.name +'}]}\n` }, exit: 2, error: /CONFIG: Metric m: spec\.metrics\.0\.value: invalid CEL expression "node\.name \+"/ },
   { what: 'export logs into a file', args: ['--name', NAME, 'export', 'logs', 'CONFIG'], files: { CONFIG: 'x\n' }, exit: 4, error: /hd-bad|CONFIG/ },
 ];
 
