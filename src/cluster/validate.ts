@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { OPTION_SPECS, type ClusterOptionValues } from '../config/options.js';
 import { DEFAULT_KUBE_VERSION, isVersion } from '../config/versions.js';
@@ -48,6 +49,11 @@ export function validateClusterValues(values: ClusterOptionValues, flags: Given,
   }
   if (!(BUILD_MODES as readonly string[]).includes(values.buildFromSource || 'auto')) {
     throw new UsageError(`${optionSource('buildFromSource', flags, env)}: ${JSON.stringify(values.buildFromSource)} is not a build mode`, { hint: 'use auto, never or always' });
+  }
+  // Files the cluster copies: a missing one is named with where its path came from, before anything is made.
+  for (const key of ['kubeAuditPolicy', 'kubeSchedulerConfig'] as const) {
+    const file = values[key];
+    if (file !== '' && !existsSync(file)) throw new UsageError(`${optionSource(key, flags, env)}: ${file} does not exist`, { hint: 'give the path of an existing file, or leave it unset' });
   }
   if (values.bindAddress !== '' && isIP(values.bindAddress) === 0) {
     throw new UsageError(`${optionSource('bindAddress', flags, env)}: ${JSON.stringify(values.bindAddress)} is not an IP address`, {

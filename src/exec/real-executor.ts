@@ -5,7 +5,7 @@ import { PreflightError } from '../util/errors.js';
 import { commandFailed } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
 import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
-import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnableReason } from './process.js';
+import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnable, unrunnableReason } from './process.js';
 import { shellJoin } from './shell-quote.js';
 import { deferExtraCaCerts } from '../util/extra-ca-certs.js';
 import { loadExeca } from './load-execa.js';
@@ -44,8 +44,8 @@ export class RealExecutor implements Executor {
 
   async spawnDetached(spec: SpawnSpec): Promise<number> {
     this.logger.debug(`spawn: ${shellJoin([spec.command, ...spec.args])}`);
-    const unrunnable = isAbsolute(spec.command) ? await unrunnableReason(spec.command) : undefined;
-    if (unrunnable) throw new PreflightError(`cannot start ${spec.command}: it is ${unrunnable}`, { hint: 'give a binary built for this OS and architecture' });
+    const reason = isAbsolute(spec.command) ? await unrunnableReason(spec.command) : undefined;
+    if (reason) throw new PreflightError(`cannot start ${unrunnable(spec.command, reason)}`, { hint: 'give a binary built for this OS and architecture' });
     await mkdir(dirname(spec.logFile), { recursive: true });
     // Loaded here: node:child_process (with net and dgram under it) is start-up CPU that the
     // commands which only stop or read things (delete, get, the passthroughs' fallback) never need.

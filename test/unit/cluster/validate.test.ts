@@ -38,3 +38,10 @@ test('an unknown build mode is named by where it came from: the variable, not a 
   assert.throws(() => validateClusterValues(values({ buildFromSource: 'sometimes' }), {}, {}), /^UsageError: options\.buildFromSource in the config file: "sometimes"/);
   for (const mode of ['', 'auto', 'never', 'always']) assert.doesNotThrow(() => validateClusterValues(values({ buildFromSource: mode }), {}, {}), mode);
 });
+
+test('a missing audit policy or scheduler config is named by the variable, flag or field that gave its path', () => {
+  assert.throws(() => validateClusterValues(values({ kubeAuditPolicy: '/nonexistent/audit.yaml' }), {}, { KWOK_KUBE_AUDIT_POLICY: '/nonexistent/audit.yaml' }), /^UsageError: KWOK_KUBE_AUDIT_POLICY: \/nonexistent\/audit\.yaml does not exist$/);
+  assert.throws(() => validateClusterValues(values({ kubeAuditPolicy: '/nonexistent/audit.yaml' }), { kubeAuditPolicy: '/nonexistent/audit.yaml' }, {}), /^UsageError: --kube-audit-policy: /);
+  assert.throws(() => validateClusterValues(values({ kubeSchedulerConfig: '/nonexistent/s.yaml' }), {}, {}), /^UsageError: options\.kubeSchedulerConfig in the config file: \/nonexistent\/s\.yaml does not exist$/);
+  assert.doesNotThrow(() => validateClusterValues(values({ kubeAuditPolicy: import.meta.filename }), {}, {}));
+});
