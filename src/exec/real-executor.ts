@@ -76,7 +76,9 @@ export class RealExecutor implements Executor {
       } catch (error) {
         // Without its pid file nothing would ever stop it (stop, delete and a rollback go by the
         // file): a component left running untracked would hold its ports against the next start.
-        await terminate(pid, 0, spec.command);
+        // Not matched by command line: the child started a moment ago may already have exec'd
+        // something else (a wrapper script), and the pid is still its own.
+        await terminate(pid, 0);
         throw error;
       }
       return pid;
