@@ -331,3 +331,32 @@ describe('bad input: start on a full disk', { timeout: 600_000 }, () => {
     }
   });
 });
+
+/**
+ * A create that fails under --retain keeps what it made, and everything it prints must agree:
+ * the warning says the cluster is kept, and the hint must not say it was rolled back.
+ */
+describe('bad input: a failed create with --retain', { timeout: 600_000 }, () => {
+  test('the cluster is kept and the hint says so (not "rolled back")', async () => {
+    requireBinaries();
+    const box = sandbox();
+    const dir = join(box.workdir, '..');
+    const scheduler = join(dir, 'bad-scheduler');
+    writeFileSync(scheduler, '#!/bin/sh\necho "scheduler: refusing to start" >&2\nexit 1\n');
+    chmodSync(scheduler, 0o755);
+    const name = 'bi-retain';
+    try {
+      const result = await kwokts(box, ['--name', name, 'create', 'cluster', '--kube-scheduler-binary', scheduler, '--retain', '--wait', '2m']);
+      assert.notEqual(result.exitCode, 0, result.stderr);
+      assert.notEqual(result.exitCode, 70, result.stderr);
+      assert.equal(result.stderr.split('\n').filter((l) => l.startsWith('error:')).length, 1, result.stderr);
+      assert.match(result.stderr, /keeping the failed cluster bi-retain for debugging/);
+      assert.match(result.stderr, /^hint: the cluster was kept \(--retain\): .*kwokts --name bi-retain delete cluster/m);
+      assert.doesNotMatch(result.stderr, /rolled back|rerun with --retain/);
+      assert.ok(existsSync(join(box.workdir, 'clusters', name)), 'the cluster directory is kept');
+    } finally {
+      await kwokts(box, ['--name', name, 'delete', 'cluster']);
+      box.cleanup();
+    }
+  });
+});
