@@ -1,3 +1,4 @@
+import { freeSpaceHint, isDiskFull } from '../util/disk-full.js';
 import { KwoktsError } from '../util/errors.js';
 import { LogLevel } from '../util/log.js';
 import { failureOutput, summarizeOutput } from '../util/output-tail.js';
@@ -72,7 +73,7 @@ export function reportError(error: unknown, logLevel: number = LogLevel.INFO): n
   if (error instanceof Error && typeof code === 'string' && code in SYSTEM_ERRORS) {
     const path = (error as NodeJS.ErrnoException).path;
     write(`error: ${path ? `${path}: ` : ''}${SYSTEM_ERRORS[code]} (${code})`);
-    write(`hint: ${systemHint(code)}`);
+    write(`hint: ${systemHint(code, path)}`);
     if (logLevel <= LogLevel.DEBUG && error.stack) write(error.stack);
     return 1;
   }
@@ -82,8 +83,8 @@ export function reportError(error: unknown, logLevel: number = LogLevel.INFO): n
   return 70;
 }
 
-function systemHint(code: string): string {
-  if (code === 'ENOSPC' || code === 'EDQUOT') return 'free some disk space (or point KWOK_WORKDIR elsewhere) and try again';
+function systemHint(code: string, path: string | undefined): string {
+  if (isDiskFull(code)) return path ? freeSpaceHint(path) : 'free some disk space and try again';
   if (code === 'EROFS' || code === 'EACCES' || code === 'EPERM') return 'check the permissions of that path, or set KWOK_WORKDIR to a writable directory';
   return 'check that path and try again';
 }

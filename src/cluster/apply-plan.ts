@@ -52,7 +52,7 @@ export async function applyPlan(plan: CreatePlan, options: ApplyOptions): Promis
     journal.commit();
     options.onCommit?.();
   } catch (error) {
-    const primary = await explainFailure(error, plan.runtime, runtimeContext(plan, env), signal);
+    const primary = await explainFailure(error, plan.runtime, runtimeContext(plan, env), signal, afterFailure(plan.name, options.retain));
     if (options.retain) {
       logger.warn(`keeping the failed cluster ${plan.name} for debugging (--retain); delete it with \`kwokts --name ${plan.name} delete cluster\``);
     } else {
@@ -88,8 +88,26 @@ function phasesOf(steps: readonly PlanStep[], journal: Journal, env: ApplyEnv): 
   }));
 }
 
+/**
+ * What the hint says happened to the cluster and what to do next: it must agree with the warning
+ * --retain prints (the cluster is kept, not rolled back).
+ */
+function afterFailure(name: string, retain: boolean): { exited: (component: string) => string; notReady: string } {
+  if (retain) {
+    const kept = `the cluster was kept (--retain): read a component's log with \`kwokts --name ${name} logs <component>\`, and delete the cluster with \`kwokts --name ${name} delete cluster\``;
+    return {
+      exited: (component) => `the cluster was kept (--retain): read the rest of the log with \`kwokts --name ${name} logs ${component}\`, and delete the cluster with \`kwokts --name ${name} delete cluster\``,
+      notReady: kept,
+    };
+  }
+  return {
+    exited: () => 'the cluster was rolled back; rerun with --retain to keep it for debugging',
+    notReady: 'the cluster was rolled back; give it longer with --wait, or rerun with --retain to keep it for debugging',
+  };
+}
+
 /** Turn what went wrong into one user-facing error, with the dead component's last log lines. */
-async function explainFailure(error: unknown, runtime: Runtime, ctx: RuntimeContext, signal: AbortSignal): Promise<unknown> {
+async function explainFailure(error: unknown, runtime: Runtime, ctx: RuntimeContext, signal: AbortSignal, hints: ReturnType<typeof afterFailure>): Promise<unknown> {
   if (signal.aborted) {
     const reason: unknown = signal.reason;
     // The command's own deadline (--timeout) aborts with a TimeoutError.
@@ -97,12 +115,12 @@ async function explainFailure(error: unknown, runtime: Runtime, ctx: RuntimeCont
   }
   if (error instanceof ComponentExitedError) {
     return new OperationError(await componentFailure(`create failed: ${error.component} exited during start-up`, runtime, error.component, ctx), {
-      hint: 'the cluster was rolled back; rerun with --retain to keep it for debugging',
+      hint: hints.exited(error.component),
       cause: error,
     });
   }
   if (error instanceof NotReadyError) {
-    return notReadyFailure(error, runtime, ctx, 'the cluster was rolled back; give it longer with --wait, or rerun with --retain to keep it for debugging');
+    return notReadyFailure(error, runtime, ctx, hints.notReady);
   }
   return error;
 }

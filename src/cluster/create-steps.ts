@@ -122,11 +122,11 @@ export function planSteps(plan: PlanData, input: StepInputs): PlanStep[] {
       // Removing the directory also undoes the files the next steps write into it.
       undo: { label: 'remove cluster directory', run: (env) => env.executor.remove(paths.root) },
       run: async ({ executor }) => {
-        // Private: keys, kubeconfigs, etcd's data and logs are the cluster owner's alone.
-        await executor.mkdirp(paths.root, { mode: 0o700 });
-        await executor.mkdirp(paths.pids);
-        await executor.mkdirp(paths.logs);
-        await executor.mkdirp(paths.etcdData, { mode: 0o700 });
+        // Private: keys, kubeconfigs, etcd's data and logs are the cluster owner's alone. Each
+        // directory gets the mode itself, not just the root: one moved or copied out of the
+        // cluster directory (an exported log directory, a backup) stays private too, and the
+        // audit log in logs/ holds request bodies.
+        for (const dir of [paths.root, paths.pids, paths.logs, paths.etcdData]) await executor.mkdirp(dir, { mode: 0o700 });
       },
     },
     { id: 'write-pki', phase: writeFiles, undoneBy: 'make-directories', run: (env) => env.effects.writePki(env.executor, paths, input.pki) },

@@ -12,7 +12,7 @@ import { applyHeartbeatFactor, componentSelection } from '../config/resolve.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { clusterVersions } from '../config/versions.js';
 import type { Executor } from '../exec/executor.js';
-import { UsageError } from '../util/errors.js';
+import { KwoktsError, UsageError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
 import { loadRuntime } from '../../runtimes/load.js';
 import type { Runtime } from '../../runtimes/runtime.js';
@@ -26,7 +26,7 @@ import { loadCluster } from './record.js';
 import type { PhaseRunner } from './phases.js';
 import type { WaitFor } from './start-components.js';
 import { isClusterReady } from './status.js';
-import { validateClusterValues } from './validate.js';
+import { optionSource, validateClusterValues } from './validate.js';
 import { mark } from '../util/timeline.js';
 
 export interface CreateClusterOptions {
@@ -87,7 +87,13 @@ export async function createCluster(options: CreateClusterOptions): Promise<Crea
 
   const runtimeName = values.runtime || (await detectRuntimeFor(values, chosen, options.logger));
   // The binary runtime alone (the usual case) loads no container engine, kind or artifact code.
-  const runtime = await loadRuntime(runtimeName);
+  const runtime = await loadRuntime(runtimeName).catch((error: unknown) => {
+    // An unknown runtime the user named: said with the flag, variable or field that named it.
+    if (values.runtime !== '' && KwoktsError.is(error) && error.code === 'USAGE') {
+      throw new UsageError(`${optionSource('runtime', options.sources?.flags ?? {}, options.sources?.env ?? {})}: ${error.message}`, { ...(error.hint ? { hint: error.hint } : {}), cause: error });
+    }
+    throw error;
+  });
   // kwokctl makes scheduler-plugins a container of its compose runtimes only (binary and kind leave it out without a word).
   if (chosen.includes('scheduler-plugins') && runtime.info().mode !== 'container') {
     throw new UsageError(`scheduler-plugins runs only on the docker, podman and nerdctl runtimes, not on ${runtimeName}`, { hint: 'pass --runtime docker (or podman, nerdctl), or leave scheduler-plugins out' });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ConflictError, PreflightError } from '../util/errors.js';
 import { processStartTime } from '../exec/process.js';
 import { clustersDir } from '../naming/naming.js';
+import { freeSpaceHint, isDiskFull } from '../util/disk-full.js';
 import { ensureDirectory } from '../util/ensure-dir.js';
 import { tempSuffix } from '../util/temp-name.js';
 
@@ -119,9 +120,9 @@ export async function holderIsLive(holder: LockHolder): Promise<boolean> {
 
 function workdirError(error: unknown, path: string): unknown {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ENOSPC') {
+  if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS' || code === 'ENOTDIR' || code === 'EEXIST' || isDiskFull(code)) {
     return new PreflightError(`cannot write the kwokts workdir (${path}): ${(error as Error).message.replace(/^[A-Z]+: /, '')}`, {
-      hint: 'set KWOK_WORKDIR to a writable directory',
+      hint: isDiskFull(code) ? freeSpaceHint(path) : 'set KWOK_WORKDIR to a writable directory',
       cause: error,
     });
   }

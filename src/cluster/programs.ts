@@ -1,12 +1,12 @@
 import { clusterVersions } from '../config/versions.js';
 import { isAbsolute, join } from 'node:path';
-import { planArtifacts, resolveArtifacts, type ArtifactProgressEvent, type ArtifactRequest, type BinaryName, type OfflineBuildMode } from '../artifacts/index.js';
+import { BINARY_OVERRIDES, planArtifacts, resolveArtifacts, type ArtifactProgressEvent, type ArtifactRequest, type BinaryName, type OfflineBuildMode } from '../artifacts/index.js';
 import { resolveKindBinary } from '../artifacts/kind.js';
 import type { Component } from '../components/index.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import type { Executor } from '../exec/executor.js';
 import { PreflightError, UsageError } from '../util/errors.js';
-import { unrunnableReason } from '../exec/process.js';
+import { unrunnable, unrunnableReason } from '../exec/process.js';
 import type { Logger } from '../util/log.js';
 import type { ClusterRecord } from './record.js';
 
@@ -45,7 +45,8 @@ export function artifactRequest(name: BinaryName, values: ClusterOptionValues, k
 export function offlineMode(values: Pick<ClusterOptionValues, 'buildFromSource'>): OfflineBuildMode {
   const mode = values.buildFromSource || 'auto';
   if (mode !== 'auto' && mode !== 'never' && mode !== 'always') {
-    throw new UsageError(`invalid --build-from-source ${JSON.stringify(mode)}`, { hint: 'use auto, never or always' });
+    // validateClusterValues names the flag, variable or field first; this is for values read back from a record.
+    throw new UsageError(`${JSON.stringify(mode)} is not a build mode (buildFromSource)`, { hint: 'use auto, never or always' });
   }
   return mode;
 }
@@ -137,6 +138,20 @@ export function describeProgress(event: ArtifactProgressEvent): string {
   }
 }
 
+/**
+ * Where the user sets a component's program, flag and variable both: the error cannot tell which
+ * one gave the value, and naming only the flag sent a user who had set the variable looking for
+ * a flag they never passed.
+ */
+function programSetting(component: Component): string {
+  if ('artifact' in component.program) {
+    const names = BINARY_OVERRIDES[component.program.artifact as BinaryName] as { flag?: string; env: string } | undefined;
+    if (names) return names.flag ? `${names.flag} (or ${names.env})` : names.env;
+  }
+  if (component.name === 'kwok-controller') return '--kwok-controller-binary (or KWOK_CONTROLLER_BINARY)';
+  return "the component's binary";
+}
+
 /** A binary that cannot run here (a download error page, another OS's build) is named before anything starts. */
 export async function checkPrograms(components: readonly Component[], programs: ReadonlyMap<string, string>, executor: Executor): Promise<void> {
   // Under dry-run the paths are where the binaries would be, not files to look at.
@@ -146,8 +161,7 @@ export async function checkPrograms(components: readonly Component[], programs: 
     if (!path || !isAbsolute(path)) continue;
     const reason = await unrunnableReason(path);
     if (reason) {
-      const flag = 'artifact' in component.program ? `--${component.program.artifact}-binary` : 'the component\'s binary';
-      throw new PreflightError(`${component.name}: ${path} is ${reason}`, { hint: `give ${flag} a ${process.platform}/${process.arch} build of ${component.name}` });
+      throw new PreflightError(`${component.name}: ${unrunnable(path, reason)}`, { hint: `give ${programSetting(component)} a ${process.platform}/${process.arch} build of ${component.name}` });
     }
   }
 }

@@ -2,7 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
 import { loadCluster } from '../cluster/record.js';
 import { findResource } from '../scale/resource.js';
-import { clientForKubeconfig, scale, validateScale } from '../scale/scale.js';
+import { clientForKubeconfig, MAX_REPLICAS, MAX_SERIAL_LENGTH, scale, validateScale } from '../scale/scale.js';
 import { UsageError } from '../util/errors.js';
 
 export default class Scale extends BaseCommand<typeof Scale> {
@@ -21,10 +21,10 @@ export default class Scale extends BaseCommand<typeof Scale> {
     name: Args.string({ description: 'name prefix of the copies (default: the kind)' }),
   };
   static override flags = {
-    replicas: Flags.integer({ description: 'number of copies wanted', default: 1 }),
+    replicas: Flags.integer({ description: `number of copies wanted (at most ${MAX_REPLICAS})`, default: 1 }),
     param: Flags.string({ description: 'jq assignment applied to the template parameters (repeatable)', multiple: true, default: [] }),
     namespace: Flags.string({ char: 'n', description: 'namespace of namespaced copies', default: 'default' }),
-    'serial-length': Flags.integer({ description: 'digits of the number suffix (0: no suffix, one replica)', default: 6 }),
+    'serial-length': Flags.integer({ description: `digits of the number suffix (0: no suffix, one replica; at most ${MAX_SERIAL_LENGTH})`, default: 6 }),
     concurrency: Flags.integer({ description: 'requests in flight', default: 32, hidden: true }),
   };
 
@@ -47,6 +47,7 @@ export default class Scale extends BaseCommand<typeof Scale> {
       dryRun: flags['dry-run'],
       onProgress: (message) => this.logger.info(`${args.kind}: ${message}`),
       signal: this.abort.signal,
+      cluster: flags.name,
     });
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const what = `${result.ref.resource} ${args.name ?? args.kind}`;

@@ -67,6 +67,18 @@ export function clusterAutoscalerVersionForKube(kubeVersion: string): string {
   return m ? `v${m[1]}.${m[2]}.0` : 'v1.36.0';
 }
 
+/**
+ * What kwokctl's version parsing (blang/semver's ParseTolerant) takes: an optional `v`, then
+ * MAJOR, MAJOR.MINOR or MAJOR.MINOR.PATCH, and on the full form a -pre-release and +build.
+ * Anything else ends up in a download URL and a module path, where it fails as a network or Go
+ * module error that does not say the version is the problem.
+ */
+const TOLERANT_SEMVER = /^v?\d+(\.\d+)?$|^v?\d+\.\d+\.\d+(-[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?$/;
+
+export function isVersion(text: string): boolean {
+  return TOLERANT_SEMVER.test(text.trim());
+}
+
 /** kwokctl normalises versions to carry a leading `v`. */
 export function normalizeVersion(version: string): string {
   const v = version.trim();

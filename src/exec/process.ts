@@ -157,6 +157,11 @@ async function scanEnviron(name: string): Promise<Map<string, number[]>> {
  * executable file that starts like a program (ELF, Mach-O or a #! script). Anything else would
  * be handed to /bin/sh by execvp and fail with a shell syntax error in the component's log.
  */
+/** "<path> does not exist", "<path> is not executable (chmod +x it)": a reason of unrunnableReason said of a path. */
+export function unrunnable(path: string, reason: string): string {
+  return reason === 'does not exist' ? `${path} ${reason}` : `${path} is ${reason}`;
+}
+
 export async function unrunnableReason(path: string): Promise<string | undefined> {
   let handle;
   try {

@@ -5,7 +5,7 @@ import { PreflightError } from '../util/errors.js';
 import { commandFailed } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
 import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
-import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnableReason } from './process.js';
+import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnable, unrunnableReason } from './process.js';
 import { shellJoin } from './shell-quote.js';
 import { deferExtraCaCerts } from '../util/extra-ca-certs.js';
 import { loadExeca } from './load-execa.js';
@@ -25,8 +25,17 @@ export class RealExecutor implements Executor {
   async writeFile(path: string, content: string, options: WriteFileOptions = {}): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
     const tmp = join(dirname(path), `.${tempSuffix()}.tmp`);
-    await writeFile(tmp, content, { mode: options.mode ?? 0o644 });
-    await rename(tmp, path);
+    try {
+      await writeFile(tmp, content, { mode: options.mode ?? 0o644 });
+      await rename(tmp, path);
+    } catch (error) {
+      await rm(tmp, { force: true });
+      // A failed write(2) names no file ("ENOSPC: no space left on device, write"): the one we
+      // were writing is what the user needs (on a full disk, where to free space).
+      const errno = error as NodeJS.ErrnoException;
+      if (errno.code !== undefined && errno.path === undefined) errno.path = path;
+      throw error;
+    }
   }
 
   async remove(path: string): Promise<void> {
@@ -35,8 +44,8 @@ export class RealExecutor implements Executor {
 
   async spawnDetached(spec: SpawnSpec): Promise<number> {
     this.logger.debug(`spawn: ${shellJoin([spec.command, ...spec.args])}`);
-    const unrunnable = isAbsolute(spec.command) ? await unrunnableReason(spec.command) : undefined;
-    if (unrunnable) throw new PreflightError(`cannot start ${spec.command}: it is ${unrunnable}`, { hint: 'give a binary built for this OS and architecture' });
+    const reason = isAbsolute(spec.command) ? await unrunnableReason(spec.command) : undefined;
+    if (reason) throw new PreflightError(`cannot start ${unrunnable(spec.command, reason)}`, { hint: 'give a binary built for this OS and architecture' });
     await mkdir(dirname(spec.logFile), { recursive: true });
     // Loaded here: node:child_process (with net and dgram under it) is start-up CPU that the
     // commands which only stop or read things (delete, get, the passthroughs' fallback) never need.
@@ -62,7 +71,16 @@ export class RealExecutor implements Executor {
       });
       child.unref();
       // No newline: kwokctl parses the whole file as the number (strconv.Atoi), and reads ours.
-      await this.writeFile(spec.pidFile, String(pid));
+      try {
+        await this.writeFile(spec.pidFile, String(pid));
+      } catch (error) {
+        // Without its pid file nothing would ever stop it (stop, delete and a rollback go by the
+        // file): a component left running untracked would hold its ports against the next start.
+        // Not matched by command line: the child started a moment ago may already have exec'd
+        // something else (a wrapper script), and the pid is still its own.
+        await terminate(pid, 0);
+        throw error;
+      }
       return pid;
     } finally {
       closeSync(fd);

@@ -61,4 +61,4 @@ export type {
   NamedContext,
   NamedUser,
 } from './kubeconfig/types.js';
-export { buildPortableKubeconfig, renderPortableKubeconfig, replaceHost, type PortableKubeconfigOptions } from './kubeconfig/portable.js';
+export { buildPortableKubeconfig, checkHostOverride, renderPortableKubeconfig, replaceHost, type PortableKubeconfigOptions } from './kubeconfig/portable.js';

@@ -3,8 +3,8 @@
  * API with bounded concurrency over keep-alive connections (10,000 pods in seconds, not minutes).
  */
 import pLimit from 'p-limit';
-import { buildConnection, HttpKubeClient, loadKubeConfig, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
-import { UsageError } from '../util/errors.js';
+import { buildConnection, HttpKubeClient, KubeApiError, loadKubeConfig, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
+import { NotFoundError, OperationError, UsageError } from '../util/errors.js';
 import { silentLogger } from '../util/log.js';
 import { planScale } from './plan.js';
 import { applyParams, renderObject, SCALE_LABEL, serialName, type KwokctlResource } from './resource.js';
@@ -21,7 +21,24 @@ export interface ScaleOptions {
   dryRun?: boolean;
   onProgress?: (message: string) => void;
   signal?: AbortSignal;
+  /** The cluster's name, for the commands a hint suggests. */
+  cluster?: string;
 }
+
+/**
+ * The most copies one scale makes or keeps. Each is one object in etcd (a few KB with its
+ * managed fields), so a million fill several GB of etcd's 8Gi default quota (--etcd-quota-backend-size),
+ * and the plan holds one entry per copy in this process's memory: a count far past it (Node's
+ * arrays stop at 2^32-1) used to end in a "Fatal JavaScript invalid size error" after seconds of work.
+ */
+export const MAX_REPLICAS = 1_000_000;
+
+/**
+ * Digits of the number suffix. A copy's name is also a label value (a node's
+ * kubernetes.io/hostname), at most 63 characters: with a one-letter prefix and its dash, more
+ * digits than this make no valid name (and a huge count allocated a string of that length).
+ */
+export const MAX_SERIAL_LENGTH = 61;
 
 export interface ScaleResult {
   ref: ResourceRef;
@@ -32,7 +49,13 @@ export interface ScaleResult {
 
 export function validateScale(options: Pick<ScaleOptions, 'replicas' | 'serialLength'>): void {
   if (!Number.isInteger(options.replicas) || options.replicas < 0) throw new UsageError(`--replicas must be a whole number ≥ 0, not ${options.replicas}`);
+  if (options.replicas > MAX_REPLICAS) {
+    throw new UsageError(`--replicas ${options.replicas.toLocaleString('en-US', { useGrouping: false })} is more than one scale makes (at most ${MAX_REPLICAS})`, {
+      hint: `scale to ${MAX_REPLICAS} or fewer; for more objects, run scale again with another name prefix (and raise --etcd-quota-backend-size)`,
+    });
+  }
   if (!Number.isInteger(options.serialLength) || options.serialLength < 0) throw new UsageError(`--serial-length must be a whole number ≥ 0, not ${options.serialLength}`);
+  if (options.serialLength > MAX_SERIAL_LENGTH) throw new UsageError(`--serial-length ${options.serialLength} is more digits than a name holds (at most ${MAX_SERIAL_LENGTH})`);
   if (options.serialLength === 0 && options.replicas > 1) throw new UsageError('--serial-length 0 (no number suffix) allows at most one replica', { hint: 'use --serial-length 6 (the default) for several copies' });
 }
 
@@ -49,6 +72,8 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
   const sample = render(0);
   const ref = await client.resolve(sample.apiVersion!, sample.kind!);
   const namespace = ref.namespaced ? (sample.metadata.namespace ?? options.namespace) : undefined;
+  // Listing a missing namespace answers an empty list; only the first create would find out (404).
+  if (namespace !== undefined) await requireNamespace(client, namespace, options);
   const existing: Array<{ name: string; creationTimestamp?: string }> = [];
   const terminating = new Set<string>();
   let token: string | undefined;
@@ -85,7 +110,7 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
       limit(async () => {
         options.signal?.throwIfAborted();
         const object = index === 0 ? sample : render(index);
-        await client.create(ref, object, namespace ? { namespace } : {});
+        await explainApiError(`cannot create ${ref.kind} ${object.metadata.name}`, () => client.create(ref, object, namespace ? { namespace } : {}));
         result.created.push(object.metadata.name!);
         tick();
       }),
@@ -93,11 +118,40 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
     ...plan.delete.map((name) =>
       limit(async () => {
         options.signal?.throwIfAborted();
-        await client.delete(ref, { name, ...(namespace ? { namespace } : {}) });
+        await explainApiError(`cannot delete ${ref.kind} ${name}`, () => client.delete(ref, { name, ...(namespace ? { namespace } : {}) }));
         result.deleted.push(name);
         tick();
       }),
     ),
   ]);
   return result;
+}
+
+const namespacesResource: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false };
+
+async function requireNamespace(client: KubeClient, namespace: string, options: Pick<ScaleOptions, 'cluster' | 'signal'>): Promise<void> {
+  const found = await client.get(namespacesResource, { name: namespace }, options.signal);
+  if (found) return;
+  const kwokts = `kwokts${options.cluster && options.cluster !== 'kwok' ? ` --name ${options.cluster}` : ''}`;
+  throw new NotFoundError(`namespace ${namespace} does not exist${options.cluster ? ` in cluster ${options.cluster}` : ''}`, {
+    hint: `create it with \`${kwokts} kubectl create namespace ${namespace}\`, or choose another with -n`,
+  });
+}
+
+/**
+ * The apiserver refusing a copy (the namespace deleted meanwhile, an object a --param made
+ * invalid, a missing permission) is the cluster's answer, said in one line, not a bug of ours.
+ */
+async function explainApiError<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof KubeApiError)) throw error;
+    // "POST /api/v1/…: 422 Invalid: Pod "x" is invalid: …": the status and the apiserver's words.
+    const answer = error.message.replace(/^[A-Z]+ \S+: /, '');
+    throw new OperationError(`${what}: ${answer}`, {
+      ...(error.status === 422 ? { hint: 'check the template and the --param values' } : {}),
+      cause: error,
+    });
+  }
 }

@@ -79,26 +79,41 @@ export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
   checkSavePath(options.path);
   const cluster = await loadCluster(options.workdir, options.name);
   await requireReady(options.workdir, options.name, options.format === 'etcd' ? 'etcd' : 'kube-apiserver');
-  // Written beside the target and renamed: a failed save leaves no partial snapshot behind.
-  const temp = `${options.path}.${process.pid}.part`;
-  try {
-    if (options.format === 'etcd') {
-      const etcdctl = await resolveTool('etcdctl', cluster.record, options);
-      const { endpoint, tlsArgs } = etcdClientArgs(cluster.record, cluster.paths);
-      await explained(`cannot save a snapshot of cluster ${options.name}`, 'check that the target directory is writable and has space, and that the cluster is ready', () =>
-        options.executor.run({ command: etcdctl, args: [`--endpoints=${endpoint}`, ...tlsArgs, 'snapshot', 'save', temp] }),
-      );
-    } else {
-      const kubectl = await resolveTool('kubectl', cluster.record, options);
-      await writeFile(temp, await exportObjects(kubectl, ['--kubeconfig', cluster.paths.kubeconfig], options.filter), { mode: 0o600 });
-    }
-    if (options.executor.dryRun) return options.path;
-    await rename(temp, options.path);
-  } finally {
-    await rm(temp, { force: true });
-    await rm(`${temp}.part`, { force: true });
+  if (options.format === 'etcd') {
+    const etcdctl = await resolveTool('etcdctl', cluster.record, options);
+    const { endpoint, tlsArgs } = etcdClientArgs(cluster.record, cluster.paths);
+    await saveBeside(options.path, { writesOwnPartial: true, dryRun: options.executor.dryRun }, (target) =>
+      explained(`cannot save a snapshot of cluster ${options.name}`, 'check that the target directory is writable and has space, and that the cluster is ready', () =>
+        options.executor.run({ command: etcdctl, args: [`--endpoints=${endpoint}`, ...tlsArgs, 'snapshot', 'save', target] }),
+      ),
+    );
+  } else {
+    const kubectl = await resolveTool('kubectl', cluster.record, options);
+    await saveBeside(options.path, { writesOwnPartial: false, dryRun: options.executor.dryRun }, async (target) =>
+      writeFile(target, await exportObjects(kubectl, ['--kubeconfig', cluster.paths.kubeconfig], options.filter), { mode: 0o600 }),
+    );
   }
   return options.path;
+}
+
+/**
+ * Writes `path` through a file beside it and renames it into place, so that a failed save leaves
+ * no partial snapshot behind: `write` is given the name to write. The file being written is
+ * always `<path>.<pid>.part`, the one name errors show. etcdctl's `snapshot save X` already writes
+ * X.part and renames it to X itself (writesOwnPartial), so it is given `<path>.<pid>`: given a
+ * name that ended in .part, its own file and its errors were `….part.part`.
+ */
+export async function saveBeside(path: string, options: { writesOwnPartial: boolean; dryRun?: boolean }, write: (target: string) => Promise<unknown>): Promise<void> {
+  const partial = `${path}.${process.pid}.part`;
+  const target = options.writesOwnPartial ? partial.slice(0, -'.part'.length) : partial;
+  try {
+    await write(target);
+    if (options.dryRun) return;
+    await rename(target, path);
+  } finally {
+    await rm(target, { force: true });
+    await rm(partial, { force: true });
+  }
 }
 
 /** The objects of `filter`, listed by kubectl in pages, as a YAML stream. */
@@ -127,16 +142,10 @@ export interface ExportSnapshotOptions {
 export async function exportSnapshot(options: ExportSnapshotOptions): Promise<number> {
   checkSavePath(options.path);
   if (!existsSync(options.kubeconfig)) throw new NotFoundError(`kubeconfig ${options.kubeconfig} does not exist`);
-  const temp = `${options.path}.${process.pid}.part`;
-  try {
-    const identity = [...(options.as ? ['--as', options.as] : []), ...(options.asGroups ?? []).flatMap((g) => ['--as-group', g])];
-    const text = await exportObjects(options.kubectl, ['--kubeconfig', options.kubeconfig, ...identity], options.filter, options.pageSize);
-    await writeFile(temp, text, { mode: 0o600 });
-    await rename(temp, options.path);
-    return parseYamlDocuments(text).length;
-  } finally {
-    await rm(temp, { force: true });
-  }
+  const identity = [...(options.as ? ['--as', options.as] : []), ...(options.asGroups ?? []).flatMap((g) => ['--as-group', g])];
+  const text = await exportObjects(options.kubectl, ['--kubeconfig', options.kubeconfig, ...identity], options.filter, options.pageSize);
+  await saveBeside(options.path, { writesOwnPartial: false }, (target) => writeFile(target, text, { mode: 0o600 }));
+  return parseYamlDocuments(text).length;
 }
 
 export interface RestoreResult {

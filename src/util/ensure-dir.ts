@@ -1,5 +1,6 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { freeSpaceHint, isDiskFull } from './disk-full.js';
 import { PreflightError } from './errors.js';
 
 /**
@@ -16,7 +17,7 @@ export async function ensureDirectory(dir: string, what: string, hint: string): 
     const real = (error as NodeJS.ErrnoException).code === 'ENOENT' ? ((await firstMissingError(dir)) ?? error) : error;
     const code = (real as NodeJS.ErrnoException).code ?? '';
     const reason = REASONS[code] ?? (real as Error).message;
-    throw new PreflightError(`cannot create ${what} ${dir}: ${reason}${code ? ` (${code})` : ''}`, { hint, cause: real });
+    throw new PreflightError(`cannot create ${what} ${dir}: ${reason}${code ? ` (${code})` : ''}`, { hint: isDiskFull(code) ? freeSpaceHint(dir) : hint, cause: real });
   }
 }
 
@@ -27,6 +28,7 @@ const REASONS: Record<string, string> = {
   ENOTDIR: 'a file is in the way (not a directory)',
   EEXIST: 'a file is in the way',
   ENOSPC: 'no space left on device',
+  EDQUOT: 'disk quota exceeded',
 };
 
 async function firstMissingError(dir: string): Promise<unknown> {

@@ -8,10 +8,11 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import pLimit from 'p-limit';
-import { kwokts, ROOT, sandbox, type Sandbox } from './harness.js';
+import { kwokts, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
 
 const NAME = 'hd-bad';
 
@@ -68,7 +69,7 @@ const CASES: Case[] = [
   { what: '--bind-address a name', args: create('--bind-address', 'localhost-ish'), exit: 2, error: /--bind-address/ },
   { what: '--wait not a duration', args: create('--wait', 'soon'), exit: 2, error: /--wait|soon/ },
   { what: '--wait negative', args: create('--wait', '-5s'), exit: 2, error: /--wait|-5s/ },
-  { what: '--runtime unknown', args: create('--runtime', 'vmware'), exit: 2, error: /vmware/ },
+  { what: '--runtime unknown', args: create('--runtime', 'vmware'), exit: 2, error: /--runtime: unknown runtime "vmware"/ },
   { what: '--enable unknown component', args: create('--enable', 'kube-proxy'), exit: 2, error: /kube-proxy/ },
   { what: "--enable a kwokctl extra kwokts does not run", args: create('--enable=kueue'), exit: 2, error: /component kueue is one of kwokctl's extras that kwokts does not run yet/ },
   { what: '--disable etcd', args: create('--disable', 'etcd'), exit: 2, error: /etcd/ },
@@ -77,7 +78,7 @@ const CASES: Case[] = [
   { what: '--extra-args malformed', args: create('--extra-args', 'nonsense'), exit: 2, error: /nonsense|extra-args/ },
   { what: '--extra-args unknown component', args: create('--extra-args', 'kube-proxy=v=4'), exit: 2, error: /kube-proxy/ },
   { what: '--build-from-source unknown mode', args: create('--build-from-source', 'sometimes'), exit: 2, error: /sometimes/ },
-  { what: '--kube-audit-policy missing file', args: create('--kube-audit-policy', '/nonexistent/audit.yaml'), exit: 2, error: /audit/ },
+  { what: '--kube-audit-policy missing file', args: create('--kube-audit-policy', '/nonexistent/audit.yaml'), exit: 2, error: /--kube-audit-policy: \/nonexistent\/audit\.yaml does not exist/ },
   { what: '--kube-scheduler-config missing file', args: create('--kube-scheduler-config', '/nonexistent/sched.yaml'), exit: 2, error: /sched/ },
   { what: 'a garbage kube-apiserver binary', args: create('--kube-apiserver-binary', 'GARBAGE'), exit: 3, error: /kube-apiserver.*not a program/, setup: (dir) => garbage(dir) },
   { what: 'a kube-apiserver binary that is not executable', args: create('--kube-apiserver-binary', 'NOEXEC'), exit: 3, error: /kube-apiserver.*not executable/, setup: (dir) => noexec(dir) },
@@ -86,9 +87,14 @@ const CASES: Case[] = [
   ...PORT_ENVS.slice(0, 3).map((name): Case => ({ what: `${name} out of range`, args: create(), env: { [name]: '99999' }, exit: 2, error: new RegExp(`${name}.*99999`) })),
   ...BOOL_ENVS.map((name): Case => ({ what: `${name} not a boolean`, args: create(), env: { [name]: 'maybe' }, exit: 2, error: new RegExp(name) })),
   { what: 'KWOK_BIND_ADDRESS not an IP', args: create(), env: { KWOK_BIND_ADDRESS: 'not-an-ip' }, exit: 2, error: /KWOK_BIND_ADDRESS/ },
-  { what: 'KWOK_RUNTIME unknown', args: create(), env: { KWOK_RUNTIME: 'vmware' }, exit: 2, error: /vmware/ },
-  { what: 'KWOK_BUILD_FROM_SOURCE unknown', args: create(), env: { KWOK_BUILD_FROM_SOURCE: 'sometimes' }, exit: 2, error: /sometimes/ },
-  { what: 'KWOK_KUBE_AUDIT_POLICY missing file', args: create(), env: { KWOK_KUBE_AUDIT_POLICY: '/nonexistent/audit.yaml' }, exit: 2, error: /audit/ },
+  { what: 'KWOK_RUNTIME unknown', args: create(), env: { KWOK_RUNTIME: 'vmware' }, exit: 2, error: /KWOK_RUNTIME: unknown runtime "vmware"/ },
+  // Named as the variable it came from (not as --build-from-source, which was not given).
+  { what: 'KWOK_BUILD_FROM_SOURCE unknown', args: create(), env: { KWOK_BUILD_FROM_SOURCE: 'sometimes' }, exit: 2, error: /^error: KWOK_BUILD_FROM_SOURCE: "sometimes" is not a build mode$/ },
+  // Refused as a version before any download or Go build (which blamed the module proxy).
+  { what: 'KWOK_KUBE_VERSION not a version', args: create(), env: { KWOK_KUBE_VERSION: 'garbage' }, exit: 2, error: /^error: KWOK_KUBE_VERSION: "garbage" is not a version$/ },
+  { what: 'KWOK_ETCD_VERSION not a version', args: create(), env: { KWOK_ETCD_VERSION: 'latest' }, exit: 2, error: /^error: KWOK_ETCD_VERSION: "latest" is not a version$/ },
+  { what: 'get artifacts with KWOK_KUBE_VERSION not a version', args: ['get', 'artifacts'], env: { KWOK_KUBE_VERSION: 'garbage' }, exit: 2, error: /KWOK_KUBE_VERSION: "garbage" is not a version/ },
+  { what: 'KWOK_KUBE_AUDIT_POLICY missing file', args: create(), env: { KWOK_KUBE_AUDIT_POLICY: '/nonexistent/audit.yaml' }, exit: 2, error: /KWOK_KUBE_AUDIT_POLICY: \/nonexistent\/audit\.yaml does not exist/ },
   { what: 'KWOK_WORKDIR is a file', args: create(), env: { KWOK_WORKDIR: 'FILE' }, exit: 3, error: /not a directory|in the way/, setup: (dir) => writeFileSync(join(dir, 'FILE'), 'x') },
   { what: 'KWOK_WORKDIR under a file', args: create(), env: { KWOK_WORKDIR: 'FILE/workdir' }, exit: 3, error: /not a directory|in the way/, setup: (dir) => writeFileSync(join(dir, 'FILE'), 'x') },
   // The user's kubeconfig.
@@ -132,7 +138,11 @@ const CASES: Case[] = [
   // Command-specific bad values.
   { what: 'scale --replicas not a number', args: ['--name', NAME, 'scale', 'node', '--replicas', 'x'], exit: 2, error: /--replicas.*x/ },
   { what: 'scale --replicas negative', args: ['--name', NAME, 'scale', 'node', '--replicas=-1'], exit: 2, error: /--replicas|-1/ },
+  { what: 'scale --replicas past the limit', args: ['--name', NAME, 'scale', 'node', '--replicas', '99999999999999999999'], exit: 2, error: /--replicas 100000000000000000000 .*at most 1000000/ },
+  { what: 'scale --serial-length past the limit', args: ['--name', NAME, 'scale', 'node', '--serial-length', '99999999999'], exit: 2, error: /--serial-length 99999999999 .*at most 61/ },
   { what: 'logs without a component', args: ['--name', NAME, 'logs'], exit: 2, error: /component/ },
+  { what: 'get kubeconfig --host with a space and a port out of range', args: ['--name', NAME, 'get', 'kubeconfig', '--host', 'bad host:99999'], exit: 2, error: /--host.*"bad host" is not a host name or IP address/ },
+  { what: 'get kubeconfig --host port out of range', args: ['--name', NAME, 'get', 'kubeconfig', '--host', '10.0.0.1:70000'], exit: 2, error: /--host.*port 70000 is not in 1-65535/ },
   { what: 'get components -o unknown', args: ['--name', NAME, 'get', 'components', '-o', 'xml'], exit: 2, error: /xml/ },
   { what: 'get artifacts -o unknown', args: ['get', 'artifacts', '-o', 'xml'], exit: 2, error: /xml/ },
   { what: 'snapshot --format unknown', args: ['--name', NAME, 'snapshot', 'save', '--path', 'OUT', '--format', 'zip'], exit: 2, error: /zip/ },
@@ -153,6 +163,12 @@ const CASES: Case[] = [
   { what: 'artifacts build of an unknown target', args: ['artifacts', 'build', 'kube-proxy-ng'], exit: 2, error: /kube-proxy-ng/ },
   { what: 'autoscaler check of a missing file', args: ['autoscaler', 'check', '-f', '/nonexistent/cm.yaml'], exit: 2, error: /\/nonexistent\/cm\.yaml/ },
   { what: 'deploy -o unknown', args: ['deploy', '-o', 'xml'], exit: 2, error: /xml/ },
+  // The controller as a process (`kwokts kwok`): refused at start, before it waits for an apiserver
+  // (none answers at 127.0.0.1:1, so a value accepted here would hang until the case's timeout).
+  { what: 'kwok --manage-nodes-with-label-selector unparsable', args: ['kwok', '-c', 'CONFIG', '--master', 'http://127.0.0.1:1', '--manage-nodes-with-label-selector', '!!bad=('], files: { CONFIG: GOOD_STAGE }, exit: 2, error: /--manage-nodes-with-label-selector.*!bad=\(/ },
+  { what: 'kwok --manage-single-node not a node name', args: ['kwok', '-c', 'CONFIG', '--master', 'http://127.0.0.1:1', '--manage-single-node', 'a,b'], files: { CONFIG: GOOD_STAGE }, exit: 2, error: /--manage-single-node.*"a,b" is not a valid node name/ },
+  { what: 'kwok --server-address port out of range', args: ['kwok', '-c', 'CONFIG', '--master', 'http://127.0.0.1:1', '--manage-all-nodes', '--server-address', '127.0.0.1:99999'], files: { CONFIG: GOOD_STAGE }, exit: 2, error: /--server-address.*port 99999 is not in 0-65535/ },
+  { what: 'kwok -c with a Metric whose CEL does not compile', args: ['kwok', '-c', 'CONFIG', '--master', 'http://127.0.0.1:1', '--manage-all-nodes'], files: { CONFIG: `${GOOD_STAGE}\n---\nkind: Metric\napiVersion: kwok.x-k8s.io/v1alpha1\nmetadata: {name: m}\nspec: {path: /metrics/x, metrics: [{name: a, kind: gauge, value: 'node.name +'}]}\n` }, exit: 2, error: /CONFIG: Metric m: spec\.metrics\.0\.value: invalid CEL expression "node\.name \+"/ },
   { what: 'export logs into a file', args: ['--name', NAME, 'export', 'logs', 'CONFIG'], files: { CONFIG: 'x\n' }, exit: 4, error: /hd-bad|CONFIG/ },
 ];
 
@@ -233,11 +249,114 @@ describe('bad input', { timeout: 900_000 }, () => {
     assert.equal(new Set(CASES.map((c) => c.what)).size, CASES.length, 'case names are unique');
   });
   const limit = pLimit(Number(process.env.BAD_INPUT_CONCURRENCY ?? 4));
-  const results = new Map(CASES.map((c) => [c.what, limit(() => runCase(c))]));
-  for (const c of CASES) {
+  // BAD_INPUT_ONLY=<regexp>: run only the cases whose name matches (the cases start here, before
+  // --test-name-pattern could leave them out).
+  const only = process.env.BAD_INPUT_ONLY ? new RegExp(process.env.BAD_INPUT_ONLY) : undefined;
+  const chosen = CASES.filter((c) => !only || only.test(c.what));
+  const results = new Map(chosen.map((c) => [c.what, limit(() => runCase(c))]));
+  for (const c of chosen) {
     test(c.what, async () => {
       const problems = await results.get(c.what)!;
       assert.deepEqual(problems, [], `${c.args.join(' ')}: ${problems.join('; ')}`);
     });
   }
+});
+
+/** Write zeros into `file` until the file system says it is full. */
+function fill(file: string): void {
+  const fd = openSync(file, 'w');
+  const block = Buffer.alloc(1 << 20);
+  try {
+    for (;;) {
+      try {
+        writeSync(fd, block);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
+          // The last partial block: whatever is left, a page at a time.
+          try {
+            for (;;) writeSync(fd, block, 0, 4096);
+          } catch {
+            return;
+          }
+        }
+        throw error;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * A full disk under a stopped cluster (a small tmpfs as its workdir, filled): `start` must say to
+ * free space on that file system, not to move KWOK_WORKDIR (the cluster lives there), and leave
+ * nothing running. Needs the control-plane binaries, and root to mount the tmpfs (skipped without).
+ */
+describe('bad input: start on a full disk', { timeout: 600_000 }, () => {
+  test('start names the full file system and starts nothing', async (t) => {
+    requireBinaries();
+    const box = sandbox();
+    const dir = join(box.workdir, '..');
+    const disk = join(dir, 'disk');
+    mkdirSync(disk);
+    const mounted = await execa('mount', ['-t', 'tmpfs', '-o', 'size=256m', 'tmpfs', disk], { reject: false });
+    if (mounted.exitCode !== 0) {
+      box.cleanup();
+      t.skip(`cannot mount a tmpfs here: ${String(mounted.stderr).trim()}`);
+      return;
+    }
+    box.env.KWOK_WORKDIR = join(disk, 'workdir');
+    const name = 'bi-full';
+    try {
+      const created = await kwokts(box, ['--name', name, 'create', 'cluster', '--wait', '2m']);
+      assert.equal(created.exitCode, 0, created.stderr);
+      const stopped = await kwokts(box, ['--name', name, 'stop', 'cluster']);
+      assert.equal(stopped.exitCode, 0, stopped.stderr);
+      fill(join(disk, 'filler'));
+      const result = await kwokts(box, ['--name', name, 'start', 'cluster'], { timeoutMs: 120_000 });
+      const lines = result.stderr.split('\n').filter((l) => l !== '');
+      assert.notEqual(result.exitCode, 0, result.stderr);
+      assert.notEqual(result.exitCode, 70, result.stderr);
+      assert.equal(lines.filter((l) => l.startsWith('error:')).length, 1, result.stderr);
+      assert.match(result.stderr, /^error: .*no space left on device/m);
+      assert.match(result.stderr, new RegExp(`^hint: free space on the file system that holds ${disk.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\S* \\(see \`df -h \\S+\`\\), then try again$`, 'm'));
+      assert.doesNotMatch(result.stderr, /KWOK_WORKDIR/);
+      assert.doesNotMatch(result.stderr, /^\s+at /m, 'no stack');
+      assert.deepEqual(markedProcesses(dir), [], 'no component left running');
+    } finally {
+      rmSync(join(disk, 'filler'), { force: true });
+      await kwokts(box, ['--name', name, 'delete', 'cluster']);
+      await execa('umount', [disk], { reject: false });
+      box.cleanup();
+    }
+  });
+});
+
+/**
+ * A create that fails under --retain keeps what it made, and everything it prints must agree:
+ * the warning says the cluster is kept, and the hint must not say it was rolled back.
+ */
+describe('bad input: a failed create with --retain', { timeout: 600_000 }, () => {
+  test('the cluster is kept and the hint says so (not "rolled back")', async () => {
+    requireBinaries();
+    const box = sandbox();
+    const dir = join(box.workdir, '..');
+    const scheduler = join(dir, 'bad-scheduler');
+    writeFileSync(scheduler, '#!/bin/sh\necho "scheduler: refusing to start" >&2\nexit 1\n');
+    chmodSync(scheduler, 0o755);
+    const name = 'bi-retain';
+    try {
+      const result = await kwokts(box, ['--name', name, 'create', 'cluster', '--kube-scheduler-binary', scheduler, '--retain', '--wait', '2m']);
+      assert.notEqual(result.exitCode, 0, result.stderr);
+      assert.notEqual(result.exitCode, 70, result.stderr);
+      assert.equal(result.stderr.split('\n').filter((l) => l.startsWith('error:')).length, 1, result.stderr);
+      assert.match(result.stderr, /keeping the failed cluster bi-retain for debugging/);
+      assert.match(result.stderr, /^hint: the cluster was kept \(--retain\): .*kwokts --name bi-retain delete cluster/m);
+      assert.doesNotMatch(result.stderr, /rolled back|rerun with --retain/);
+      assert.ok(existsSync(join(box.workdir, 'clusters', name)), 'the cluster directory is kept');
+    } finally {
+      await kwokts(box, ['--name', name, 'delete', 'cluster']);
+      box.cleanup();
+    }
+  });
 });

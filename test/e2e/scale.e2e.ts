@@ -61,17 +61,26 @@ describe('scale', { timeout: 600_000 }, () => {
 
   test('bad input: one line, non-zero, nothing created', async () => {
     const before = (await lines(box, ['kubectl', 'get', 'nodes', '-o', 'name'])).length;
-    const rows: Array<[string[], RegExp]> = [
-      [['scale', 'gpu', '--replicas', '1'], /no resource template for "gpu"/],
-      [['scale', 'node', '--replicas', '1', '--param', '.labels.x = ='], /invalid --param/],
-      [['scale', 'node', '--replicas', '-1'], /--replicas must be/],
-      [['scale', 'node', '--replicas', '2', '--serial-length', '0'], /at most one replica/],
+    const pods = (await lines(box, ['kubectl', 'get', 'pods', '-A', '-o', 'name'])).length;
+    const rows: Array<[string[], number, RegExp]> = [
+      [['scale', 'gpu', '--replicas', '1'], 2, /no resource template for "gpu"/],
+      [['scale', 'node', '--replicas', '1', '--param', '.labels.x = ='], 2, /invalid --param/],
+      [['scale', 'node', '--replicas', '-1'], 2, /--replicas must be/],
+      [['scale', 'node', '--replicas', '2', '--serial-length', '0'], 2, /at most one replica/],
+      // Refused before any request, with the limit (it used to run out of memory after seconds).
+      [['scale', 'node', '--replicas', '99999999999999999999'], 2, /^error: --replicas 100000000000000000000 is more than one scale makes \(at most 1000000\)$/m],
+      [['scale', 'node', '--replicas', '1', '--serial-length', '99999999999'], 2, /--serial-length 99999999999 .*at most 61/],
+      // Named before the first create (it was "unexpected failure: POST …: 404 NotFound", exit 70, with a stack).
+      [['scale', 'pod', '--replicas', '2', '-n', 'no-such-ns'], 4, /^error: namespace no-such-ns does not exist in cluster scale$/m],
     ];
-    for (const [args, message] of rows) {
+    for (const [args, exit, message] of rows) {
       const result = await kwokts(box, ['--name', NAME, ...args]);
-      assert.equal(result.exitCode, 2, `${args.join(' ')}: ${result.stderr}`);
+      assert.equal(result.exitCode, exit, `${args.join(' ')}: ${result.stderr}`);
       assert.match(result.stderr, message);
+      assert.equal(result.stderr.split('\n').filter((l) => l.startsWith('error:')).length, 1, `${args.join(' ')}: one error line\n${result.stderr}`);
+      assert.doesNotMatch(result.stderr, /^\s+at /m, `${args.join(' ')}: no stack\n${result.stderr}`);
     }
     assert.equal((await lines(box, ['kubectl', 'get', 'nodes', '-o', 'name'])).length, before);
+    assert.equal((await lines(box, ['kubectl', 'get', 'pods', '-A', '-o', 'name'])).length, pods);
   });
 });

@@ -136,7 +136,7 @@ describe('security', { timeout: 900_000 }, () => {
 
   test('the cluster directory is private: directories 0700, keys and kubeconfigs 0600, nothing writable by others', () => {
     const modeOf = (path: string): number => lstatSync(path).mode & 0o777;
-    for (const d of ['.', 'pki', 'pki/etcd', 'etcd']) assert.equal(modeOf(join(dir, d)).toString(8), '700', `${d}/`);
+    for (const d of ['.', 'pki', 'pki/etcd', 'etcd', 'logs', 'pids']) assert.equal(modeOf(join(dir, d)).toString(8), '700', `${d}/`);
     for (const f of ['kubeconfig.yaml', 'kwok.yaml']) assert.equal(modeOf(join(dir, f)).toString(8), '600', f);
     // etcd's unix socket, the apiserver's certificate-less way to etcd, is reached only through the 0700 directory.
     assert.ok(lstatSync(join(dir, 'etcd.sock')).isSocket(), 'etcd.sock is a socket in the cluster directory');

@@ -3,6 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { detectProgressMode, phaseRunner } from '../../cli/progress.js';
 import { buildClusterAutoscalerFromModule, buildClusterAutoscalerFromSource, buildFromGoModules, detectGo } from '../../artifacts/index.js';
 import { cacheDirOf, describeProgress } from '../../cluster/programs.js';
+import { validateClusterValues } from '../../cluster/validate.js';
 import { resolveOptionValues } from '../../config/load.js';
 import { clusterAutoscalerVersionForKube, clusterVersions, DEFAULT_JAEGER_VERSION, DEFAULT_METRICS_SERVER_VERSION, KIND_VERSION, normalizeVersion } from '../../config/versions.js';
 import { buildKindNodeImage, LOCAL_KIND_NODE_REPOSITORY } from '../../artifacts/kind-node-image.js';
@@ -41,6 +42,8 @@ export default class ArtifactsBuild extends BaseCommand<typeof ArtifactsBuild> {
   async run(): Promise<void> {
     const config = await this.loadConfig();
     const values = resolveOptionValues(config.fileOptions, process.env, {});
+    // A version that is not one would fail as a Go module error that does not name it.
+    validateClusterValues(values, {}, process.env);
     const { kubeVersion: kube, etcdVersion: etcd } = clusterVersions(values);
     const target = this.args.target;
     if (this.flags.only && target && this.flags.only !== target) throw new UsageError(`--only ${this.flags.only} contradicts ${target}`, { hint: 'give one of them' });

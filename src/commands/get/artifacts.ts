@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { givenOptionValues, optionFlags } from '../../cli/option-flags.js';
 import { listArtifacts } from '../../cluster/artifact-list.js';
+import { validateClusterValues } from '../../cluster/validate.js';
 import type { ArtifactPlan } from '../../artifacts/index.js';
 import { resolveOptionValues } from '../../config/load.js';
 
@@ -22,7 +23,10 @@ export default class GetArtifacts extends BaseCommand<typeof GetArtifacts> {
 
   async run(): Promise<void> {
     const config = await this.loadConfig();
-    const values = resolveOptionValues(config.fileOptions, process.env, givenOptionValues(this.flags as Record<string, unknown>));
+    const given = givenOptionValues(this.flags as Record<string, unknown>);
+    const values = resolveOptionValues(config.fileOptions, process.env, given);
+    // A version that is not one would be listed as URLs that cannot exist.
+    validateClusterValues(values, given, process.env);
     const list = listArtifacts(values.runtime || 'binary', values, this.workdir);
     const binaries = this.flags.filter === 'image' ? [] : list.binaries;
     const images = this.flags.filter === 'binary' ? [] : list.images;

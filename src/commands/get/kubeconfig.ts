@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { BaseCommand } from '../../cli/base-command.js';
 import { loadCluster } from '../../cluster/record.js';
-import { buildPortableKubeconfig, renderPortableKubeconfig } from '../../kube/index.js';
+import { buildPortableKubeconfig, checkHostOverride, renderPortableKubeconfig } from '../../kube/index.js';
 import { ADMIN_GROUPS, ADMIN_USER, signClientCertificate } from '../../pki/index.js';
 
 export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {
@@ -17,7 +17,7 @@ export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {
     '<%= config.bin %> get kubeconfig --user alice --group devs > alice.kubeconfig',
   ];
   static override flags = {
-    host: Flags.string({ description: 'override host[:port] of the server (a host alone keeps the port)', default: '127.0.0.1' }),
+    host: Flags.string({ description: 'override host[:port] of the server (a host alone keeps the port; port 1-65535, IPv6 with a port as [::1]:6443)', default: '127.0.0.1' }),
     'insecure-skip-tls-verify': Flags.boolean({ description: 'skip server certificate verification (the CA is left out)', default: false }),
     user: Flags.string({ description: 'user name (certificate CN); other than the default, a new certificate is signed', default: ADMIN_USER }),
     group: Flags.string({
@@ -29,6 +29,8 @@ export default class GetKubeconfig extends BaseCommand<typeof GetKubeconfig> {
   };
 
   async run(): Promise<void> {
+    // Bad input is reported as such (exit 2) before the cluster is looked up.
+    checkHostOverride(this.flags.host);
     const { paths } = await loadCluster(this.workdir, this.flags.name);
     const groups = this.flags.group;
     // kwokctl signs only when the identity differs from the admin certificate the cluster was made with.

@@ -7,6 +7,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { UsageError } from '../../util/errors.js';
+import { HostPortError, parseHostPort, type HostPort } from '../../util/host-port.js';
 import type { KubeConfig, KubeconfigCluster, KubeconfigUser } from './types.js';
 import { stringifyKubeconfigValue } from './yaml-style.js';
 
@@ -77,6 +78,20 @@ export async function buildPortableKubeconfig(text: string, options: PortableKub
 }
 
 /**
+ * --host as `get kubeconfig` takes it: a host name or IP address, optionally with a port (an IPv6
+ * address with a port in brackets). Checked before anything is read or written: a server URL
+ * made from "bad host:99999" would be printed as if it were fine, and fail only where it is used.
+ */
+export function checkHostOverride(address: string): HostPort {
+  try {
+    return parseHostPort(address, { portOptional: true });
+  } catch (error) {
+    if (error instanceof HostPortError) throw new UsageError(`--host: ${error.message}`, { hint: 'give a host name or IP address, optionally with :port (1-65535); an IPv6 address with a port as [::1]:6443' });
+    throw error;
+  }
+}
+
+/**
  * kwokctl's --host: an address with a port replaces the server's host and port; one without
  * keeps the server's port (an IPv6 address gets brackets).
  */
@@ -87,9 +102,8 @@ export function replaceHost(server: string, address: string): string {
   } catch {
     throw new UsageError(`the cluster's server ${JSON.stringify(server)} is not a URL`, { hint: 'recreate the cluster' });
   }
-  const withPort = /^\[[^\]]+\]:\d+$/.test(address) || /^[^:]+:\d+$/.test(address);
-  if (!withPort && /[\s/]/.test(address)) throw new UsageError(`invalid --host ${JSON.stringify(address)}`, { hint: 'give a host name or address, optionally with :port' });
-  const hostPart = withPort ? address : `${address.includes(':') && !address.startsWith('[') ? `[${address}]` : address}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+  const { host, port } = checkHostOverride(address);
+  const hostPart = `${host.includes(':') ? `[${host}]` : host}:${port ?? (url.port || (url.protocol === 'https:' ? '443' : '80'))}`;
   // Built by hand: URL.host would drop a port equal to the scheme's default.
   return `${url.protocol}//${hostPart}${url.pathname === '/' ? '' : url.pathname}`;
 }

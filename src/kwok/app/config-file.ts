@@ -16,6 +16,7 @@ import { addStreamingDocument, emptyStreamingRules, isStreamingKind, StreamingDo
 import type { StreamingRules } from '../api/streaming-schema.js';
 import { MetricsDocumentError, parseClusterResourceUsageDocument, parseMetricDocument, parseResourceUsageDocument } from '../api/metrics-schema.js';
 import type { ClusterResourceUsage, Metric, ResourceUsage } from '../api/metrics-schema.js';
+import { checkMetricExpressions, checkUsageExpressions } from '../api/metrics-expressions.js';
 
 /** sigs.k8s.io/yaml reads YAML 1.1 (yes/no booleans, 0755 octal) but keeps timestamps as strings. */
 /** The KwokConfiguration.options fields the controller honours. */
@@ -124,9 +125,10 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
       }
     } else if (kind === 'Metric' || kind === 'ResourceUsage' || kind === 'ClusterResourceUsage') {
       try {
-        if (kind === 'Metric') into.metrics.push(parseMetricDocument(document));
-        else if (kind === 'ResourceUsage') into.resourceUsages.push(parseResourceUsageDocument(document));
-        else into.clusterResourceUsages.push(parseClusterResourceUsageDocument(document));
+        // Their CEL expressions are compiled now: a typo stops the controller at start, named.
+        if (kind === 'Metric') into.metrics.push(withChecked(parseMetricDocument(document), checkMetricExpressions));
+        else if (kind === 'ResourceUsage') into.resourceUsages.push(withChecked(parseResourceUsageDocument(document), (u) => checkUsageExpressions(kind, u)));
+        else into.clusterResourceUsages.push(withChecked(parseClusterResourceUsageDocument(document), (u) => checkUsageExpressions(kind, u)));
       } catch (error) {
         if (error instanceof MetricsDocumentError) throw new ConfigFileError(`${source}: ${error.message}`);
         throw error;
@@ -135,6 +137,11 @@ export function routeConfigDocuments(documents: readonly unknown[], source: stri
       into.skippedKinds.push(typeof kind === 'string' ? kind : '<no kind>');
     }
   }
+}
+
+function withChecked<T>(value: T, check: (value: T) => void): T {
+  check(value);
+  return value;
 }
 
 /** Load every file in order; "-" reads standard input. */

@@ -18,6 +18,8 @@ import type { ManageMode } from '../controllers/node-selection.js';
 import { parseCidr } from '../../util/ip-address.js';
 import { CLIENT_CA_FILE_ENV, CONTROLLER_ID_ENV } from '../../util/controller-identity.js';
 import { shardDefaults } from '../controllers/shard-membership.js';
+import { resolveListenAddress } from '../server/http-server.js';
+import { HostPortError } from '../../util/host-port.js';
 
 type FlagKind = 'string' | 'strings' | 'bool' | 'int' | 'duration';
 
@@ -291,12 +293,43 @@ function chooseManageMode(all: boolean, single: string, labels: string, annotati
   });
 }
 
-function checkSelector(flag: string, text: string): void {
+/**
+ * Checked at start with the apiserver's rules: a selector it refuses would otherwise be sent (and
+ * answered 400) on every retry of the controller's watch, forever.
+ */
+function checkSelector(where: string, text: string): void {
   if (!text) return;
   try {
     parseLabelSelector(text);
   } catch (error) {
-    throw new UsageError(`--${flag}: ${(error as Error).message}`);
+    throw new UsageError(`${where}: ${(error as Error).message}`, { hint: 'write it as the Kubernetes label selector syntax: key=value, key!=value, key in (a,b), key, !key, comma-separated' });
+  }
+}
+
+/**
+ * Checked at start: the server is only started once the apiserver answers, and by then Node's
+ * own words for a bad port ("options.port should be >= 0 and < 65536") name no flag.
+ */
+function checkServerAddress(where: string, text: string): void {
+  try {
+    resolveListenAddress(text, 0);
+  } catch (error) {
+    if (error instanceof HostPortError) throw new UsageError(`${where}: ${error.message}`, { hint: 'give host:port, :port or [IPv6]:port, with a port from 0 to 65535' });
+    throw error;
+  }
+}
+
+/** A DNS-1123 subdomain, as the apiserver wants Node names. */
+const NODE_NAME = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * The node's name goes into field selectors (metadata.name=…, spec.nodeName=…); one that is not
+ * a Node name would be refused by the apiserver on every retry, or (with a comma) select
+ * something else.
+ */
+function checkNodeName(where: string, name: string): void {
+  if (!NODE_NAME.test(name)) {
+    throw new UsageError(`${where}: "${name}" is not a valid node name`, { hint: 'node names are lower-case letters, digits, "-" and ".", starting and ending alphanumeric' });
   }
 }
 
@@ -355,9 +388,13 @@ export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigura
   for (const kind of options.enableCRDs) {
     if (!(knownCrdKinds as readonly string[]).includes(kind)) throw new UsageError(`--enable-crds: unknown kind "${kind}"`, { hint: `known kinds: ${knownCrdKinds.join(', ')}` });
   }
-  checkSelector('manage-nodes-with-label-selector', labels);
-  checkSelector('manage-nodes-with-annotation-selector', annotations);
-  checkSelector('disregard-status-with-annotation-selector', options.disregardStatusWithAnnotationSelector);
-  checkSelector('disregard-status-with-label-selector', options.disregardStatusWithLabelSelector);
+  // A value from a config file is named by its field there, so that the user looks in the right place.
+  const where = (flag: string, field: keyof KwokConfigurationOptions): string => (flags.has(flag) ? `--${flag}` : `KwokConfiguration options.${field}`);
+  checkServerAddress(where('server-address', 'serverAddress'), options.serverAddress);
+  if (manageMode.kind === 'single') checkNodeName(where('manage-single-node', 'manageSingleNode'), manageMode.nodeName);
+  checkSelector(where('manage-nodes-with-label-selector', 'manageNodesWithLabelSelector'), labels);
+  checkSelector(where('manage-nodes-with-annotation-selector', 'manageNodesWithAnnotationSelector'), annotations);
+  checkSelector(where('disregard-status-with-annotation-selector', 'disregardStatusWithAnnotationSelector'), options.disregardStatusWithAnnotationSelector);
+  checkSelector(where('disregard-status-with-label-selector', 'disregardStatusWithLabelSelector'), options.disregardStatusWithLabelSelector);
   return options;
 }

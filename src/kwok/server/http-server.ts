@@ -15,6 +15,7 @@ import net from 'node:net';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../util/log.js';
+import { parseHostPort } from '../../util/host-port.js';
 import { refusalFor } from './client-auth.js';
 import { rejectUpgrade } from './spdy-upgrade.js';
 
@@ -63,10 +64,9 @@ export interface RunningServer {
 export function resolveListenAddress(serverAddress: string | undefined, nodePort: number): ListenAddress | undefined {
   const text = serverAddress?.trim() ?? '';
   if (text === '') return nodePort > 0 ? { host: '127.0.0.1', port: nodePort } : undefined;
-  const match = /^(?:\[([^\]]+)\]|([^:]*)):(\d+)$/.exec(text);
-  if (!match) throw new Error(`invalid server address "${text}": want host:port`);
-  const host = match[1] ?? match[2] ?? '';
-  return { host: host === '' ? '127.0.0.1' : host, port: Number(match[3]) };
+  // Port 0: any free port (the shard children are started with host:0).
+  const { host, port } = parseHostPort(text, { hostOptional: true, portZero: true });
+  return { host: host === '' ? '127.0.0.1' : host, port: port! };
 }
 
 function handler(options: KwokServerOptions): (req: IncomingMessage, res: ServerResponse) => void {

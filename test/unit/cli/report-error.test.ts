@@ -68,3 +68,14 @@ test('a failed command keeps the last 20 lines of its output, whoever ran it', (
   assert.equal(failureOutput(new OperationError('wrapped', { cause: error })), error.output);
   assert.equal(failureOutput(new OperationError('no command')), '');
 });
+
+test('a full disk: the hint says to free space where the file is, not to move KWOK_WORKDIR (the cluster lives there)', () => {
+  const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', path: '/var/lib/kwok/clusters/c1/pids/etcd.pid' });
+  const { code, lines } = report(full);
+  assert.equal(code, 1);
+  assert.equal(lines[0], 'error: /var/lib/kwok/clusters/c1/pids/etcd.pid: no space left on device (ENOSPC)');
+  assert.match(lines[1]!, /^hint: free space on the file system that holds \/(var\/lib\/kwok\/clusters\/c1\/pids|[^ ]*) \(see `df -h [^`]+`\), then try again$/);
+  assert.doesNotMatch(lines.join('\n'), /KWOK_WORKDIR/);
+  const quota = report(Object.assign(new Error('EDQUOT'), { code: 'EDQUOT' }));
+  assert.deepEqual(quota.lines, ['error: disk quota exceeded (EDQUOT)', 'hint: free some disk space and try again']);
+});

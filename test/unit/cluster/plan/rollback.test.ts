@@ -185,6 +185,31 @@ test('a component not ready by the deadline fails the create with the tail of it
   assert.deepEqual(r.log.filter((l) => l.startsWith('undo ')), ['undo start-components', 'undo make-directories']);
 });
 
+test('with --retain, the hint says the cluster was kept (as the warning does), never that it was rolled back', async () => {
+  const failures = [() => new ComponentExitedError('kube-apiserver'), () => new NotReadyError(['kube-apiserver'], 'kube-apiserver (connect ECONNREFUSED 127.0.0.1:1)')];
+  for (const failure of failures) {
+    for (const retain of [true, false]) {
+      const r = new Recorder();
+      const plan = traced(await fullPlan(r), r);
+      const warnings: string[] = [];
+      const logger = { ...silentLogger, warn: (m: string) => void warnings.push(m) };
+      const effects: CreateEffects = { ...fakeEffects(r), startComponents: async () => { throw failure(); } };
+      const error = await applyPlan(plan, { executor: new RecordingExecutor(r), logger, signal: new AbortController().signal, retain, effects }).then(() => undefined, (e: unknown) => e);
+      const hint = (error as OperationError | TimeoutError).hint ?? '';
+      const what = `${failure().constructor.name}, retain ${retain}`;
+      if (retain) {
+        assert.match(warnings.join('\n'), /keeping the failed cluster golden/, what);
+        assert.match(hint, /^the cluster was kept \(--retain\): .*`kwokts --name golden logs .*`.*`kwokts --name golden delete cluster`$/, what);
+        assert.doesNotMatch(hint, /rolled back|rerun with --retain/, what);
+        assert.deepEqual(r.log.filter((l) => l.startsWith('undo ')), [], what);
+      } else {
+        assert.match(hint, /^the cluster was rolled back; .*--retain/, what);
+        assert.notEqual(r.log.filter((l) => l.startsWith('undo ')).length, 0, what);
+      }
+    }
+  }
+});
+
 test('an interrupt during a step rolls back what was made and reports the interrupt', async () => {
   const r = new Recorder();
   const abort = new AbortController();

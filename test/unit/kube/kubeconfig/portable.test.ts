@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildPortableKubeconfig, replaceHost } from '../../../../src/kube/kubeconfig/portable.js';
+import { buildPortableKubeconfig, checkHostOverride, replaceHost } from '../../../../src/kube/kubeconfig/portable.js';
+import { UsageError } from '../../../../src/util/errors.js';
 import { renderKubeconfig } from '../../../../src/kube/index.js';
 
 // A cluster kubeconfig as create writes it: file references, plus an unrelated second context.
@@ -51,6 +52,20 @@ test('--insecure-skip-tls-verify drops the CA (kubectl refuses both together)', 
 test('--user/--group: the given certificate replaces the file one', async () => {
   const config = await buildPortableKubeconfig(CLUSTER_KUBECONFIG, { ...base, client: { cert: 'NEW CERT', key: 'NEW KEY' } });
   assert.deepEqual(config.users[0]!.user, { 'client-certificate-data': b64('NEW CERT'), 'client-key-data': b64('NEW KEY') });
+});
+
+test('--host: refuses (exit 2, one line naming --host) what is not a host name or IP, or a port outside 1-65535', () => {
+  for (const [address, message] of [
+    ['bad host:99999', /^--host: "bad host:99999": "bad host" is not a host name or IP address$/],
+    ['127.0.0.1:99999', /^--host: "127\.0\.0\.1:99999": port 99999 is not in 1-65535$/],
+    ['127.0.0.1:0', /port 0 is not in 1-65535/],
+    ['https://example.com', /is a URL, not host\[:port\]/],
+    ['host/path', /not a host name/],
+  ] as const) {
+    for (const check of [() => checkHostOverride(address), () => replaceHost('https://127.0.0.1:32766', address)]) {
+      assert.throws(check, (e: unknown) => e instanceof UsageError && e.exitCode === 2 && message.test(e.message), address);
+    }
+  }
 });
 
 test('--host: a host keeps the port, host:port replaces both, IPv6 gets brackets', async () => {

@@ -70,6 +70,28 @@ describe('kwok flags', () => {
     for (const argv of bad) assert.throws(() => resolve(argv), UsageError, argv.join(' '));
   });
 
+  it('refuses at start a selector, node name or server address the apiserver or the listener would refuse later', () => {
+    const bad: [string[], RegExp][] = [
+      [['--manage-nodes-with-label-selector', '!!bad=('], /^--manage-nodes-with-label-selector: .*"!bad=\(" is not a valid label key/],
+      [['--manage-nodes-with-annotation-selector', 'a=b c'], /^--manage-nodes-with-annotation-selector: .*"b c" is not a valid label value/],
+      [['--manage-all-nodes', '--disregard-status-with-label-selector', 'a in (x'], /^--disregard-status-with-label-selector: /],
+      [['--manage-all-nodes', '--disregard-status-with-annotation-selector', '-x'], /^--disregard-status-with-annotation-selector: /],
+      [['--manage-single-node', 'node,other'], /^--manage-single-node: "node,other" is not a valid node name/],
+      [['--manage-all-nodes', '--server-address', '127.0.0.1:99999'], /^--server-address: "127\.0\.0\.1:99999": port 99999 is not in 0-65535$/],
+      [['--manage-all-nodes', '--server-address', 'bad host:8080'], /^--server-address: "bad host:8080": "bad host" is not a host name or IP address$/],
+      [['--manage-all-nodes', '--server-address', '127.0.0.1'], /^--server-address: "127\.0\.0\.1" has no port/],
+      [['--manage-all-nodes', '--server-address', '::1:8080'], /^--server-address: .*brackets/],
+    ];
+    for (const [argv, message] of bad) {
+      assert.throws(() => resolve(argv), (e: unknown) => e instanceof UsageError && message.test(e.message) && !e.message.includes('\n'), argv.join(' '));
+    }
+    // From a config file, the error names the field there rather than a flag that was not given.
+    assert.throws(() => resolve([], { manageNodesWithLabelSelector: '!!bad=(' }), (e: unknown) => e instanceof UsageError && /^KwokConfiguration options\.manageNodesWithLabelSelector: /.test(e.message));
+    assert.throws(() => resolve(['--manage-all-nodes'], { serverAddress: ':70000' }), (e: unknown) => e instanceof UsageError && /^KwokConfiguration options\.serverAddress: /.test(e.message));
+    for (const address of [':10247', '0.0.0.0:0', '[::1]:8080', 'localhost:10247', '']) assert.equal(resolve(['--manage-all-nodes', `--server-address=${address}`]).serverAddress, address);
+    assert.deepEqual(resolve(['--manage-single-node', 'kwok-node-0.example']).manageMode, { kind: 'single', nodeName: 'kwok-node-0.example' });
+  });
+
   it('leader election: off by default, client-go timings, kube component flag names', () => {
     assert.deepEqual(resolve(['--manage-all-nodes']).leaderElection, {
       enabled: false,
