@@ -1,4 +1,4 @@
-import { logFile, pidFile, processName } from '../../src/naming/naming.js';
+import { logFile, ownerMarker, pidFile, processName } from '../../src/naming/naming.js';
 // Not index.ts: that loads every component builder (and the yaml package), which a delete, the
 // stop that matters most for speed, never needs.
 import { COMPONENT_NAMES, type Component, type ComponentName, type ComponentPort } from '../../src/components/component.js';
@@ -36,7 +36,7 @@ export class BinaryRuntime implements Runtime {
         env: component.env,
         logFile: logFile(ctx.paths, name),
         pidFile: pidPath,
-        marker: ownerMarker(ctx, component.name),
+        marker: ownerMarker(ctx.paths, component.name),
         ...(component.defersExtraCaCerts ? { defersExtraCaCerts: true } : {}),
         ...(component.nodeOptions?.length ? { nodeOptions: component.nodeOptions } : {}),
       });
@@ -53,7 +53,7 @@ export class BinaryRuntime implements Runtime {
       await Promise.all(
         group.map(async (component) => {
           const expectedCommand = programPath(component, ctx, false);
-          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, fileNameOf(component, ctx)), graceMs, marker: ownerMarker(ctx, component.name), ...(expectedCommand ? { expectedCommand } : {}) });
+          await ctx.executor.kill({ pidFile: pidFile(ctx.paths, fileNameOf(component, ctx)), graceMs, marker: ownerMarker(ctx.paths, component.name), ...(expectedCommand ? { expectedCommand } : {}) });
         }),
       );
     }
@@ -107,11 +107,6 @@ function fileNameOf(component: Component, ctx: RuntimeContext): string {
   const name = processName(component.name, programPath(component, ctx, false));
   const shared = (ctx.clusterComponents ?? []).some((c) => c.name !== component.name && processName(c.name, programPath(c, ctx, false)) === name);
   return shared ? component.name : name;
-}
-
-/** Names a component's processes by cluster directory, so stop finds them even without a pid file. */
-function ownerMarker(ctx: RuntimeContext, component: ComponentName): string {
-  return `${ctx.paths.root}#${component}`;
 }
 
 function programPath(component: Component, ctx: RuntimeContext): string;

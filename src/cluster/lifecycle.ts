@@ -16,6 +16,7 @@ import { assertManageable, loadCluster, type LoadedCluster } from './record.js';
 import { startComponents, type WaitFor } from './start-components.js';
 import { ComponentExitedError, NotReadyError } from './wait.js';
 import { componentFailure, notReadyFailure } from './log-tail.js';
+import { ownerMarker } from '../naming/naming.js';
 
 export interface LifecycleOptions {
   name: string;
@@ -61,6 +62,7 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
     const statuses = await runtime.status(record.components, ctx);
     const notRunning = statuses.filter((s) => s.state !== 'running');
     const restarted = notRunning.filter((s) => s.state === 'exited').map((s) => s.name);
+    await stopOrphans(record.components, notRunning, ctx, record.options.bindAddress);
     await checkPortsFree(record.components, notRunning, record.options.bindAddress);
     // A crashed component's stale pid file must not be mistaken for a running process.
     const crashed = record.components.filter((c) => restarted.includes(c.name));
@@ -116,6 +118,20 @@ async function staleDependents(components: readonly Component[], down: ReadonlyS
     }
   }
   return stale;
+}
+
+/**
+ * A component down by its pid file may still run without it: a create or start killed between
+ * starting it and writing the file leaves it holding its ports. Its owner mark finds it; it is
+ * stopped, so that the start brings up the cluster instead of failing on its own ports.
+ */
+async function stopOrphans(components: readonly Component[], notRunning: readonly ComponentStatus[], ctx: RuntimeContext, bindAddress: string): Promise<void> {
+  const down = components.filter((c) => notRunning.some((s) => s.name === c.name));
+  const killed = await Promise.all(down.map(async (c) => ({ component: c, pids: await ctx.executor.killMarked({ marker: ownerMarker(ctx.paths, c.name) }) })));
+  const orphans = killed.filter((k) => k.pids.length > 0);
+  if (orphans.length === 0) return;
+  ctx.logger.warn(`stopped ${orphans.map((o) => `${o.component.name} (pid ${o.pids.join(', ')})`).join(', ')} of cluster ${ctx.cluster}, left running without ${orphans.length === 1 ? 'its pid file' : 'their pid files'} by an earlier create or start`);
+  await waitForPortsFree(orphans.map((o) => o.component), bindAddress || '127.0.0.1');
 }
 
 /** A recorded port now held by something else would make a component crash-loop: say so first. */

@@ -39,6 +39,10 @@ export class DryRunExecutor implements Executor {
     this.out(`kill ${spec.graceMs > 0 ? '' : '-9 '}$(cat ${shellQuote(spec.pidFile)})\nrm ${shellQuote(spec.pidFile)}`);
   }
 
+  async killMarked(): Promise<number[]> {
+    return [];
+  }
+
   async run(spec: RunSpec): Promise<string> {
     const prefix = spec.cwd ? `cd ${shellQuote(spec.cwd)} && ` : '';
     const env = Object.entries(spec.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)} `).join('');

@@ -16,7 +16,9 @@ export interface SpawnSpec {
   /**
    * Set as KWOKTS_OWNER in the process's environment (inherited by its children), so a process
    * whose pid never reached its pid file (we were killed in between) can still be found and
-   * stopped. Bookkeeping only: not part of the dry-run transcript.
+   * stopped. Such a process still running when the marker is spawned again is stopped first: it
+   * is an orphan of an earlier start, holding the ports the new one needs. Bookkeeping only: not
+   * part of the dry-run transcript.
    */
   marker?: string;
   /** Start it with NODE_EXTRA_CA_CERTS deferred (Component.defersExtraCaCerts). */
@@ -77,6 +79,12 @@ export interface Executor {
   spawnDetached(spec: SpawnSpec): Promise<number>;
   /** Stop the process named by a pid file (if it runs) and remove the pid file. */
   kill(spec: KillSpec): Promise<void>;
+  /**
+   * Kill at once every process whose SpawnSpec marker is `marker`, or starts with `markerPrefix`;
+   * returns their pids. Bookkeeping, as the marker: not part of the dry-run transcript (nothing
+   * under dry-run).
+   */
+  killMarked(match: { marker: string } | { markerPrefix: string }): Promise<number[]>;
   /** Run a command to completion and return its stdout. */
   run(spec: RunSpec): Promise<string>;
   /** An API call with a command-line equivalent (container engines through their API). */

@@ -113,6 +113,13 @@ export async function findProcessesByEnv(name: string, value: string): Promise<n
   return live.filter((p): p is number => p !== undefined).sort((a, b) => a - b);
 }
 
+/** Every live process whose variable `name` starts with `prefix` (see findProcessesByEnv). */
+export async function findProcessesByEnvPrefix(name: string, prefix: string): Promise<number[]> {
+  const found = [...(await environScan(name)).entries()].filter(([value]) => value.startsWith(prefix)).flatMap(([, pids]) => pids);
+  const live = await Promise.all(found.map(async (pid) => ((await isProcessAlive(pid)) ? pid : undefined)));
+  return live.filter((p): p is number => p !== undefined).sort((a, b) => a - b);
+}
+
 const scans = new Map<string, Promise<Map<string, number[]>>>();
 
 /** Pids by the value of the variable `name`, from one pass over /proc, shared while it runs. */

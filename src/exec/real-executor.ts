@@ -1,11 +1,11 @@
 import { closeSync, openSync } from 'node:fs';
 import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, join } from 'node:path';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { PreflightError } from '../util/errors.js';
 import { commandFailed } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
 import type { CallSpec, Executor, KillSpec, MkdirOptions, RunSpec, SpawnSpec, WriteFileOptions } from './executor.js';
-import { findProcessesByEnv, OWNER_ENV, readPid, terminate, unrunnable, unrunnableReason } from './process.js';
+import { findProcessesByEnv, findProcessesByEnvPrefix, OWNER_ENV, readPid, terminate, unrunnable, unrunnableReason } from './process.js';
 import { shellJoin } from './shell-quote.js';
 import { deferExtraCaCerts } from '../util/extra-ca-certs.js';
 import { loadExeca } from './load-execa.js';
@@ -47,6 +47,11 @@ export class RealExecutor implements Executor {
     const reason = isAbsolute(spec.command) ? await unrunnableReason(spec.command) : undefined;
     if (reason) throw new PreflightError(`cannot start ${unrunnable(spec.command, reason)}`, { hint: 'give a binary built for this OS and architecture' });
     await mkdir(dirname(spec.logFile), { recursive: true });
+    if (spec.marker) {
+      const orphans = await findProcessesByEnv(OWNER_ENV, spec.marker);
+      if (orphans.length > 0) this.logger.warn(`stopping ${basename(spec.command)} (pid ${orphans.join(', ')}), left running by an earlier start without its pid file`);
+      await Promise.all(orphans.map((pid) => terminate(pid, 0)));
+    }
     // Loaded here: node:child_process (with net and dgram under it) is start-up CPU that the
     // commands which only stop or read things (delete, get, the passthroughs' fallback) never need.
     const { spawn } = await import('node:child_process');
@@ -106,6 +111,12 @@ export class RealExecutor implements Executor {
       if (spec.marker) await Promise.all((await findProcessesByEnv(OWNER_ENV, spec.marker)).map((p) => terminate(p, spec.graceMs)));
     }
     await rm(spec.pidFile, { force: true });
+  }
+
+  async killMarked(match: { marker: string } | { markerPrefix: string }): Promise<number[]> {
+    const pids = 'marker' in match ? await findProcessesByEnv(OWNER_ENV, match.marker) : await findProcessesByEnvPrefix(OWNER_ENV, match.markerPrefix);
+    await Promise.all(pids.map((pid) => terminate(pid, 0)));
+    return pids;
   }
 
   async run(spec: RunSpec): Promise<string> {

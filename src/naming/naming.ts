@@ -132,6 +132,15 @@ export const pidFile = (paths: ClusterPaths, processName: string): string => joi
 export const logFile = (paths: ClusterPaths, processName: string): string => join(paths.logs, `${processName}.log`);
 
 /**
+ * The mark (KWOKTS_OWNER) a cluster's host processes carry: the cluster directory and the
+ * component. By it start finds a component left running without its pid file, and delete every
+ * process of the cluster whatever state its record and directory are in.
+ */
+export const ownerMarker = (paths: ClusterPaths, component: string): string => `${ownerMarkerPrefix(paths)}${component}`;
+/** What every owner marker of the cluster starts with. */
+export const ownerMarkerPrefix = (paths: ClusterPaths): string => `${paths.root}#`;
+
+/**
  * What a host process's pid and log files are named after: its executable's file name without
  * extension, as kwokctl's binary runtime names them (`pids/kube-apiserver.pid`), so either tool
  * finds the other's processes. Without an executable, the component's name.

@@ -56,3 +56,42 @@ test('kills started together (no grace) stop every named and marked process and 
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('killMarked stops the processes of one marker, or of every marker with a prefix, and no others', { skip: process.platform !== 'linux' }, async () => {
+  const tag = `test-${process.pid}-${Date.now()}-mark`;
+  const a = sleeper(`${tag}#etcd`);
+  const b = sleeper(`${tag}#etcd2`);
+  const other = sleeper(`${tag}-other#etcd`);
+  const all = [a, b, other];
+  try {
+    await Promise.all(all.map((child) => once(child, 'spawn')));
+    const executor = new RealExecutor(silentLogger);
+    const exitA = once(a, 'exit');
+    assert.deepEqual(await executor.killMarked({ marker: `${tag}#etcd` }), [a.pid]);
+    await exitA;
+    const exitB = once(b, 'exit');
+    assert.deepEqual(await executor.killMarked({ markerPrefix: `${tag}#` }), [b.pid]);
+    await exitB;
+    assert.equal(other.exitCode, null);
+    assert.equal(other.signalCode, null, 'a marker outside the prefix is left alone');
+  } finally {
+    for (const child of all) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+});
+
+test('spawnDetached first stops a process still carrying its marker (an orphan without its pid file)', { skip: process.platform !== 'linux' }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-orphan-'));
+  const marker = `test-${process.pid}-${Date.now()}-orphan`;
+  const orphan = sleeper(marker);
+  try {
+    await once(orphan, 'spawn');
+    const gone = once(orphan, 'exit');
+    const executor = new RealExecutor(silentLogger);
+    const pid = await executor.spawnDetached({ command: process.execPath, args: ['-e', 'setTimeout(() => {}, 60000)'], cwd: dir, logFile: join(dir, 'c.log'), pidFile: join(dir, 'c.pid'), marker });
+    assert.deepEqual(await gone, [null, 'SIGKILL']);
+    process.kill(pid, 'SIGKILL');
+  } finally {
+    if (orphan.exitCode === null && orphan.signalCode === null) orphan.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -43,6 +43,7 @@ class RecordingExecutor implements Executor {
   remove(path: string): Promise<void> { return this.r.effect(`rm ${path}`); }
   async spawnDetached(spec: SpawnSpec): Promise<number> { await this.r.effect(`spawn ${spec.command}`); return 1; }
   kill(spec: KillSpec): Promise<void> { return this.r.effect(`kill ${spec.pidFile}`); }
+  async killMarked(match: { marker: string } | { markerPrefix: string }): Promise<number[]> { await this.r.effect(`kill marked ${'marker' in match ? match.marker : `${match.markerPrefix}*`}`); return []; }
   async run(spec: RunSpec): Promise<string> { await this.r.effect(`run ${[spec.command, ...spec.args].join(' ')}`); return ''; }
   /** As the real executor: the in-process work is performed (and logs its own effects). */
   call<T>(spec: CallSpec<T>): Promise<T> { return spec.perform(); }
