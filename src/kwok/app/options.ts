@@ -49,6 +49,7 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'tls-cert-file', kind: 'string', help: 'TLS certificate for the server (HTTPS and HTTP share the port)' },
   { name: 'tls-private-key-file', kind: 'string', help: 'TLS private key for the server' },
   { name: 'client-ca-file', kind: 'string', help: "require client certificates of this CA and serve HTTPS only: logs, exec, attach and port-forward to system:masters and kube-apiserver-kubelet-client, /metrics to system:monitoring too (kwokts addition, the kubelet's flag; needs --tls-cert-file; default $KWOKTS_CLIENT_CA_FILE)" },
+  { name: 'write-shortcuts', kind: 'bool', help: 'send stage writes by the cheapest request with the same effect on the object (a status PUT, a JSON merge patch, answers without the object) and render the stages kwokts ships in TypeScript; false sends each write as the stage says and renders every template with the Go template engine, as kwok does (kwokts addition; default true)' },
   { name: 'enable-crds', kind: 'strings', help: 'take these kinds from CRs instead of --config (Stage, Logs, Exec, Attach, PortForward and their Cluster kinds are implemented)' },
   { name: 'node-lease-duration-seconds', kind: 'int', help: 'duration of node leases; 0 disables leases' },
   { name: 'node-lease-parallelism', kind: 'int', help: 'concurrent node lease requests (default 16)' },
@@ -149,6 +150,8 @@ export interface KwokControllerOptions {
   tlsPrivateKeyFile: string;
   /** Client certificates of this CA required (kwokts addition; src/kwok/server/client-auth.ts). */
   clientCaFile: string;
+  /** --write-shortcuts (kwokts addition; src/kwok/controllers/write-routes.ts). */
+  writeShortcuts: boolean;
   enableCRDs: string[];
   nodeLeaseDurationSeconds: number;
   nodeLeaseParallelism: number;
@@ -357,6 +360,7 @@ export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigura
     tlsCertFile: str('tls-cert-file', fromConfig.tlsCertFile),
     tlsPrivateKeyFile: str('tls-private-key-file', fromConfig.tlsPrivateKeyFile),
     clientCaFile: last(flags, 'client-ca-file') ?? env[CLIENT_CA_FILE_ENV] ?? '',
+    writeShortcuts: last(flags, 'write-shortcuts') !== 'false',
     enableCRDs: flags.has('enable-crds')
       ? flags.get('enable-crds')!.flatMap((v) => v.split(',')).map((v) => v.trim()).filter((v) => v !== '')
       : (fromConfig.enableCRDs ?? []),

@@ -12,7 +12,7 @@ import { OperationError, PreflightError, UsageError } from '../../util/errors.js
 import { createLogger, LogLevel } from '../../util/log.js';
 import type { Logger } from '../../util/log.js';
 import { buildConnection, defaultRetry, HttpKubeClient, loadKubeConfig, type KubeClient } from '../../kube/index.js';
-import { engineCatalogFactory } from '../controllers/engine-adapter.js';
+import { engineCatalogFactory, gotplCatalogFactory } from '../controllers/engine-adapter.js';
 import { KwokController } from '../controllers/kwok-controller.js';
 import { LeaderElector, leaderElectionDefaults, runWhileLeader } from '../controllers/leader-election.js';
 import { buildNodeSelection } from '../controllers/node-selection.js';
@@ -174,7 +174,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
   if (options.shard.processes > 1) options.id = `${baseId}-0`;
   const logger = run.logger ? (flags.has('v') ? atLevel(run.logger, options.logLevel) : run.logger) : stderrLogger(options.logLevel);
   if (files.skippedKinds.length > 0) logger.debug(`config: skipped documents of kind ${[...new Set(files.skippedKinds)].join(', ')}`);
-  const catalogFactory = run.catalogFactory ?? engineCatalogFactory;
+  const catalogFactory = run.catalogFactory ?? (options.writeShortcuts ? engineCatalogFactory : gotplCatalogFactory);
   const stages = checkStages(options, files.stages, catalogFactory, logger);
   const watchStageCrds = stages === undefined;
   const { registry: logsRegistry, watched: watchedLogKinds } = buildLogsRegistry(options, files, logger);
@@ -306,6 +306,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         ...(takeOverNodeLeasesFrom ? { takeOverNodeLeasesFrom: [takeOverNodeLeasesFrom] } : {}),
         nodePlayStageParallelism: options.nodePlayStageParallelism,
         podPlayStageParallelism: options.podPlayStageParallelism,
+        writeShortcuts: options.writeShortcuts,
         logger,
         metrics,
       });

@@ -5,7 +5,7 @@
  */
 import { parseStages } from '../api/index.js';
 import type { Stage } from '../api/index.js';
-import { patchChangesObject, planActions, StageSet } from '../engine/index.js';
+import { patchChangesObject, planActions, renderGotplOnly, StageSet } from '../engine/index.js';
 import type { FuncMap as EngineFuncMap, StageMatch as EngineMatch } from '../engine/index.js';
 import { typed } from '../../gocompat/gotpl/index.js';
 import type { FuncMap, ResourceStages, StageCatalog, StageCatalogFactory, StageMatch, StageResource } from './stage-engine.js';
@@ -75,11 +75,17 @@ export interface EngineCatalogOptions {
   random?: () => number;
   /** Names the origin of the documents in problem messages ("kwok.yaml", "Stage CRs"). */
   source?: string;
+  /** Render the templates kwokts ships by their TypeScript versions (default true; see write-routes.ts). */
+  nativeTemplates?: boolean;
 }
 
 export function createEngineCatalog(documents: readonly unknown[], options: EngineCatalogOptions = {}): StageCatalog {
   const { stages, errors } = parseStages(documents, options.source ?? 'stages');
-  const set = new StageSet(stages, { now: options.now ?? (() => new Date()), random: options.random ?? Math.random });
+  const set = new StageSet(stages, {
+    now: options.now ?? (() => new Date()),
+    random: options.random ?? Math.random,
+    ...(options.nativeTemplates === false ? { renderTemplate: renderGotplOnly } : {}),
+  });
   const resources = new Map<string, StageResource>();
   for (const stage of stages as Stage[]) resources.set(stageResourceKey(stage.resourceRef), { apiGroup: stage.resourceRef.apiGroup, kind: stage.resourceRef.kind });
   return {
@@ -92,3 +98,6 @@ export function createEngineCatalog(documents: readonly unknown[], options: Engi
 
 /** The default catalog factory of the controller process. */
 export const engineCatalogFactory: StageCatalogFactory = (documents, source) => createEngineCatalog(documents, source ? { source } : {});
+
+/** The catalog factory under --write-shortcuts=false: every template through the Go template engine. */
+export const gotplCatalogFactory: StageCatalogFactory = (documents, source) => createEngineCatalog(documents, { ...(source ? { source } : {}), nativeTemplates: false });

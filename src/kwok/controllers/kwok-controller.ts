@@ -45,6 +45,8 @@ export interface KwokControllerConfig {
   shard?: ShardView;
   /** Check cluster-autoscaler kwok-provider ConfigMaps and warn about templates it would skip (default on). */
   checkAutoscalerProvider?: boolean;
+  /** Send stage writes by the cheapest request with the same effect (write-routes.ts). Default true. */
+  writeShortcuts?: boolean;
 }
 
 export interface ControllerStats {
@@ -80,6 +82,7 @@ export class KwokController {
       events,
       ...(config.metrics ? { metrics: config.metrics } : {}),
       ...(config.clock ? { clock: config.clock } : {}),
+      ...(config.writeShortcuts !== undefined ? { writeShortcuts: config.writeShortcuts } : {}),
     };
     // The pod side exists first: the node side calls back into it when a node becomes writable.
     let pods: PodSide | undefined;

@@ -51,6 +51,8 @@ export interface NodeControllerOptions {
   logger: Logger;
   metrics?: ControllerMetrics;
   clock?: Clock;
+  /** Send stage writes by the cheapest request with the same effect (write-routes.ts). Default true. */
+  writeShortcuts?: boolean;
   shard?: ShardView;
   /** Pods on this node may be played from now on (re-feed them). */
   onNodeWritable(nodeName: string): void;
@@ -132,6 +134,7 @@ export function createNodeSide(options: NodeControllerOptions): NodeSide {
     logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.writeShortcuts !== undefined ? { writeShortcuts: options.writeShortcuts } : {}),
     hooks: {
       observe,
       shouldPlay: (node) => registry.isWritable(node.metadata.name ?? ''),

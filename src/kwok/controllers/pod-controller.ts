@@ -26,6 +26,8 @@ export interface PodControllerOptions {
   logger: Logger;
   metrics?: ControllerMetrics;
   clock?: Clock;
+  /** Send stage writes by the cheapest request with the same effect (write-routes.ts). Default true. */
+  writeShortcuts?: boolean;
 }
 
 export interface PodSide {
@@ -91,6 +93,7 @@ export function createPodSide(options: PodControllerOptions): PodSide {
     logger: options.logger,
     ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.writeShortcuts !== undefined ? { writeShortcuts: options.writeShortcuts } : {}),
     hooks: {
       observe,
       shouldPlay: (pod) => nodes.isWritable(nodeNameOf(pod)) && !selection.isDisregarded(pod),

@@ -43,6 +43,8 @@ export interface StageControllerOptions {
   metrics?: ControllerMetrics;
   clock?: Clock;
   gracePeriodSeconds?: number;
+  /** Send writes by the cheapest request with the same effect (./write-routes.ts). Default true. */
+  writeShortcuts?: boolean;
 }
 
 interface StageJob {
@@ -61,7 +63,7 @@ export class StageController {
   /** Keys a worker is playing now; a second job for the same key waits in `deferred`. */
   private readonly running = new Set<string>();
   private readonly deferred = new Map<string, StageJob>();
-  private readonly routes: WriteRoutes = { statusPut: true };
+  private readonly routes: WriteRoutes;
   private readonly hooks: StageHooks;
   private readonly logger: Logger;
   private readonly metrics: ControllerMetrics;
@@ -72,6 +74,8 @@ export class StageController {
     this.hooks = options.hooks;
     this.logger = options.logger;
     this.metrics = options.metrics ?? noopMetrics;
+    const shortcuts = options.writeShortcuts ?? true;
+    this.routes = { shortcuts, statusPut: shortcuts };
     this.queue = new DelayQueue<StageJob>(options.clock ?? systemClock);
     this.reflector = new Reflector({
       client: options.client,

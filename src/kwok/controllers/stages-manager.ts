@@ -26,6 +26,8 @@ export interface StagesManagerOptions {
   metrics?: ControllerMetrics;
   /** kwok plays generic resources with one worker. */
   genericParallelism?: number;
+  /** Send stage writes by the cheapest request with the same effect (write-routes.ts). Default true. */
+  writeShortcuts?: boolean;
 }
 
 interface GenericController {
@@ -129,6 +131,7 @@ export class StagesManager {
       events: this.options.events,
       logger,
       ...(this.options.metrics ? { metrics: this.options.metrics } : {}),
+      ...(this.options.writeShortcuts !== undefined ? { writeShortcuts: this.options.writeShortcuts } : {}),
       hooks: { shouldPlay: () => true, funcs: () => ({}) },
     });
     const abort = new AbortController();

@@ -36,7 +36,7 @@ export type { JsonObject } from './json-value.js';
 export type { ObjectEffect } from './patch-effect.js';
 export { PATCH_MEDIA_TYPES } from './actions.js';
 export type { StageAction, PatchType, ApplyType, JsonPatchOp } from './actions.js';
-export { StageRenderError, renderWithGotpl } from './render.js';
+export { StageRenderError, renderGotplOnly, renderWithGotpl } from './render.js';
 export type { RenderTemplate, FuncMap } from './render.js';
 export { compileJq, JqCompileError } from '../../gocompat/jq/index.js';
 export type { JqQuery } from '../../gocompat/jq/index.js';

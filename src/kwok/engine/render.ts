@@ -28,6 +28,9 @@ export class StageRenderError extends Error {
 /** The default RenderTemplate: ./gotpl (which caches parsed templates by text). */
 export const renderWithGotpl: RenderTemplate = (text, data, funcs) => renderTemplate(text, data, funcs);
 
+/** ./gotpl for every template, the built-in ones too (no TypeScript versions: see renderToJson). */
+export const renderGotplOnly: RenderTemplate = (text, data, funcs) => renderTemplate(text, data, funcs);
+
 const TRIMMED_LIMIT = 1024;
 const trimmedTemplates = new Map<string, string>();
 

@@ -4,8 +4,9 @@ import { KubeApiError } from '../../../../src/kube/client/api-error.js';
 import { podsResource } from '../../../../src/kube/client/resources.js';
 import type { KubeObject } from '../../../../src/kube/client/types.js';
 import { EventRecorder } from '../../../../src/kwok/controllers/event-recorder.js';
-import type { ResourceStages } from '../../../../src/kwok/controllers/stage-engine.js';
-import { runStageActions, sameAsMergePatch, type StepContext, type WriteRoutes } from '../../../../src/kwok/controllers/step-runner.js';
+import type { ResourceStages, StageAction } from '../../../../src/kwok/controllers/stage-engine.js';
+import { runStageActions, type StepContext } from '../../../../src/kwok/controllers/step-runner.js';
+import { sameAsMergePatch, type WriteRoutes } from '../../../../src/kwok/controllers/write-routes.js';
 import { silentLogger } from '../../../../src/util/log.js';
 import { FakeKubeClient } from './fake-kube-client.js';
 import { pod } from './harness.js';
@@ -75,7 +76,7 @@ describe('strategic patches sent as merge patches when the effect is the same', 
 
   it('a refused PUT (a role granting patch alone) falls back to the patch, and the shared routes stop trying it', async () => {
     const client = new FakeKubeClient();
-    const routes: WriteRoutes = { statusPut: true };
+    const routes: WriteRoutes = { shortcuts: true, statusPut: true };
     const first = client.seed(podsResource, pod('first', 'n1'));
     client.failNext('update', new KubeApiError('forbidden', 403, 'Forbidden'), 'pods');
     await runStageActions([{ kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch }], first, context(client, false, routes));
@@ -130,6 +131,19 @@ describe('the answer a stage write asks for', () => {
       client.callsOf('patch').map((c) => c.ignoreAnswer === true),
       [false, false],
     );
+    assert.equal((outcome.latest?.['status'] as { phase?: string } | undefined)?.phase, 'Running');
+  });
+});
+
+describe('without shortcuts (--write-shortcuts=false)', () => {
+  it('every write is the stage\'s own patch, its answer decoded', async () => {
+    const client = new FakeKubeClient();
+    const routes: WriteRoutes = { shortcuts: false, statusPut: false };
+    const fresh = client.seed(podsResource, pod('fresh', 'n1'));
+    const finalizers: StageAction = { kind: 'finalizers', patch: [{ op: 'add', path: '/metadata/finalizers', value: ['kwok.x-k8s.io/fake'] }] };
+    const outcome = await runStageActions([finalizers, { kind: 'patch', patchType: 'strategic', subresource: 'status', body: readyPatch }], fresh, context(client, false, routes));
+    assert.deepEqual(client.callsOf('update'), []);
+    assert.deepEqual(client.callsOf('patch').map((c) => `${c.patchType} ${c.ignoreAnswer === true ? 'metadata' : 'whole'}`), ['json whole', 'strategic whole']);
     assert.equal((outcome.latest?.['status'] as { phase?: string } | undefined)?.phase, 'Running');
   });
 });
