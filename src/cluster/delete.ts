@@ -129,14 +129,14 @@ async function deleteRemains(options: DeleteClusterOptions, paths: ClusterPaths)
 
 /**
  * The cluster's context, cluster and user entries removed from the user's kubeconfig; the file's
- * path when something was removed or would be (dry-run). With `onlyIfPresent`, a kubeconfig that
- * does not name the context is left unread beyond a text search, as a delete of a cluster that
+ * path when something was removed (or, under dry-run, would be). With `onlyIfPresent`, a
+ * kubeconfig whose text does not mention the context is not parsed: a delete of a cluster that
  * never existed must stay cheap.
  */
 async function removeContext(options: DeleteClusterOptions, { onlyIfPresent = false } = {}): Promise<string | undefined> {
   const { name, executor } = options;
   if (options.kubeconfig === '') return undefined;
-  // Loaded here, not at the top: a delete of a cluster that does not exist needs none of src/kube.
+  // Loaded here, not at the top: of src/kube only the kubeconfig's path and edit (a light entry).
   const kube = await import('../kube/user-kubeconfig.js');
   const userKubeconfig = kube.resolveUserKubeconfigPath(options.kubeconfig);
   if (!userKubeconfig) return undefined;
@@ -146,7 +146,7 @@ async function removeContext(options: DeleteClusterOptions, { onlyIfPresent = fa
     return userKubeconfig;
   }
   try {
-    await kube.removeContext(userKubeconfig, contextName(name));
+    return (await kube.removeContext(userKubeconfig, contextName(name))) ? userKubeconfig : undefined;
   } catch (error) {
     // Non-zero, so that scripts notice what is left to clean.
     throw new OperationError(`cluster ${name} was deleted, but its context could not be removed from ${userKubeconfig}: ${describeUnknown(error)}`, {
@@ -154,7 +154,6 @@ async function removeContext(options: DeleteClusterOptions, { onlyIfPresent = fa
       cause: error,
     });
   }
-  return userKubeconfig;
 }
 
 function processes(pids: readonly number[]): string {
