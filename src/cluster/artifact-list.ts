@@ -2,7 +2,7 @@ import { planArtifacts, type ArtifactPlan, type BinaryName } from '../artifacts/
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { clusterVersions } from '../config/versions.js';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import { artifactRequest, cacheDirOf, offlineMode } from './programs.js';
 
 export interface ArtifactList {
@@ -22,8 +22,8 @@ const HOST_COMPONENT_BINARIES: BinaryName[] = ['etcd', 'kube-apiserver', 'kube-c
  * component that can be enabled (Prometheus included), plus the tools kwokts runs on the host.
  * The runtime's kind decides between binaries and images; nothing is probed or fetched.
  */
-export function listArtifacts(runtimeName: string, values: ClusterOptionValues, workdir: string): ArtifactList {
-  const mode = createRuntime(runtimeName).info().mode;
+export async function listArtifacts(runtimeName: string, values: ClusterOptionValues, workdir: string): Promise<ArtifactList> {
+  const mode = (await loadRuntime(runtimeName)).info().mode;
   const { kubeVersion, etcdVersion } = clusterVersions(values);
   const names: BinaryName[] = mode === 'native' ? [...HOST_COMPONENT_BINARIES, 'kubectl', 'etcdctl'] : ['kubectl'];
   const binaries = planArtifacts(

@@ -13,7 +13,7 @@ import { logFile, runtimeObjectName } from '../naming/naming.js';
 import { shellJoinWordPerLine, shellQuote } from '../exec/shell-quote.js';
 import { HOST_PLATFORM } from '../artifacts/sources.js';
 import { AUDIT_LOG, readComponentLog, readContext } from './logs.js';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import { renderTable, summarizeCluster } from './summary.js';
 
 /** kwokctl's default target, inside the cluster directory. */
@@ -39,7 +39,7 @@ export async function exportLogs(workdir: string, name: string, target?: string,
   if (target !== undefined && existsSync(dir) && readdirSync(dir).length > 0) {
     throw new UsageError(`${dir} is not empty`, { hint: 'give an empty or new directory, so nothing of yours is overwritten' });
   }
-  const runtime = createRuntime(cluster.record.runtime);
+  const runtime = await loadRuntime(cluster.record.runtime);
   const mode = runtime.info().mode;
   const engine = engineInfoCommand(runtime.info());
   const infoFile = `${cluster.record.runtime}-info.txt`;

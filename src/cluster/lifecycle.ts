@@ -6,7 +6,7 @@
 import type { Executor } from '../exec/executor.js';
 import { OperationError, PreflightError } from '../util/errors.js';
 import type { Logger } from '../util/log.js';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import type { ComponentStatus, Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import { startGroups, type Component, type ComponentName } from '../components/index.js';
 import { probeOnce } from './probe.js';
@@ -157,7 +157,7 @@ async function withCluster<T>(
   assertManageable(cluster.record);
   const release = options.executor.dryRun ? async () => undefined : await lockCluster(options.workdir, options.name);
   try {
-    const runtime = createRuntime(cluster.record.runtime);
+    const runtime = await loadRuntime(cluster.record.runtime);
     const ctx: RuntimeContext = {
       cluster: options.name,
       paths: cluster.paths,

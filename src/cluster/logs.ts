@@ -3,7 +3,7 @@
  * containers), and the apiserver's audit log, which is always a file in the cluster directory.
  */
 import { Writable } from 'node:stream';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import { RealExecutor } from '../exec/real-executor.js';
 import { UsageError } from '../util/errors.js';
 import { printLog } from '../util/log-file.js';
@@ -27,7 +27,7 @@ export async function printComponentLog(cluster: LoadedCluster, component: strin
     return;
   }
   const found = findComponent(cluster, component);
-  await createRuntime(record.runtime).logs(found.name, readContext(cluster), out, options);
+  await (await loadRuntime(record.runtime)).logs(found.name, readContext(cluster), out, options);
 }
 
 export function findComponent({ record }: LoadedCluster, component: string): Component {

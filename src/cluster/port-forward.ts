@@ -7,7 +7,7 @@
  * (`socat …` for the relay, which does the same) and starts nothing.
  */
 import { basename } from 'node:path';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import type { PortEndpoint, Runtime } from '../../runtimes/runtime.js';
 import type { Component, ComponentPort } from '../components/index.js';
 import type { Executor } from '../exec/executor.js';
@@ -112,7 +112,8 @@ function findComponent(cluster: LoadedCluster, name: string): Component {
 }
 
 /** Everything decided and probed before anything listens: bad input fails here, with nothing started. */
-export async function planPortForward(cluster: LoadedCluster, request: PortForwardRequest, runtime: Runtime = createRuntime(cluster.record.runtime)): Promise<PortForwardPlan> {
+export async function planPortForward(cluster: LoadedCluster, request: PortForwardRequest, given?: Runtime): Promise<PortForwardPlan> {
+  const runtime = given ?? (await loadRuntime(cluster.record.runtime));
   const mapping = parsePortMapping(request.mapping);
   const component = findComponent(cluster, request.component);
   const ctx = readContext(cluster);

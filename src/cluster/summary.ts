@@ -2,7 +2,7 @@
  * What `get components` and `get clusters -o wide` show: each component's process state and
  * readiness, and a cluster-level verdict derived from them.
  */
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import type { ComponentState, ComponentStatus } from '../../runtimes/runtime.js';
 import type { Component } from '../components/index.js';
 import { RealExecutor } from '../exec/real-executor.js';
@@ -57,7 +57,7 @@ export function runtimeVerdict(component: Pick<Component, 'probe'>, status: Comp
 export async function summarizeCluster(workdir: string, name: string, probeTimeoutMs = 1000): Promise<ClusterSummary> {
   const { record, paths } = await loadCluster(workdir, name);
   assertManageable(record);
-  const runtime = createRuntime(record.runtime);
+  const runtime = await loadRuntime(record.runtime);
   const ctx = { cluster: name, paths, executor: new RealExecutor(silentLogger), logger: silentLogger, programs: new Map(Object.entries(record.programs)), clusterComponents: record.components };
   const statuses = await runtime.status(record.components, ctx);
   const components = await Promise.all(

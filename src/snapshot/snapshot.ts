@@ -12,7 +12,7 @@ import { parseYamlDocuments, renderYamlDocuments } from '../gocompat/yaml/index.
 import { KwoktsError, NotFoundError, OperationError, UsageError } from '../util/errors.js';
 import { commandFailed } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import type { RuntimeContext } from '../../runtimes/runtime.js';
 import { lockCluster } from '../cluster/lock.js';
 import { resolveTool } from '../cluster/programs.js';
@@ -203,7 +203,7 @@ const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-contr
 async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[], patches: readonly ResourcePatch[], options: SnapshotOptions): Promise<RestoreResult> {
   await requireReady(options.workdir, options.name, 'kube-apiserver');
   const { record, paths } = cluster;
-  const runtime = createRuntime(record.runtime);
+  const runtime = await loadRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);
   const paused = record.components.filter((c) => PAUSED.has(c.name));
   // The runtime's own objects (kind: our Deployments' pods) are its to make, not the snapshot's.

@@ -27,7 +27,7 @@ export default class GetArtifacts extends BaseCommand<typeof GetArtifacts> {
     const values = resolveOptionValues(config.fileOptions, process.env, given);
     // A version that is not one would be listed as URLs that cannot exist.
     validateClusterValues(values, given, process.env);
-    const list = listArtifacts(values.runtime || 'binary', values, this.workdir);
+    const list = await listArtifacts(values.runtime || 'binary', values, this.workdir);
     const binaries = this.flags.filter === 'image' ? [] : list.binaries;
     const images = this.flags.filter === 'binary' ? [] : list.images;
     if (this.flags.output === 'json') {

@@ -1,26 +1,17 @@
 /**
  * What the controllers need from the (pure) stage engine in src/kwok/engine, stated as our own
  * interfaces so the runtime does not depend on the engine's internals and unit tests can script
- * matches and actions. engine-adapter.ts maps the real engine onto these.
+ * matches and actions (the action descriptors are the engine's). engine-adapter.ts maps the real
+ * engine onto these.
  */
 import type { KubeObject } from '../../kube/index.js';
+import type { StageAction } from '../engine/index.js';
 
 export type TemplateFunc = (...args: unknown[]) => unknown;
 export type FuncMap = Record<string, TemplateFunc>;
 
-export interface JsonPatchOp {
-  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
-  path: string;
-  value?: unknown;
-  from?: string;
-}
-
-export type StageAction =
-  | { kind: 'event'; type: string; reason: string; message: string }
-  | { kind: 'finalizers'; patch: JsonPatchOp[] }
-  | { kind: 'delete' }
-  | { kind: 'patch'; patchType: 'json' | 'merge' | 'strategic'; subresource?: string; body: unknown; impersonation?: string }
-  | { kind: 'apply'; applyType: 'apply' | 'merge' | 'strategic'; subresource?: string; object: Record<string, unknown>; impersonation?: string };
+// The engine's own action descriptors: declared once, there.
+export type { JsonPatchOp, StageAction } from '../engine/index.js';
 
 export interface MatchedStage {
   name: string;
