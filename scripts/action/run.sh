@@ -73,7 +73,7 @@ main() {
   if ! command -v node >/dev/null; then fail "node is not on PATH" "add actions/setup-node before this action" 3; fi
 
   # Downloaded or built binaries go to the runner's tool cache, which self-hosted runners keep
-  # between jobs (hosted runners: cache this path with actions/cache, see README), so a job
+  # between jobs (hosted runners: cache this path with actions/cache, see docs/user/ci.md), so a job
   # does not fetch or rebuild Kubernetes each time.
   if [[ -z "${KWOK_CACHE_DIR:-}" && -n "${RUNNER_TOOL_CACHE:-}" ]]; then
     export KWOK_CACHE_DIR="$RUNNER_TOOL_CACHE/kwokts"

@@ -47,8 +47,8 @@ function requestOptions(probe: ReadinessProbe, paths: ClusterPaths): { host: str
  * The TLS set-up for the components whose serving certificate nobody vouches for (kcm and the
  * scheduler make their own): the probe does not verify them, so it needs no trust store at all.
  * With default trust, and NODE_EXTRA_CA_CERTS deferred (src/util/extra-ca-certs.ts), the first
- * check of a create parsed Node's roots and the whole bundle (~180 ms of CPU) while kube-apiserver
- * starting beside it wanted every cycle. `ca: []` makes a context with an empty store. Kept alive
+ * check of a create parsed Node's roots and the whole bundle while kube-apiserver starting beside
+ * it wanted every cycle. `ca: []` makes a context with an empty store. Kept alive
  * as the admin client is, so repeated checks reuse a connection.
  */
 let unverified: { secureContext: SecureContext; agent: HttpsAgent; rejectUnauthorized: false } | undefined;

@@ -62,7 +62,7 @@ export interface Component {
    * ready) instead of as soon as they were started. For kube-apiserver's clients: on a CPU-bound
    * machine their own start-up (and their retries against a port that is not open yet) takes CPU
    * from the apiserver's start, which is create's critical path; started when it serves, they are
-   * ready before its post-start hooks finish (create→ready ~10% sooner on 2 cores).
+   * ready before its post-start hooks finish, and create is ready sooner.
    */
   startsWhenLinksServe?: boolean;
   ports: ComponentPort[];

@@ -39,10 +39,10 @@ export function buildEtcd(spec: ClusterSpec): Component {
     `--peer-key-file=${paths.etcdPeerKey}`,
     '--peer-client-cert-auth=true',
     `--peer-trusted-ca-file=${paths.etcdCaCert}`,
-    // One member, nobody to elect against: with etcd's defaults (100 ms ticks, 1 s election
-    // timeout) a new or restarted member waits a random 0.1-1 s for its own election, and
-    // kube-apiserver waits for it. Ten times shorter ticks make that 10-100 ms. The raft timing
-    // changes nothing a client sees (a single member cannot lose its leadership to anyone).
+    // One member, nobody to elect against: with etcd's default ticks a new or restarted member
+    // waits a random part of its election timeout for its own election, and kube-apiserver waits
+    // for it. Ten times shorter ticks cut that wait tenfold. The raft timing changes nothing a
+    // client sees (a single member cannot lose its leadership to anyone).
     '--heartbeat-interval=10',
     '--election-timeout=100',
   ];

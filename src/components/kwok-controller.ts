@@ -23,11 +23,11 @@ export function kubeletAddressTypes(spec: ClusterSpec): string {
 }
 
 /**
- * V8's young generation up to 64 MiB a semispace (Node 20's default is 16): the controller makes
- * short-lived objects for every watch event and request, and with room for more of them between
- * scavenges, fewer survive to be copied. At 5,000 nodes and 10,000 pods this took 8-9% off the
- * controller's CPU in the pods and delete phases (three rounds each way), for ~100 MiB more peak
- * RSS. The Dockerfile's entrypoint passes the same (a unit test keeps them equal).
+ * A larger young generation for V8 than Node's default: the controller makes short-lived objects
+ * for every watch event and request, and with room for more of them between scavenges, fewer
+ * survive to be copied; it trades some peak RSS for less CPU (the controller benchmark,
+ * `npm run bench -- controller`, shows both). The Dockerfile's entrypoint passes the same (a unit
+ * test keeps them equal).
  */
 export const CONTROLLER_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=64'];
 

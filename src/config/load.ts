@@ -211,7 +211,7 @@ function applyKwokctlConfiguration(result: LoadedConfig, doc: Record<string, unk
     const spec = SPEC_BY_KEY.get(field);
     if (!spec) {
       throw new UsageError(`config file ${source}: unknown field options.${field} in KwokctlConfiguration`, {
-        hint: 'see the options table in the README (`kwokts config view` shows every option)',
+        hint: 'see the options in docs/user/configuration.md (`kwokts config view` shows every option)',
       });
     }
     // JSON null leaves a Go field at its zero value: unset.

@@ -1,6 +1,6 @@
 /**
- * Public surface of src/kwok for the CLI (style guide: the CLI imports this file, never the
- * internals): the controller process (`kwokts kwok`) and the pure pieces behind `stage test`.
+ * Public surface of src/kwok for the CLI (docs/design/architecture.md: the CLI imports this file,
+ * never the internals): the controller process (`kwokts kwok`) and the pure pieces behind `stage test`.
  */
 export { runKwokController } from './app/run-kwok-controller.js';
 export { checkConfigDocuments } from './app/config-file.js';

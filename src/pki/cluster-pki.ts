@@ -46,7 +46,7 @@ export interface ClusterPki {
  * The aggregation layer's trust: `--requestheader-client-ca-file` and the certificate the
  * apiserver presents to extension apiservers. A CA of its own (as kubeadm does) rather than the
  * cluster CA: with the cluster CA there, the request-header authenticator verifies every admin
- * request's certificate before the x509 authenticator verifies it again, which was ~7% of the
+ * request's certificate before the x509 authenticator verifies it again, a noticeable part of the
  * apiserver's CPU under load; against a different CA it gives up at once. The CA key is not
  * kept: nothing re-signs with it.
  */

@@ -3,8 +3,8 @@
  *
  * Why: Node 20 with OpenSSL 3 parses every certificate the variable names while it starts
  * (nodejs/node#40524). Pointed at a system bundle, as corporate and CI machines often do, that
- * is ~90 ms on a small VM before any of kwokts runs: more than Node's own start, and every
- * `kwokts` call and every controller start pays it. Almost none of them make a TLS connection
+ * can take longer than Node's own start, before any of kwokts runs, and every `kwokts` call and
+ * every controller start pays it. Almost none of them make a TLS connection
  * that trusts the default roots (the apiserver, etcd and kubelet connections name their CA).
  *
  * How: the installed launcher (bin/kwokts) moves the variable's value to DEFERRED_ENV before it
@@ -18,8 +18,7 @@
  * When: an entry that may do anything (oclif's commands, the controller) resumes at once. The
  * fast path's commands (delete, get clusters, the passthroughs, an etcd restore) only put the
  * variable back: their connections go to the cluster's components, each with its own CA, which
- * the wrap leaves alone. Loading node:tls to wrap it was ~5 ms of CPU and, on a loaded machine,
- * a fifth of a delete's time. What could still make a default-trust connection on their way (a
+ * the wrap leaves alone. Loading node:tls to wrap it would be a sizeable part of a delete's time. What could still make a default-trust connection on their way (a
  * download, an engine or apiserver reached over TLS without a CA of its own) calls
  * ensureExtraCaTrust() first.
  */
@@ -146,9 +145,9 @@ const CONTEXT_OPTIONS = [
 
 /**
  * The PEM certificates of a bundle, in order (text between them is ignored), less those already
- * among `known` (Node's bundled roots). A system bundle mostly repeats Node's roots (122 of 144 on
- * Debian), and every certificate in a context's `ca` is parsed again when the context is made:
- * leaving the repeats out takes ~180 ms of CPU down to ~70 ms on a small VM, for the same trust.
+ * among `known` (Node's bundled roots). A system bundle mostly repeats Node's roots, and every
+ * certificate in a context's `ca` is parsed again when the context is made: leaving the repeats
+ * out saves most of that parsing, for the same trust.
  * The others are parsed here, once, so that a bad one makes the whole file ignored with a warning,
  * as at Node's start, rather than failing every connection later; a repeat is a copy of a root
  * Node parsed already.

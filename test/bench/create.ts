@@ -163,7 +163,7 @@ export async function benchCreate(args: string[]): Promise<void> {
   const results = newResults('create', `create cluster → ready, then delete, binaries cached, ${rounds} rounds`, new Date(), { rounds, runtime: 'binary' });
   const [cmd, ...pre] = cliOf(KWOKTS);
   const loadBefore = loadAverage();
-  // --wait: both tools block until the cluster is ready (see README: what "ready" means).
+  // --wait: both tools block until the cluster is ready (see docs/user/clusters.md#ready: what "ready" means).
   const tools: Tool[] = [
     { label: 'kwokts', create: (env) => timed(cmd, [...pre, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed(cmd, [...pre, 'delete', 'cluster'], env) },
   ];
@@ -183,7 +183,7 @@ export async function benchCreate(args: string[]): Promise<void> {
   }
   // What starting the CLI costs by itself, to tell it from the command's own work; and what
   // starting Node costs with no program at all, the least any kwokts command run by Node can take
-  // (without NODE_EXTRA_CA_CERTS, which bin/kwokts keeps from Node's start-up: see README).
+  // (without NODE_EXTRA_CA_CERTS, which bin/kwokts keeps from Node's start-up: see docs/design/launcher.md).
   const versionMs: number[] = [];
   const nodeMs: number[] = [];
   const samples = await interleaved(tools, rounds);

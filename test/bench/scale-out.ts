@@ -135,8 +135,8 @@ export async function benchScaleOut(args: string[]): Promise<void> {
       const child = spawn(
         process.execPath,
         [
-          // Its own Node options (not CONTROLLER_NODE_OPTIONS): the figures in README were
-          // measured with these, before the controller got a larger young generation.
+          // Its own Node options (not CONTROLLER_NODE_OPTIONS): the scale-out figures in
+          // docs/performance.md were measured with these.
           '--max-old-space-size=6144',
           main,
           '--manage-all-nodes=true',

@@ -1,5 +1,5 @@
 /**
- * cluster-autoscaler's kwok provider against a kwokts cluster (issue #6, seed 004).
+ * cluster-autoscaler's kwok provider against a kwokts cluster.
  *
  * 1. The kwok controller warns (log + Warning event) about provider templates without the
  *    nodegroup label, the provider's silent no-scale, and is quiet about the shipped example.

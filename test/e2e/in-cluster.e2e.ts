@@ -1,5 +1,5 @@
 /**
- * kwok in an existing cluster (issue #6, seed 001). A kwokts cluster without its own kwok
+ * kwok in an existing cluster. A kwokts cluster without its own kwok
  * controller stands in for "an existing cluster":
  *   1. `kwokts deploy` applies the in-cluster manifests (Stage CRD, ServiceAccount, RBAC, Service,
  *      Deployment); the Deployment is scaled to 0 because its image cannot run here.

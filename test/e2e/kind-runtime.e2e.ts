@@ -1,5 +1,5 @@
 /**
- * The kind runtime on real kind (issue #15): kind built from its Go module, and a node image made
+ * The kind runtime on real kind: kind built from its Go module, and a node image made
  * on this machine (`kwokts artifacts build kind-node-image`: Debian packages + Go-built
  * Kubernetes, etcd, CoreDNS, pause), since kindest/node cannot be pulled here.
  *   1. create --runtime kind (the fallback to the local node image is said in one line), seed 000

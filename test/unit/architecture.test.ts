@@ -245,7 +245,7 @@ describe('architecture (docs/design/architecture.md)', () => {
 });
 
 /**
- * style.md: `dryRun` appears nowhere outside src/exec and src/cli. These files still branch on it
+ * docs/design/architecture.md: `dryRun` appears nowhere outside src/exec and src/cli. These files still branch on it
  * (the plan-then-apply work removes them); the list may only shrink: a new file that branches on
  * dry-run fails here. Remove a file from the list once it no longer mentions dryRun.
  */

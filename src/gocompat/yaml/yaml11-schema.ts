@@ -5,8 +5,8 @@
  * as strings (sigs.k8s.io/yaml round-trips through JSON).
  *
  * Why a second YAML parser: rendering a stage template is fast, but reading its output with the
- * `yaml` package cost ~10x more than the render itself and dominated the controller's CPU at
- * thousands of pods. js-yaml is about 10x faster on that output; this schema keeps its answers
+ * `yaml` package cost far more than the render itself and dominated the controller's CPU at
+ * thousands of pods. js-yaml is much faster on that output; this schema keeps its answers
  * identical to the `yaml`-based reader on everything go-yaml agrees with (see the differential
  * unit test).
  */

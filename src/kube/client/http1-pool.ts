@@ -3,7 +3,7 @@
  *
  * Why not undici (which this replaced) or node:http: the controller sends thousands of small
  * requests a second to one apiserver and reads as many watch events, and at that rate undici's
- * own code was about a seventh of the controller's CPU in a profile. Here a request is one string
+ * own code was a large part of the controller's CPU in a profile. Here a request is one string
  * handed to the socket in one write (undici hands the head and the body over apart), the answer
  * is read by http1-answer.ts without copying, and a connection's one timer is re-armed about once
  * per limit instead of once per request. What a Kubernetes client needs is all there is: no

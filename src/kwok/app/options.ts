@@ -1,5 +1,5 @@
 /**
- * kwok's command line (inventory 4.1), parsed the way Go's pflag does it: `--flag=value` and
+ * kwok's command line, parsed the way Go's pflag does it: `--flag=value` and
  * `--flag value`, booleans as `--flag` or `--flag=true|false` (Go spellings), `-c`/`-v` short
  * forms, repeatable --config and comma-separated --enable-crds. Precedence: built-in defaults, then
  * KwokConfiguration options from the config files, then flags.

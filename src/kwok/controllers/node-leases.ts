@@ -1,5 +1,5 @@
 /**
- * Node leases in kube-node-lease (inventory 4.3), as the kubelet keeps them: one Lease per node,
+ * Node leases in kube-node-lease, as the kubelet keeps them: one Lease per node,
  * named after it, owned by the Node (so it is garbage-collected with it), renewed every
  * duration/4 (+4% jitter). A lease held by another live holder makes the node read-only for this
  * instance, which lets several controllers share a cluster; an expired one is taken over.

@@ -1,5 +1,5 @@
 /**
- * Which nodes this controller manages (inventory 4.1/4.3): all nodes, one node by name, nodes
+ * Which nodes this controller manages: all nodes, one node by name, nodes
  * matching a label selector (sent to the server), or nodes whose *annotations* match a
  * label-selector expression (evaluated here). The deprecated disregard selectors exclude nodes and
  * pods whose labels/annotations match.

@@ -1,5 +1,5 @@
 /**
- * Pod IPs for the pod template functions (inventory 4.4): pools per CIDR (the node's podCIDRs, else
+ * Pod IPs for the pod template functions: pools per CIDR (the node's podCIDRs, else
  * podCIDR, else --cidr), node IPs for hostNetwork pods, existing IPs marked used so a restart never
  * hands out duplicates, and release when the pod is deleted.
  *

@@ -1,9 +1,9 @@
 /**
  * The one stage controller, used for nodes, pods and any other resource a Stage names. Kind-specific
  * behaviour (which objects are managed, template functions, IP and lease bookkeeping) comes in
- * through StageHooks; the watch, queue and play loop exist once (style guide, Do 11).
+ * through StageHooks; the watch, queue and play loop exist once.
  *
- * Flow per object (inventory 4.5):
+ * Flow per object:
  *   watch event -> hooks.observe -> hooks.shouldPlay -> same resourceVersion already queued? skip
  *   -> match a stage -> queue with the stage's delay, replacing the object's pending job
  *   -> a worker renders the steps and runs them -> immediateNextStage re-feeds the patched object.

@@ -1,6 +1,6 @@
 /**
- * Executes the actions of one stage against the API, in order, following kwok's step rules
- * (inventory 5.6): events are always sent; once the object is deleted the remaining non-event
+ * Executes the actions of one stage against the API, in order, following kwok's step rules:
+ * events are always sent; once the object is deleted the remaining non-event
  * actions are skipped; finalizer edits go as a JSON patch on the object itself; patches may target a
  * subresource and be impersonated; patches that would not change the object are skipped; `apply`
  * creates the object or patches it if it already exists.

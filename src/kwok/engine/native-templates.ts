@@ -3,9 +3,9 @@
  *
  * kwokts's default `node-initialize` and `pod-ready` templates (templates/stages/node-fast.yaml,
  * pod-fast.yaml) run once per node and once per pod. Through the Go template engine and the YAML
- * reader that costs ~300 µs an object on a loaded machine, 18% of the controller's main thread
- * while nodes come up and while pods start (CPU profiles of `npm run bench -- controller`). Here
- * each is a function that builds the same JSON value directly.
+ * reader that is a large part of the controller's main thread while nodes come up and while pods
+ * start (CPU profiles of `npm run bench -- controller` show it). Here each is a function that
+ * builds the same JSON value directly; `--write-shortcuts=false` turns them off.
  *
  * A function is found by the SHA-256 of the trimmed template text, so it serves only that exact
  * text, wherever the stage came from; any other template goes through the engine. Each function
