@@ -45,14 +45,16 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
   try {
     // A directory without a record is the remains of a broken create: remove it anyway.
     if (existsSync(paths.config)) await stopRecordedComponents(options, paths);
-    const unlisted = await executor.killMarked({ markerPrefix: ownerMarkerPrefix(paths) });
+    const unlisted = await span('delete: stop unlisted processes', () => executor.killMarked({ markerPrefix: ownerMarkerPrefix(paths) }));
     if (unlisted.length > 0) logger.warn(`stopped ${processes(unlisted)} of cluster ${name} that its record did not list`);
     // A kubeconfig we cannot edit must not keep a stopped cluster around: the directory goes
     // anyway, then the error says what is left to clean.
     let contextError: unknown;
-    await removeContext(options).catch((error: unknown) => {
-      contextError = error;
-    });
+    await span('delete: remove kubeconfig context', () =>
+      removeContext(options).catch((error: unknown) => {
+        contextError = error;
+      }),
+    );
     await span('delete: remove cluster directory', () => executor.remove(paths.root));
     if (contextError !== undefined) throw contextError;
     return 'deleted';

@@ -51,10 +51,27 @@ export function apiserverStartedAt(workdir: string, cluster = 'kwok'): number | 
 
 /** Runs cmd with process.env plus `env` (a variable set to undefined is left out) and returns the milliseconds it took. */
 async function timed(cmd: string, args: string[], env: Record<string, string | undefined>): Promise<number> {
+  return (await timedWithOutput(cmd, args, env)).ms;
+}
+
+async function timedWithOutput(cmd: string, args: string[], env: Record<string, string | undefined>): Promise<{ ms: number; output: string }> {
   const started = process.hrtime.bigint();
   const result = await execa(cmd, args, { env: { ...process.env, ...env }, reject: false, all: true });
   if (result.exitCode !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${String(result.all).slice(-2000)}`);
-  return Number(process.hrtime.bigint() - started) / 1e6;
+  return { ms: Number(process.hrtime.bigint() - started) / 1e6, output: String(result.all) };
+}
+
+/**
+ * Our delete, timed, with the part spent stopping the components: killing them and waiting until
+ * each has exited (its timeline's "stop components" span). The wait is for the kernel to take the
+ * processes down; delete waits so that a create right after it, on the same pinned ports, finds
+ * them free (kwokctl signals and returns).
+ */
+async function timedDelete(cmd: string, args: string[], env: Record<string, string>, waits: number[]): Promise<number> {
+  const { ms, output } = await timedWithOutput(cmd, args, { ...env, KWOKTS_TIMELINE: '1' });
+  const wait = /delete: stop components done \(([\d.]+)s\)/.exec(output)?.[1];
+  if (wait !== undefined) waits.push(Number(wait) * 1000);
+  return ms;
 }
 
 function median(values: readonly number[]): number {
@@ -164,8 +181,9 @@ export async function benchCreate(args: string[]): Promise<void> {
   const [cmd, ...pre] = cliOf(KWOKTS);
   const loadBefore = loadAverage();
   // --wait: both tools block until the cluster is ready (see docs/user/clusters.md#ready: what "ready" means).
+  const deleteWaits: number[] = [];
   const tools: Tool[] = [
-    { label: 'kwokts', create: (env) => timed(cmd, [...pre, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timed(cmd, [...pre, 'delete', 'cluster'], env) },
+    { label: 'kwokts', create: (env) => timed(cmd, [...pre, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timedDelete(cmd, [...pre, 'delete', 'cluster'], env, deleteWaits) },
   ];
   // KWOKTS_BASELINE=/other/checkout/bin/kwokts (or …/bin/run.js): that kwokts too, in the same rotation (before/after).
   const baseline = process.env.KWOKTS_BASELINE;
@@ -210,10 +228,14 @@ export async function benchCreate(args: string[]): Promise<void> {
   };
   splitLine('kwokts ', ours!);
   record('kwokts', ours!);
+  if (deleteWaits.length > 0) {
+    lines.push(`kwokts  delete: stopping the components (kill, wait for exits): ${stats(deleteWaits)}`);
+    results.timings.push(timing('delete: stop components (kill, wait for exits)', 'kwokts', 's', deleteWaits.map((ms) => ms / 1000)));
+  }
   if (theirs) record('kwokctl', theirs);
   else results.notes.push('kwokctl not found (KWOKCTL=/path, KWOK=/path); only kwokts measured');
   // Grouped by case in this order, and within a case kwokts before kwokctl, as the picture draws them.
-  const order = ['create → ready', 'create: command → kube-apiserver started', 'create: kube-apiserver started → ready', 'delete'];
+  const order = ['create → ready', 'create: command → kube-apiserver started', 'create: kube-apiserver started → ready', 'delete', 'delete: stop components (kill, wait for exits)'];
   results.timings.sort((a, b) => order.indexOf(a.case) - order.indexOf(b.case));
   if (theirs) {
     lines.push(`kwokctl create→ready: ${stats(theirs.map((s) => s.createMs))}   delete: ${stats(theirs.map((s) => s.deleteMs))}`);
