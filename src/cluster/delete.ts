@@ -42,6 +42,8 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
   const paths = clusterPaths(workdir, name);
   if (!existsSync(paths.root)) return deleteRemains(options, paths);
   const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
+  // Its module loads while the components are stopped: the edit comes after them.
+  if (options.kubeconfig !== '') userKubeconfigModule().catch(() => undefined);
   try {
     // A directory without a record is the remains of a broken create: remove it anyway.
     if (existsSync(paths.config)) await stopRecordedComponents(options, paths);
@@ -138,8 +140,7 @@ async function deleteRemains(options: DeleteClusterOptions, paths: ClusterPaths)
 async function removeContext(options: DeleteClusterOptions, { onlyIfPresent = false } = {}): Promise<string | undefined> {
   const { name, executor } = options;
   if (options.kubeconfig === '') return undefined;
-  // Loaded here, not at the top: of src/kube only the kubeconfig's path and edit (a light entry).
-  const kube = await import('../kube/user-kubeconfig.js');
+  const kube = await userKubeconfigModule();
   const userKubeconfig = kube.resolveUserKubeconfigPath(options.kubeconfig);
   if (!userKubeconfig) return undefined;
   if (onlyIfPresent && !(await readFile(userKubeconfig, 'utf8').catch(() => '')).includes(contextName(name))) return undefined;
@@ -156,6 +157,11 @@ async function removeContext(options: DeleteClusterOptions, { onlyIfPresent = fa
       cause: error,
     });
   }
+}
+
+/** Loaded when needed, not at the top: of src/kube only the kubeconfig's path and edit (a light entry). */
+function userKubeconfigModule(): Promise<typeof import('../kube/user-kubeconfig.js')> {
+  return import('../kube/user-kubeconfig.js');
 }
 
 function processes(pids: readonly number[]): string {
