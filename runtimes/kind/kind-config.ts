@@ -12,9 +12,11 @@ export function nodePathOfControllerDir(dir: string): string {
 
 /**
  * Where the controller's serving certificate and key (the cluster's admin.crt/admin.key, as
- * kwokctl serves with them) appear in the kind node; the controller's pod mounts the directory at
- * /etc/kwok-tls (templates/kind/kwok-controller.yaml). kube-apiserver reaches the controller over
- * HTTPS for `kubectl logs`, `exec`, `attach` and `port-forward`, so it must serve TLS.
+ * kwokctl serves with them) and the cluster CA appear in the kind node; the controller's pod
+ * mounts the directory at /etc/kwok-tls (templates/kind/kwok-controller.yaml). kube-apiserver
+ * reaches the controller over HTTPS for `kubectl logs`, `exec`, `attach` and `port-forward`, so it
+ * must serve TLS; it presents kubeadm's apiserver-kubelet-client certificate, which the cluster CA
+ * signed (kubeadm is given that CA), and the controller requires a certificate of that CA.
  */
 export const CONTROLLER_TLS_NODE_DIR = '/var/components/controller-tls';
 
@@ -38,8 +40,8 @@ export interface KindConfigOptions {
   etcdCa?: { cert: string; key: string };
   /** Host directories of the controller's Logs and Attach files (controllerHostDirs). */
   controllerDirs?: readonly string[];
-  /** The controller's serving certificate and key (CONTROLLER_TLS_NODE_DIR). */
-  controllerTls?: { cert: string; key: string };
+  /** The controller's serving certificate and key, and the CA of its callers' certificates (CONTROLLER_TLS_NODE_DIR). */
+  controllerTls?: { cert: string; key: string; ca: string };
   /**
    * kube-apiserver sends its traces to jaeger in the node: this tracing configuration file of the
    * host's (kindApiserverTracingConfig) is mounted into the node and given to kubeadm's apiserver,
@@ -115,6 +117,7 @@ export function renderKindConfig(components: readonly Component[], options: Kind
       ? [
           { hostPath: controllerTls.cert, containerPath: `${CONTROLLER_TLS_NODE_DIR}/tls.crt`, readOnly: true },
           { hostPath: controllerTls.key, containerPath: `${CONTROLLER_TLS_NODE_DIR}/tls.key`, readOnly: true },
+          { hostPath: controllerTls.ca, containerPath: `${CONTROLLER_TLS_NODE_DIR}/ca.crt`, readOnly: true },
         ]
       : []),
     ...controllerDirs.map((dir) => ({ hostPath: dir, containerPath: nodePathOfControllerDir(dir), readOnly: true })),

@@ -12,7 +12,8 @@ const IN_NODE_METRICS: Partial<Record<ComponentName, { scheme: 'http' | 'https';
   'kube-apiserver': { scheme: 'https', port: 6443, token: true, verify: true },
   'kube-controller-manager': { scheme: 'https', port: 10257, token: true, verify: false },
   'kube-scheduler': { scheme: 'https', port: 10259, token: true, verify: false },
-  'kwok-controller': { scheme: 'http', port: CONTAINER_PORTS.kwokController, token: false, verify: false },
+  // Its token: the controller asks the apiserver whether it may read /metrics (system:monitoring).
+  'kwok-controller': { scheme: 'https', port: CONTAINER_PORTS.kwokController, token: true, verify: false },
   prometheus: { scheme: 'http', port: CONTAINER_PORTS.prometheus, token: false, verify: false },
   'metrics-server': { scheme: 'https', port: CONTAINER_PORTS.metricsServer, token: true, verify: false },
 };

@@ -119,7 +119,7 @@ export class KindRuntime implements Runtime {
         // Clusters made before kind's etcd was reached have no etcd CA key: their etcd stays kind's own.
         ...(existsSync(ctx.paths.etcdCaKey) || ctx.executor.dryRun ? { etcdCa: { cert: ctx.paths.etcdCaCert, key: ctx.paths.etcdCaKey } } : {}),
         controllerDirs,
-        controllerTls: { cert: ctx.paths.adminCert, key: ctx.paths.adminKey },
+        controllerTls: { cert: ctx.paths.adminCert, key: ctx.paths.adminKey, ca: ctx.paths.caCert },
         ...(tracing ? { apiserverTracing: { configFile: tracing, kubeadmApi: kubeadmApiOf(apiserver.image ?? '') } } : {}),
       }),
     );

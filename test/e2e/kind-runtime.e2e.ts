@@ -21,7 +21,7 @@ import { DEFAULT_KWOK_CONTROLLER_IMAGE, resolveImages } from '../../src/artifact
 import { defaultOptionValues } from '../../src/config/options.js';
 import { DEFAULT_KUBE_VERSION, etcdVersionForKube } from '../../src/config/versions.js';
 import { ensureTestImages, goBuiltAddon, TEST_PROMETHEUS_BINARY, TEST_PROMETHEUS_IMAGE } from '../engines/images.js';
-import { availableKectl, freePort, jaegerServices, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, watchLines, type Sandbox, failure } from './harness.js';
+import { availableKectl, freePort, insecureHttpsStatus, jaegerServices, kwokts, requireBinaries, ROOT, sandbox, spawnKwokts, unbuiltReason, waitFor, watchLines, type Sandbox, failure } from './harness.js';
 import { DEPLOYMENT, NODE } from '../fixtures/seed-objects.js';
 
 interface EngineUnderTest {
@@ -218,6 +218,16 @@ describe('kind runtime on real kind with a locally built node image', { timeout:
     const fakeLogs = await k(['logs', podName]);
     assert.equal(fakeLogs.exitCode, 0, failure(fakeLogs));
     assert.equal(fakeLogs.stdout, "a line kwok serves as the fake pod's log");
+    // The apiserver got those logs with kubeadm's kubelet client certificate; a caller with none,
+    // on the controller's published port, gets nothing (and Prometheus and metrics-server above
+    // got in with their service accounts' tokens).
+    const record = readFileSync(join(box.workdir, 'clusters', NAME, 'kwok.yaml'), 'utf8');
+    // Its host port, as its component records it (kind publishes that port on the host's loopback).
+    const controllerPort = Number(/--node-port=(\d+)/.exec(record)?.[1]);
+    assert.ok(controllerPort > 0, 'the controller has a published port');
+    assert.equal(await insecureHttpsStatus(controllerPort, `/containerLogs/default/${podName}/fake`), 401);
+    assert.equal(await insecureHttpsStatus(controllerPort, '/metrics'), 401);
+    assert.equal(await insecureHttpsStatus(controllerPort, '/healthz'), 200);
 
     // kind's etcd, from the host (kwok's kind suite: Hack, Recording): its client port published
     // at the cluster's etcd port, its certificates made by kubeadm from the cluster's etcd CA, so

@@ -13,6 +13,7 @@ import { createLogger, LogLevel } from '../../util/log.js';
 import type { Logger } from '../../util/log.js';
 import { buildConnection, defaultRetry, HttpKubeClient, loadKubeConfig, type KubeClient } from '../../kube/index.js';
 import { engineCatalogFactory, gotplCatalogFactory } from '../controllers/engine-adapter.js';
+import { createApiReviewer } from '../server/api-review.js';
 import { KwokController } from '../controllers/kwok-controller.js';
 import { LeaderElector, leaderElectionDefaults, runWhileLeader } from '../controllers/leader-election.js';
 import { buildNodeSelection } from '../controllers/node-selection.js';
@@ -260,6 +261,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         ...(options.tlsCertFile
           ? { tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile, ...(options.clientCaFile ? { clientCaFile: options.clientCaFile } : {}) } }
           : {}),
+        ...(options.clientCaFile ? { reviewer: createApiReviewer(kubeClient) } : {}),
         logger,
       }).catch((error: Error) => {
         throw new PreflightError(`cannot listen on ${listen.host}:${listen.port}: ${error.message}`, { cause: error });

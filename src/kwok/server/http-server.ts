@@ -16,7 +16,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../util/log.js';
 import { parseHostPort } from '../../util/host-port.js';
-import { refusalFor } from './client-auth.js';
+import type { ApiReviewer } from './api-review.js';
+import { refusalFor, type Refusal } from './client-auth.js';
 import { rejectUpgrade } from './spdy-upgrade.js';
 
 export interface ListenAddress {
@@ -48,6 +49,8 @@ export interface KwokServerOptions {
    * required and every request is authorized by its identity (./client-auth.ts), plain HTTP none.
    */
   tls?: { certFile: string; keyFile: string; clientCaFile?: string };
+  /** With a client CA: bearer tokens and the identities the controller's rules refuse, asked of the apiserver. */
+  reviewer?: ApiReviewer;
   logger: Logger;
 }
 
@@ -77,8 +80,11 @@ function handler(options: KwokServerOptions): (req: IncomingMessage, res: Server
       res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) });
       res.end(req.method === 'HEAD' ? undefined : body);
     };
-    const refusal = authenticates ? refusalFor(req, path) : undefined;
-    if (refusal) return send(refusal.status, `${refusal.message}\n`);
+    const decision = authenticates ? refusalFor(req, path, options.reviewer) : undefined;
+    whenAllowed(decision, (refusal) => send(refusal.status, `${refusal.message}\n`), () => serve(req, res, path, send));
+  };
+
+  function serve(req: IncomingMessage, res: ServerResponse, path: string, send: (status: number, body: string, type?: string) => void): void {
     if (options.upgradeRoutes?.some((r) => path.startsWith(r.prefix))) {
       if (req.method !== 'GET' && req.method !== 'POST') return send(405, 'method not allowed\n');
       return send(400, 'unable to upgrade: missing upgrade headers in request (want Connection: Upgrade and Upgrade: SPDY/3.1)\n');
@@ -106,7 +112,16 @@ function handler(options: KwokServerOptions): (req: IncomingMessage, res: Server
       default:
         return send(404, '404 page not found\n');
     }
-  };
+  }
+}
+
+/**
+ * `proceed` once the request is allowed, else `refuse` with the refusal: at once when the decision
+ * is known, or when the apiserver has answered.
+ */
+function whenAllowed(decision: Refusal | undefined | Promise<Refusal | undefined>, refuse: (refusal: Refusal) => void, proceed: () => void): void {
+  if (!(decision instanceof Promise)) return decision ? refuse(decision) : proceed();
+  void decision.then((refusal) => (refusal ? refuse(refusal) : proceed()));
 }
 
 function upgradeHandler(options: KwokServerOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
@@ -114,8 +129,11 @@ function upgradeHandler(options: KwokServerOptions): (req: IncomingMessage, sock
   return (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     socket.on('error', (error: Error) => options.logger.debug(`server: ${path}: ${error.message}`));
-    const refusal = authenticates ? refusalFor(req, path) : undefined;
-    if (refusal) return rejectUpgrade(socket, refusal.status, refusal.message);
+    const decision = authenticates ? refusalFor(req, path, options.reviewer) : undefined;
+    whenAllowed(decision, (refusal) => rejectUpgrade(socket, refusal.status, refusal.message), () => upgrade(req, socket, head, path));
+  };
+
+  function upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, path: string): void {
     const route = options.upgradeRoutes?.find((r) => path.startsWith(r.prefix));
     if (!route) return rejectUpgrade(socket, 404, '404 page not found');
     if (req.method !== 'GET' && req.method !== 'POST') return rejectUpgrade(socket, 405, 'method not allowed');
@@ -125,7 +143,7 @@ function upgradeHandler(options: KwokServerOptions): (req: IncomingMessage, sock
       options.logger.error(`server: ${path}: ${(error as Error).stack ?? String(error)}`);
       socket.destroy();
     }
-  };
+  }
 }
 
 export async function startKwokServer(options: KwokServerOptions): Promise<RunningServer> {

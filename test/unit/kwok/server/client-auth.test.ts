@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generateClusterPki, signClientCertificate, type CertificateAndKey } from '../../../../src/pki/index.js';
+import type { ApiReviewer } from '../../../../src/kwok/server/api-review.js';
+import { accessAttributes } from '../../../../src/kwok/server/client-auth.js';
 import { startKwokServer, type RunningServer } from '../../../../src/kwok/server/http-server.js';
 import { rejectUpgrade } from '../../../../src/kwok/server/spdy-upgrade.js';
 import { silentLogger } from '../../../../src/util/log.js';
@@ -22,12 +24,16 @@ interface Answer {
 let server: RunningServer;
 let dir: string;
 let ca: string;
+let caPem: string;
+let caKeyPem: string;
 const who: Record<'admin' | 'monitoring' | 'kubeletClient' | 'other' | 'foreign', CertificateAndKey> = {} as never;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kwok-client-auth-'));
   const [pki, foreign] = await Promise.all([generateClusterPki(), generateClusterPki()]);
   ca = pki.caCert;
+  caPem = pki.caCert;
+  caKeyPem = pki.caKey;
   const authority = { cert: pki.caCert, key: pki.caKey };
   who.admin = { cert: pki.adminCert, key: pki.adminKey };
   who.monitoring = { cert: pki.prometheusCert, key: pki.prometheusKey };
@@ -49,17 +55,50 @@ before(async () => {
     tls: { certFile: files.cert, keyFile: files.key, clientCaFile: files.ca },
     logger: silentLogger,
   });
+  await startReviewed();
 });
+
+let reviewed: RunningServer;
+const reviews: string[] = [];
+/** The apiserver's answers: one known token; nodes/metrics for metrics-server, nodes/proxy for someone-trusted. */
+const fakeReviewer: ApiReviewer = {
+  async authenticate(token) {
+    reviews.push(`token ${token}`);
+    if (token === 'broken') throw new Error('connection refused');
+    return token === 'metrics-server-token' ? { user: 'system:serviceaccount:kube-system:metrics-server', groups: ['system:serviceaccounts'] } : undefined;
+  },
+  async authorize(identity, attributes) {
+    reviews.push(`${identity.user} ${JSON.stringify(attributes)}`);
+    if (attributes.kind !== 'resource') return false;
+    return (identity.user.endsWith(':metrics-server') && attributes.subresource === 'metrics') || (identity.user === 'someone-trusted' && attributes.subresource === 'proxy');
+  },
+};
+
+async function startReviewed(): Promise<void> {
+  reviewed = await startKwokServer({
+    listen: { host: '127.0.0.1', port: 0 },
+    renderMetrics: () => 'kwok_managed_nodes 1\n',
+    routes: [
+      { prefix: '/containerLogs/', handle: (_req, res) => void res.end('log line\n') },
+      { prefix: '/metrics/', handle: (_req, res) => void res.end('node metrics\n') },
+    ],
+    upgradeRoutes: [{ prefix: '/exec/', handle: (_req, socket) => rejectUpgrade(socket, 418, 'reached the exec route') }],
+    tls: { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), clientCaFile: join(dir, 'ca.crt') },
+    reviewer: fakeReviewer,
+    logger: silentLogger,
+  });
+}
 
 after(async () => {
   await server.close();
+  await reviewed.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function ask(path: string, identity?: CertificateAndKey, options: { plain?: boolean; upgrade?: boolean } = {}): Promise<Answer> {
+function ask(path: string, identity?: CertificateAndKey, options: { plain?: boolean; upgrade?: boolean; token?: string; to?: RunningServer } = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const headers = options.upgrade ? { Connection: 'Upgrade', Upgrade: 'SPDY/3.1' } : {};
-    const common = { host: '127.0.0.1', port: server.address.port, path, headers, method: options.upgrade ? 'POST' : 'GET' };
+    const headers = { ...(options.upgrade ? { Connection: 'Upgrade', Upgrade: 'SPDY/3.1' } : {}), ...(options.token ? { Authorization: `Bearer ${options.token}` } : {}) };
+    const common = { host: '127.0.0.1', port: (options.to ?? server).address.port, path, headers, method: options.upgrade ? 'POST' : 'GET' };
     const req = options.plain ? httpRequest(common) : httpsRequest({ ...common, ca, servername: 'localhost', ...(identity ? { cert: identity.cert, key: identity.key } : {}) });
     const collect = (res: import('node:http').IncomingMessage): void => {
       let body = '';
@@ -109,5 +148,39 @@ describe('controller server with --client-ca-file', () => {
     assert.equal(refused.status, 403);
     assert.match(refused.body, /user "someone" may not use \/metrics/);
     assert.equal((await ask('/exec/ns/p/c', who.other, { upgrade: true })).status, 403);
+  });
+});
+
+describe('controller server with --client-ca-file and the apiserver to ask', () => {
+  it('takes a bearer token over HTTPS that a TokenReview knows, and asks a SubjectAccessReview with the kubelet\'s attributes', async () => {
+    reviews.length = 0;
+    const metrics = await ask('/metrics/nodes/n1/metrics/resource', undefined, { token: 'metrics-server-token', to: reviewed });
+    assert.deepEqual(metrics, { status: 200, body: 'node metrics\n' });
+    assert.deepEqual(reviews, ['token metrics-server-token', 'system:serviceaccount:kube-system:metrics-server {"kind":"resource","verb":"get","resource":"nodes","subresource":"metrics","name":"n1"}']);
+    assert.equal((await ask('/containerLogs/ns/p/c', undefined, { token: 'metrics-server-token', to: reviewed })).status, 403);
+    assert.equal((await ask('/exec/ns/p/c', undefined, { token: 'metrics-server-token', upgrade: true, to: reviewed })).status, 403);
+  });
+
+  it('refuses unknown tokens, tokens over plain HTTP and a review that fails, with 401', async () => {
+    assert.equal((await ask('/metrics/nodes/n1/metrics/resource', undefined, { token: 'nobody', to: reviewed })).status, 401);
+    reviews.length = 0;
+    assert.equal((await ask('/metrics/nodes/n1/metrics/resource', undefined, { token: 'metrics-server-token', plain: true, to: reviewed })).status, 401);
+    assert.deepEqual(reviews, [], 'a token sent in the clear is not even reviewed');
+    const broken = await ask('/metrics', undefined, { token: 'broken', to: reviewed });
+    assert.equal(broken.status, 401);
+    assert.match(broken.body, /could not be reviewed \(connection refused\)/);
+  });
+
+  it('asks about a certificate identity its own rules refuse', async () => {
+    const trusted = await signClientCertificate({ cert: caPem, key: caKeyPem }, { user: 'someone-trusted', groups: [] });
+    assert.equal((await ask('/exec/ns/p/c', trusted, { upgrade: true, to: reviewed })).status, 418);
+    assert.equal((await ask('/exec/ns/p/c', who.other, { upgrade: true, to: reviewed })).status, 403);
+    assert.equal((await ask('/exec/ns/p/c', who.admin, { upgrade: true, to: reviewed })).status, 418, 'its own rules still decide first');
+  });
+
+  it('maps requests to the kubelet\'s attributes', () => {
+    assert.deepEqual(accessAttributes('GET', '/metrics'), { kind: 'path', verb: 'get', path: '/metrics' });
+    assert.deepEqual(accessAttributes('POST', '/exec/ns/p/c'), { kind: 'resource', verb: 'create', resource: 'nodes', subresource: 'proxy', name: '' });
+    assert.deepEqual(accessAttributes('GET', '/metrics/custom'), { kind: 'resource', verb: 'get', resource: 'nodes', subresource: 'metrics', name: '' });
   });
 });

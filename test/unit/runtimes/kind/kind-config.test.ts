@@ -67,17 +67,20 @@ test("the directories of Logs and Attach files reach the controller's pod at the
   assert.equal(renderControllerManifests('kind: ServiceAccount\n', 'img:1'), 'kind: ServiceAccount\n', 'without directories the template is only filled in');
 });
 
-test("the controller serves TLS in kind (kube-apiserver reaches it over HTTPS for logs, exec, attach, port-forward): the cluster's admin certificate, through the node, read-only", () => {
-  const config = parse(renderKindConfig([component('kube-apiserver', 1)], { controllerTls: { cert: '/c/pki/admin.crt', key: '/c/pki/admin.key' } })) as { nodes: Array<Record<string, unknown>> };
+test("the controller serves TLS in kind (kube-apiserver reaches it over HTTPS for logs, exec, attach, port-forward): the cluster's admin certificate, through the node, read-only; its callers need the cluster CA's certificate", () => {
+  const config = parse(renderKindConfig([component('kube-apiserver', 1)], { controllerTls: { cert: '/c/pki/admin.crt', key: '/c/pki/admin.key', ca: '/c/pki/ca.crt' } })) as { nodes: Array<Record<string, unknown>> };
   assert.deepEqual(config.nodes[0]!['extraMounts'], [
     { hostPath: '/c/pki/admin.crt', containerPath: `${CONTROLLER_TLS_NODE_DIR}/tls.crt`, readOnly: true },
     { hostPath: '/c/pki/admin.key', containerPath: `${CONTROLLER_TLS_NODE_DIR}/tls.key`, readOnly: true },
+    { hostPath: '/c/pki/ca.crt', containerPath: `${CONTROLLER_TLS_NODE_DIR}/ca.crt`, readOnly: true },
   ]);
   const text = renderControllerManifests(readFileSync(templatePath('kind', 'kwok-controller.yaml'), 'utf8'), 'img:1');
   const pod = (parseAllDocuments(text)[2]!.toJSON() as { spec: { template: { spec: { volumes: Array<{ name: string; hostPath?: { path: string } }>; containers: Array<{ args: string[]; volumeMounts: Array<{ name: string; mountPath: string }> }> } } } }).spec.template.spec;
   assert.equal(pod.volumes.find((v) => v.name === 'tls')?.hostPath?.path, CONTROLLER_TLS_NODE_DIR);
   const mount = pod.containers[0]!.volumeMounts.find((m) => m.name === 'tls')!.mountPath;
   assert.ok(pod.containers[0]!.args.includes(`--tls-cert-file=${mount}/tls.crt`) && pod.containers[0]!.args.includes(`--tls-private-key-file=${mount}/tls.key`));
+  const env = (pod.containers[0] as unknown as { env: Array<{ name: string; value?: string }> }).env;
+  assert.equal(env.find((e) => e.name === 'KWOKTS_CLIENT_CA_FILE')?.value, `${mount}/ca.crt`);
 });
 
 test("kind's etcd is reached from the host: its client port published on loopback at the cluster's etcd port, etcd's CA given to kubeadm read-only", () => {
@@ -153,10 +156,11 @@ test("Prometheus in kind: one job per component, named as kwokctl's, where each 
   assert.equal(target('kube-controller-manager'), '127.0.0.1:10257');
   assert.equal(target('kube-scheduler'), '127.0.0.1:10259');
   assert.equal(target('prometheus'), '127.0.0.1:9090');
-  for (const job of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'metrics-server']) {
+  for (const job of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok-controller', 'metrics-server']) {
     assert.deepEqual(jobs[job]['authorization'], { credentials_file: '/var/run/secrets/kubernetes.io/serviceaccount/token' }, job);
   }
-  for (const job of ['etcd', 'kwok-controller', 'prometheus']) assert.equal(jobs[job]['authorization'], undefined, job);
+  for (const job of ['etcd', 'prometheus']) assert.equal(jobs[job]['authorization'], undefined, job);
+  assert.equal(jobs['kwok-controller']['scheme'], 'https', 'the controller takes a token over HTTPS only');
   const metricsServer = parseAllDocuments(readFileSync(templatePath('kind', 'metrics-server.yaml'), 'utf8')).map((d) => d.toJSON() as Record<string, any>).find((d) => d['kind'] === 'Deployment')!;
   assert.ok(metricsServer['spec']['template']['spec']['containers'][0]['args'].includes(`--secure-port=${target('metrics-server').split(':')[1]}`), "metrics-server's job asks the port its manifest gives it");
   const onlyTwo = parse(kindPrometheusConfig([component('etcd', 1), component('kube-apiserver', 2)])) as { scrape_configs: Array<{ job_name: string }> };
