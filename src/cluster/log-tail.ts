@@ -1,7 +1,7 @@
 import type { ComponentName } from '../components/index.js';
 import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import { readComponentLog } from './logs.js';
-import { summarizeOutput } from '../util/output-tail.js';
+import { outputReason, summarizeOutput } from '../util/output-tail.js';
 import { TimeoutError } from '../util/errors.js';
 import type { NotReadyError } from './wait.js';
 
@@ -18,10 +18,24 @@ export async function logTail(runtime: Runtime, component: ComponentName, ctx: R
   return summarizeOutput(text, lines).map((l) => `  ${l}`).join('\n');
 }
 
-/** `message`, followed by the component's last log lines when there are any: how every "component died" error reads. */
-export async function componentFailure(message: string, runtime: Runtime, component: ComponentName, ctx: RuntimeContext): Promise<string> {
-  const tail = await logTail(runtime, component, ctx);
-  return `${message}${tail ? `; its log ends with:\n${tail}` : ''}`;
+/**
+ * How every "component died" error reads: `message`, the line of the component's log that says
+ * why (a panic, else its last error-looking line) on the same line, so the one line names the
+ * cause (etcd's "no space left on device", not the apiserver's "context deadline exceeded"), and
+ * its last log lines under it. `reason` is that line, for hints that depend on it.
+ */
+export async function componentFailure(message: string, runtime: Runtime, component: ComponentName, ctx: RuntimeContext): Promise<{ message: string; reason: string | undefined }> {
+  const text = await readComponentLog(runtime, component, ctx);
+  const reason = outputReason(text);
+  const lines = summarizeOutput(text, 8);
+  // A log of one line is all said by the reason.
+  const tail = lines.length === 1 && lines[0] === reason ? '' : lines.map((l) => `  ${l}`).join('\n');
+  return { message: `${message}${reason ? `: ${reason}` : ''}${tail ? `\nits log ends with:\n${tail}` : ''}`, reason };
+}
+
+/** The one line of a component's log that says why it stopped, or undefined when it has none. */
+export async function logReason(runtime: Runtime, component: ComponentName, ctx: RuntimeContext): Promise<string | undefined> {
+  return outputReason(await readComponentLog(runtime, component, ctx));
 }
 
 /**

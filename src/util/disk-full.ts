@@ -10,6 +10,11 @@ export function isDiskFull(code: unknown): boolean {
   return code === 'ENOSPC' || code === 'EDQUOT';
 }
 
+/** Whether a program's words (a log line, an error) say that a disk is full, as Go and C programs put it. */
+export function saysDiskFull(text: string | undefined): boolean {
+  return text !== undefined && /no space left on device|disk quota exceeded|\bENOSPC\b|\bEDQUOT\b/i.test(text);
+}
+
 /** The hint for a full disk at `path`: its nearest existing directory, as `df` takes it. */
 export function freeSpaceHint(path: string): string {
   let dir = path;
