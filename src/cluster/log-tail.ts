@@ -33,9 +33,12 @@ export async function componentFailure(message: string, runtime: Runtime, compon
   return { message: `${message}${reason ? `: ${reason}` : ''}${tail ? `\nits log ends with:\n${tail}` : ''}`, reason };
 }
 
-/** The one line of a component's log that says why it stopped, or undefined when it has none. */
+/**
+ * The line of a component's log that says why it stopped (a panic, or an error among its last
+ * lines), or undefined when its log ends without saying (it was killed).
+ */
 export async function logReason(runtime: Runtime, component: ComponentName, ctx: RuntimeContext): Promise<string | undefined> {
-  return outputReason(await readComponentLog(runtime, component, ctx));
+  return outputReason(await readComponentLog(runtime, component, ctx), { recent: 3 });
 }
 
 /**

@@ -68,25 +68,27 @@ async function stillRunning(name: ComponentName, started: number, options: WaitO
 const LINK_CHECK_MS = 500;
 
 /**
- * The first of `name` and what it needs that is not running: its links before itself, deepest
- * first, so that a dependent that died for want of a link is not blamed for it.
+ * The first of `name` and what it needs (its links, as `linksOf` gives them) that is not
+ * running: links before the component itself, deepest first, so that a dependent that died for
+ * want of a link is not blamed for it. `selfAlive`, when known, saves asking about `name`; with
+ * `checkLinks` false, only `name` is looked at unless it is dead.
  */
-async function firstDead(
+export async function firstDead(
   name: ComponentName,
-  selfAlive: boolean | undefined,
-  checkLinks: boolean,
-  options: WaitOptions & { state: NonNullable<WaitOptions['state']> },
+  state: (name: ComponentName) => Promise<RuntimeView>,
+  linksOf: ((name: ComponentName) => readonly ComponentName[]) | undefined,
+  options: { selfAlive?: boolean | undefined; checkLinks?: boolean } = {},
 ): Promise<ComponentName | undefined> {
-  const alive = selfAlive ?? (await options.state(name)).alive;
-  if (!options.linksOf || (alive && !checkLinks)) return alive ? undefined : name;
+  const alive = options.selfAlive ?? (await state(name)).alive;
+  if (!linksOf || (alive && options.checkLinks === false)) return alive ? undefined : name;
   const seen = new Set<ComponentName>([name]);
   const walk = async (of: ComponentName): Promise<ComponentName | undefined> => {
-    for (const link of options.linksOf!(of)) {
+    for (const link of linksOf(of)) {
       if (seen.has(link)) continue;
       seen.add(link);
       const deeper = await walk(link);
       if (deeper) return deeper;
-      if (!(await options.state(link)).alive) return link;
+      if (!(await state(link)).alive) return link;
     }
     return undefined;
   };
@@ -135,7 +137,7 @@ export async function waitForComponents(components: readonly Component[], paths:
       if (result.status === undefined && options.state) {
         const checkLinks = Date.now() - linksCheckedAt >= LINK_CHECK_MS;
         if (checkLinks) linksCheckedAt = Date.now();
-        const dead = await firstDead(c.name, result.alive, checkLinks, { ...options, state: options.state });
+        const dead = await firstDead(c.name, options.state, options.linksOf, { selfAlive: result.alive, checkLinks });
         if (dead) throw new ComponentExitedError(dead);
       }
       if (Date.now() >= options.deadline) {
