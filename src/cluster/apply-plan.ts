@@ -16,7 +16,7 @@ import { Journal } from './transaction.js';
 import { ComponentExitedError, NotReadyError } from './wait.js';
 import { span } from '../util/timeline.js';
 import { dirname } from 'node:path';
-import { freeSpaceHint, saysDiskFull } from '../util/disk-full.js';
+import { freeSpaceHint } from '../util/disk-full.js';
 
 export interface ApplyOptions {
   executor: Executor;
@@ -119,7 +119,7 @@ async function explainFailure(error: unknown, runtime: Runtime, ctx: RuntimeCont
   if (error instanceof ComponentExitedError) {
     const failure = await componentFailure(`create failed: ${error.component} exited during start-up`, runtime, error.component, ctx);
     return new OperationError(failure.message, {
-      hint: hints.exited(error.component, saysDiskFull(failure.reason) ? freeSpaceHint(dirname(ctx.paths.root)) : undefined),
+      hint: hints.exited(error.component, failure.diskFull ? freeSpaceHint(dirname(ctx.paths.root)) : undefined),
       cause: error,
     });
   }
