@@ -33,7 +33,7 @@ export interface DownComponent {
   name: ComponentName;
   /** exited: it ran and is gone (crashed, killed); stopped: it was not started, or was stopped. */
   state: Exclude<ComponentState, 'running'>;
-  /** Everything the apiserver needs is stopped: the cluster is, not one component of it. */
+  /** Every component is stopped: the cluster is, not one component of it. */
   all: boolean;
   /** The line of its log that says why it exited. */
   reason?: string;
@@ -52,11 +52,10 @@ export async function findDownComponent(cluster: LoadedCluster, runtime: Runtime
   const { components } = cluster.record;
   if (!components.some((c) => c.name === APISERVER)) return undefined;
   const linksOf = linksWithin(components);
-  const needed = new Set<ComponentName>([APISERVER]);
-  for (const name of needed) for (const link of linksOf(name)) needed.add(link);
   let states: Map<ComponentName, ComponentState>;
   try {
-    const statuses = await runtime.status(components.filter((c) => needed.has(c.name)), ctx);
+    // Every component, in one call: whether the whole cluster is stopped is worth saying.
+    const statuses = await runtime.status(components, ctx);
     states = new Map(statuses.map((s) => [s.name, s.state]));
   } catch {
     return undefined;
@@ -65,7 +64,7 @@ export async function findDownComponent(cluster: LoadedCluster, runtime: Runtime
   const dead = await firstDead(APISERVER, async (name) => ({ alive: stateOf(name) === 'running' }), linksOf);
   if (!dead) return undefined;
   const state = stateOf(dead) === 'exited' ? 'exited' : 'stopped';
-  if (state === 'stopped') return { name: dead, state, all: [...needed].every((n) => stateOf(n) === 'stopped') };
+  if (state === 'stopped') return { name: dead, state, all: components.every((c) => stateOf(c.name) === 'stopped') };
   const said = await logReason(runtime, dead, ctx).catch(() => undefined);
   const reason = said && said.length > MAX_REASON ? `${said.slice(0, MAX_REASON - 1)}…` : said;
   // A full disk often takes the component's last words with it (its log is on that disk), or

@@ -161,6 +161,11 @@ describe('a component that stops answering or dies under a running cluster', { t
       const result = await child;
       const interrupted = assertOneLineFailure({ exitCode: result.exitCode ?? -1, stdout: String(result.stdout), stderr: String(result.stderr) }, 130);
       assert.equal(interrupted, 'error: interrupted by SIGINT');
+
+      // Readiness is asked with a deadline of its own: get components answers, saying so.
+      const components = await kwokts(box, ['--name', name, 'get', 'components', '-o', 'wide'], { timeoutMs: 180_000 });
+      assert.equal(components.exitCode, 0, failure(components));
+      assert.match(components.stdout, /^kube-apiserver\s+NotReady$/m);
     } finally {
       process.kill(apiserver, 'SIGCONT');
     }
