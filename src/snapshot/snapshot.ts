@@ -68,9 +68,9 @@ const READY_CHECK_TIMEOUT_MS = 5000;
  * does not stop a save through the apiserver (nor a restore, which restarts the controllers). When
  * it is not, the line names what is down behind it (an apiserver is not ready without its etcd).
  */
-async function requireReady(cluster: LoadedCluster, what: string, needed: ComponentName): Promise<void> {
+async function requireReady(cluster: LoadedCluster, workdir: string, what: string, needed: ComponentName): Promise<void> {
   const name = cluster.record.name;
-  const summary = await summarizeCluster(dirname(dirname(cluster.paths.root)), name, READY_CHECK_TIMEOUT_MS);
+  const summary = await summarizeCluster(workdir, name, READY_CHECK_TIMEOUT_MS);
   const notReady = summary.components.filter((c) => c.name === needed && !c.ready).map((c) => c.name);
   if (notReady.length === 0) return;
   const down = await findDownComponent(cluster, createRuntime(cluster.record.runtime), readContext(cluster));
@@ -85,7 +85,7 @@ function ctxOf(cluster: LoadedCluster, options: SnapshotOptions): RuntimeContext
 export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
   checkSavePath(options.path);
   const cluster = await loadCluster(options.workdir, options.name);
-  await requireReady(cluster, 'snapshot save', options.format === 'etcd' ? 'etcd' : 'kube-apiserver');
+  await requireReady(cluster, options.workdir, 'snapshot save', options.format === 'etcd' ? 'etcd' : 'kube-apiserver');
   if (options.format === 'etcd') {
     const etcdctl = await resolveTool('etcdctl', cluster.record, options);
     const { endpoint, tlsArgs } = etcdClientArgs(cluster.record, cluster.paths);
@@ -217,7 +217,7 @@ async function readK8sSnapshot(path: string, baseNs: bigint): Promise<{ objects:
 const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
 
 async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[], patches: readonly ResourcePatch[], options: SnapshotOptions): Promise<RestoreResult> {
-  await requireReady(cluster, 'snapshot restore', 'kube-apiserver');
+  await requireReady(cluster, options.workdir, 'snapshot restore', 'kube-apiserver');
   const { record, paths } = cluster;
   const runtime = createRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);
