@@ -16,12 +16,12 @@ import { setMaxListeners } from 'node:events';
 import { KubeApiError, type KubeClient } from '../kube/index.js';
 import { createRuntime } from '../../runtimes/registry.js';
 import type { ComponentState, Runtime, RuntimeContext } from '../../runtimes/runtime.js';
-import type { ComponentName } from '../components/index.js';
+import type { ComponentName, ReadinessProbe } from '../components/index.js';
 import { describeFreeSpace, freeBytes, freeSpaceHint, LOW_SPACE_BYTES, saysDiskFull } from '../util/disk-full.js';
 import { OperationError, TimeoutError, type KwoktsErrorOptions } from '../util/errors.js';
 import { logReason } from './log-tail.js';
 import { readContext } from './logs.js';
-import { probeOnce } from './probe.js';
+import { probeOnce, type ProbeResult } from './probe.js';
 import type { LoadedCluster } from './record.js';
 import { linksWithin } from './start-components.js';
 import { firstDead } from './wait.js';
@@ -102,6 +102,9 @@ export interface ApiGuardOptions {
 /** How long a request goes unanswered before the guard asks the runtime what runs (a few file reads, or one engine call). */
 const DEFAULT_STALL_MS = 1000;
 
+/** How long the apiserver's readiness check may take: a stopped process never answers it. */
+const PROBE_TIMEOUT_MS = 2000;
+
 export class ApiGuard {
   private readonly down = new AbortController();
   /** Aborts on the command's signal, or with the error naming a component found down. */
@@ -111,6 +114,8 @@ export class ApiGuard {
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
   private readonly stallMs: number;
+  /** The apiserver's readiness answer at the last look while a request waited. */
+  private lastProbe: ProbeResult | undefined;
 
   private constructor(
     private readonly cluster: LoadedCluster,
@@ -226,11 +231,26 @@ export class ApiGuard {
     for (const started of this.inFlight.values()) if (now - started >= this.stallMs) stalled = true;
     if (!stalled) return;
     this.checking = true;
-    void this.findDown()
-      .then((down) => {
-        if (down && !this.signal.aborted) this.down.abort(this.downError(down));
-      })
-      .finally(() => (this.checking = false));
+    void this.check().finally(() => (this.checking = false));
+  }
+
+  /**
+   * One look while a request waits: a component down ends the work; else the apiserver's own
+   * answer is kept, so that a --timeout passing later can say what did not answer without asking
+   * (and waiting for) it then.
+   */
+  private async check(): Promise<void> {
+    const down = await this.findDown();
+    if (down) {
+      if (!this.signal.aborted) this.down.abort(this.downError(down));
+      return;
+    }
+    const probe = this.apiserverProbe();
+    if (probe) this.lastProbe = await probeOnce(probe, this.cluster.paths, PROBE_TIMEOUT_MS);
+  }
+
+  private apiserverProbe(): ReadinessProbe | undefined {
+    return this.cluster.record.components.find((c) => c.name === APISERVER)?.probe;
   }
 
   private findDown(): Promise<DownComponent | undefined> {
@@ -246,9 +266,9 @@ export class ApiGuard {
     const name = this.cluster.record.name;
     const down = await this.findDown();
     if (down) return new TimeoutError(`${timeout.message}: ${describeDown(name, this.cluster.paths.root, down)}`, { hint: downHint(this.cluster, down), cause: timeout });
-    const apiserver = this.cluster.record.components.find((c) => c.name === APISERVER);
-    if (!apiserver?.probe) return timeout;
-    const probe = await probeOnce(apiserver.probe, this.cluster.paths, 2000);
+    const apiserver = this.apiserverProbe();
+    if (!apiserver) return timeout;
+    const probe = this.lastProbe ?? (await probeOnce(apiserver, this.cluster.paths, PROBE_TIMEOUT_MS));
     if (probe.ok) return timeout;
     const state = probe.status === undefined ? `does not answer (${probe.detail})` : `is not ready (${probe.detail})`;
     return new TimeoutError(`${timeout.message}: kube-apiserver of cluster ${name} ${state}`, {
