@@ -15,6 +15,8 @@ import { runPhasesQuietly, type Phase, type PhaseRunner } from './phases.js';
 import { Journal } from './transaction.js';
 import { ComponentExitedError, NotReadyError } from './wait.js';
 import { span } from '../util/timeline.js';
+import { dirname } from 'node:path';
+import { freeSpaceHint } from '../util/disk-full.js';
 
 export interface ApplyOptions {
   executor: Executor;
@@ -92,7 +94,7 @@ function phasesOf(steps: readonly PlanStep[], journal: Journal, env: ApplyEnv): 
  * What the hint says happened to the cluster and what to do next: it must agree with the warning
  * --retain prints (the cluster is kept, not rolled back).
  */
-function afterFailure(name: string, retain: boolean): { exited: (component: string) => string; notReady: string } {
+function afterFailure(name: string, retain: boolean): { exited: (component: string, diskFull?: string) => string; notReady: string } {
   if (retain) {
     const kept = `the cluster was kept (--retain): read a component's log with \`kwokts --name ${name} logs <component>\`, and delete the cluster with \`kwokts --name ${name} delete cluster\``;
     return {
@@ -101,7 +103,8 @@ function afterFailure(name: string, retain: boolean): { exited: (component: stri
     };
   }
   return {
-    exited: () => 'the cluster was rolled back; rerun with --retain to keep it for debugging',
+    // A full disk is what to fix (the component's log said so), not something to debug.
+    exited: (_component, diskFull) => `the cluster was rolled back; ${diskFull ?? 'rerun with --retain to keep it for debugging'}`,
     notReady: 'the cluster was rolled back; give it longer with --wait, or rerun with --retain to keep it for debugging',
   };
 }
@@ -114,8 +117,9 @@ async function explainFailure(error: unknown, runtime: Runtime, ctx: RuntimeCont
     return KwoktsError.is(reason) ? reason : new InterruptedError('SIGINT');
   }
   if (error instanceof ComponentExitedError) {
-    return new OperationError(await componentFailure(`create failed: ${error.component} exited during start-up`, runtime, error.component, ctx), {
-      hint: hints.exited(error.component),
+    const failure = await componentFailure(`create failed: ${error.component} exited during start-up`, runtime, error.component, ctx);
+    return new OperationError(failure.message, {
+      hint: hints.exited(error.component, failure.diskFull ? freeSpaceHint(dirname(ctx.paths.root)) : undefined),
       cause: error,
     });
   }

@@ -17,6 +17,7 @@ import { startComponents, type WaitFor } from './start-components.js';
 import { ComponentExitedError, NotReadyError } from './wait.js';
 import { componentFailure, notReadyFailure } from './log-tail.js';
 import { ownerMarker } from '../naming/naming.js';
+import { freeSpaceHint } from '../util/disk-full.js';
 
 export interface LifecycleOptions {
   name: string;
@@ -88,8 +89,9 @@ export async function startCluster(options: StartOptions): Promise<StartResult> 
       });
     } catch (error) {
       if (error instanceof ComponentExitedError) {
-        throw new OperationError(await componentFailure(`start failed: ${error.component} exited during start-up`, runtime, error.component, ctx), {
-          hint: `look at \`kwokts --name ${options.name} logs ${error.component}\`; the cluster's data is untouched`,
+        const failure = await componentFailure(`start failed: ${error.component} exited during start-up`, runtime, error.component, ctx);
+        throw new OperationError(failure.message, {
+          hint: failure.diskFull ? freeSpaceHint(paths.root) : `look at \`kwokts --name ${options.name} logs ${error.component}\`; the cluster's data is untouched`,
           cause: error,
         });
       }

@@ -32,6 +32,12 @@ export function runtimeState(runtime: Runtime, components: readonly Component[],
   };
 }
 
+/** A component's links among `components` (a link to a component the cluster lacks is no one to blame). */
+export function linksWithin(components: readonly Component[]): (name: ComponentName) => readonly ComponentName[] {
+  const byName = new Map(components.map((c) => [c.name, c]));
+  return (name) => (byName.get(name)?.links ?? []).filter((l) => byName.has(l));
+}
+
 /**
  * Start components in dependency order and wait until every one is ready: create and
  * `start cluster` share it. Each group starts once the links it cannot retry are ready, and those
@@ -46,6 +52,7 @@ export async function startComponents(runtime: Runtime, components: readonly Com
     deadline: Date.now() + (options.waitMs || DEFAULT_READY_TIMEOUT_MS),
     ...(options.signal ? { signal: options.signal } : {}),
     state: runtimeState(runtime, components, ctx),
+    linksOf: linksWithin(components),
     // Since the first start, not since the wait that saw it (there are several).
     ...(options.onReady ? { onReady: (name: ComponentName) => options.onReady!(name, Date.now() - startedAt) } : {}),
   };

@@ -18,6 +18,12 @@ export interface WaitOptions {
   probe?: typeof probeOnce;
   /** Done once each component answers its probe at all (not ready yet is enough): it serves. */
   untilAnswers?: boolean;
+  /**
+   * The cluster's components a component links to (it needs them). One that does not answer may
+   * be waiting for a link that died (an apiserver whose etcd could not start): the wait then
+   * fails naming the link, the first to fail, not the dependent that gives up on it later.
+   */
+  linksOf?: (name: ComponentName) => readonly ComponentName[];
 }
 
 export interface RuntimeView {
@@ -55,6 +61,41 @@ async function stillRunning(name: ComponentName, started: number, options: WaitO
 }
 
 /**
+ * How often the links of a component that runs but does not answer are asked about: each
+ * question is a runtime call per link (an engine call for containers), and a component takes a
+ * while to answer at start-up anyway. One found dead has its links asked at once.
+ */
+const LINK_CHECK_MS = 500;
+
+/**
+ * The first of `name` and what it needs (its links, as `linksOf` gives them) that is not
+ * running: links before the component itself, deepest first, so that a dependent that died for
+ * want of a link is not blamed for it. `selfAlive`, when known, saves asking about `name`; with
+ * `checkLinks` false, only `name` is looked at unless it is dead.
+ */
+export async function firstDead(
+  name: ComponentName,
+  state: (name: ComponentName) => Promise<RuntimeView>,
+  linksOf: ((name: ComponentName) => readonly ComponentName[]) | undefined,
+  options: { selfAlive?: boolean | undefined; checkLinks?: boolean } = {},
+): Promise<ComponentName | undefined> {
+  const alive = options.selfAlive ?? (await state(name)).alive;
+  if (!linksOf || (alive && options.checkLinks === false)) return alive ? undefined : name;
+  const seen = new Set<ComponentName>([name]);
+  const walk = async (of: ComponentName): Promise<ComponentName | undefined> => {
+    for (const link of linksOf(of)) {
+      if (seen.has(link)) continue;
+      seen.add(link);
+      const deeper = await walk(link);
+      if (deeper) return deeper;
+      if (!(await state(link)).alive) return link;
+    }
+    return undefined;
+  };
+  return (await walk(name)) ?? (alive ? undefined : name);
+}
+
+/**
  * How long until the next check: a component that answers but is not ready yet (an apiserver in
  * its post-start hooks) is close to ready, and a check on the connection Node keeps alive costs it
  * little, so it is looked at twice as often as one that does not answer yet.
@@ -76,6 +117,7 @@ export async function waitForComponents(components: readonly Component[], paths:
   // Once one component has failed the wait, the others stop polling.
   let failed = false;
   const waitOne = async (c: Component): Promise<void> => {
+    let linksCheckedAt = 0;
     while (!failed) {
       options.signal?.throwIfAborted();
       const result: ProbeResult & { alive?: boolean } = c.probe ? await probe(c.probe, paths, 1000) : await stillRunning(c.name, started, options);
@@ -92,7 +134,12 @@ export async function waitForComponents(components: readonly Component[], paths:
       }
       // A component that answered (not ready yet) runs: only a silent one may have died. Asking
       // the runtime costs a few file reads (binary) or an engine call (containers) each time.
-      if (result.status === undefined && options.state && !(result.alive ?? (await options.state(c.name)).alive)) throw new ComponentExitedError(c.name);
+      if (result.status === undefined && options.state) {
+        const checkLinks = Date.now() - linksCheckedAt >= LINK_CHECK_MS;
+        if (checkLinks) linksCheckedAt = Date.now();
+        const dead = await firstDead(c.name, options.state, options.linksOf, { selfAlive: result.alive, checkLinks });
+        if (dead) throw new ComponentExitedError(dead);
+      }
       if (Date.now() >= options.deadline) {
         const detail = [...pending].map((n) => `${n} (${last.get(n) ?? 'no answer'})`).join(', ');
         throw new NotReadyError([...pending], detail);

@@ -1,5 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
+import { ApiGuard } from '../cluster/api-guard.js';
+import { durationFlag } from '../cli/duration-flag.js';
 import { loadCluster } from '../cluster/record.js';
 import { findResource } from '../scale/resource.js';
 import { clientForKubeconfig, MAX_REPLICAS, MAX_SERIAL_LENGTH, scale, validateScale } from '../scale/scale.js';
@@ -26,17 +28,21 @@ export default class Scale extends BaseCommand<typeof Scale> {
     namespace: Flags.string({ char: 'n', description: 'namespace of namespaced copies', default: 'default' }),
     'serial-length': Flags.integer({ description: `digits of the number suffix (0: no suffix, one replica; at most ${MAX_SERIAL_LENGTH})`, default: 6 }),
     concurrency: Flags.integer({ description: 'requests in flight', default: 32, hidden: true }),
+    timeout: durationFlag({ description: 'a deadline for the whole command: past it the copies made so far are kept and the command exits 5 (default: none)' }),
   };
 
   async run(): Promise<void> {
     const { flags, args } = this;
     validateScale({ replicas: flags.replicas, serialLength: flags['serial-length'] });
     if (flags.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
-    const [{ paths }, config] = await Promise.all([loadCluster(this.workdir, flags.name), this.loadConfig()]);
+    const [cluster, config] = await Promise.all([loadCluster(this.workdir, flags.name), this.loadConfig()]);
     const resource = findResource(args.kind, config.resources);
-    const client = await clientForKubeconfig(paths.kubeconfig, flags.concurrency);
+    this.armTimeout(flags.timeout);
+    // A component the apiserver needs that is down ends the scale in one line naming it (see api-guard.ts).
+    const guard = await ApiGuard.open(cluster, { what: `scale ${args.kind}`, signal: this.abort.signal });
+    const client = guard.watch(await clientForKubeconfig(cluster.paths.kubeconfig, flags.concurrency));
     const started = Date.now();
-    const result = await scale(client, {
+    const result = await guard.run(scale(client, {
       resource,
       name: args.name ?? args.kind,
       replicas: flags.replicas,
@@ -46,9 +52,9 @@ export default class Scale extends BaseCommand<typeof Scale> {
       concurrency: flags.concurrency,
       dryRun: flags['dry-run'],
       onProgress: (message) => this.logger.info(`${args.kind}: ${message}`),
-      signal: this.abort.signal,
+      signal: guard.signal,
       cluster: flags.name,
-    });
+    }));
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const what = `${result.ref.resource} ${args.name ?? args.kind}`;
     if (flags['dry-run']) {

@@ -110,7 +110,7 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
       limit(async () => {
         options.signal?.throwIfAborted();
         const object = index === 0 ? sample : render(index);
-        await explainApiError(`cannot create ${ref.kind} ${object.metadata.name}`, () => client.create(ref, object, namespace ? { namespace } : {}));
+        await explainApiError(`cannot create ${ref.kind} ${object.metadata.name}`, () => client.create(ref, object, { ...(namespace ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) }));
         result.created.push(object.metadata.name!);
         tick();
       }),
@@ -118,7 +118,7 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
     ...plan.delete.map((name) =>
       limit(async () => {
         options.signal?.throwIfAborted();
-        await explainApiError(`cannot delete ${ref.kind} ${name}`, () => client.delete(ref, { name, ...(namespace ? { namespace } : {}) }));
+        await explainApiError(`cannot delete ${ref.kind} ${name}`, () => client.delete(ref, { name, ...(namespace ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) }));
         result.deleted.push(name);
         tick();
       }),

@@ -46,14 +46,14 @@ export async function createObjects(client: KubeClient, objects: readonly KubeOb
     for (let attempt = 1; ; attempt++) {
       options.signal.throwIfAborted();
       try {
-        const created = await client.create(ref, body, where);
+        const created = await client.create(ref, body, { ...where, signal: options.signal });
         if (o.metadata.uid && created.metadata.uid) uidMap.set(o.metadata.uid, created.metadata.uid);
         counts.created++;
         return;
       } catch (error) {
         // The apiserver does not always say AlreadyExists (a Service whose IP is taken is
         // "Invalid"), so ask whether the object is there.
-        const existing = await client.get(ref, { name: o.metadata.name!, ...where });
+        const existing = await client.get(ref, { name: o.metadata.name!, ...where }, options.signal);
         if (existing) {
           if (!isAlreadyExists(error)) options.logger.debug(`${o.kind} ${o.metadata.name} exists already (${(error as Error).message})`);
           if (o.metadata.uid && existing.metadata.uid) uidMap.set(o.metadata.uid, existing.metadata.uid);

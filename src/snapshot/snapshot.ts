@@ -19,6 +19,10 @@ import { resolveTool } from '../cluster/programs.js';
 import { etcdClientArgs } from '../cluster/etcd-client.js';
 import { loadCluster, type LoadedCluster } from '../cluster/record.js';
 import { startComponents } from '../cluster/start-components.js';
+import { ApiGuard, describeDown, downHint, findDownComponent } from '../cluster/api-guard.js';
+import { componentFailure } from '../cluster/log-tail.js';
+import { readContext } from '../cluster/logs.js';
+import { ComponentExitedError } from '../cluster/wait.js';
 import { summarizeCluster } from '../cluster/summary.js';
 import type { ComponentName } from '../components/index.js';
 import { clientForKubeconfig } from '../scale/scale.js';
@@ -61,14 +65,17 @@ const READY_CHECK_TIMEOUT_MS = 5000;
 /**
  * What a save or restore talks to must be ready, so a stopped cluster is refused in one line before
  * anything is written. Only that: a controller slow to answer its health check on a loaded machine
- * does not stop a save through the apiserver (nor a restore, which restarts the controllers).
+ * does not stop a save through the apiserver (nor a restore, which restarts the controllers). When
+ * it is not, the line names what is down behind it (an apiserver is not ready without its etcd).
  */
-async function requireReady(workdir: string, name: string, needed: ComponentName): Promise<void> {
+async function requireReady(cluster: LoadedCluster, workdir: string, what: string, needed: ComponentName): Promise<void> {
+  const name = cluster.record.name;
   const summary = await summarizeCluster(workdir, name, READY_CHECK_TIMEOUT_MS);
   const notReady = summary.components.filter((c) => c.name === needed && !c.ready).map((c) => c.name);
-  if (notReady.length > 0) {
-    throw new OperationError(`cluster ${name} is not ready (${notReady.join(', ')} not ready)`, { hint: `start it with \`kwokts --name ${name} start cluster\`` });
-  }
+  if (notReady.length === 0) return;
+  const down = await findDownComponent(cluster, createRuntime(cluster.record.runtime), readContext(cluster));
+  if (down) throw new OperationError(`${what}: ${describeDown(name, cluster.paths.root, down)}`, { hint: downHint(cluster, down) });
+  throw new OperationError(`cluster ${name} is not ready (${notReady.join(', ')} not ready)`, { hint: `start it with \`kwokts --name ${name} start cluster\`` });
 }
 
 function ctxOf(cluster: LoadedCluster, options: SnapshotOptions): RuntimeContext {
@@ -78,7 +85,7 @@ function ctxOf(cluster: LoadedCluster, options: SnapshotOptions): RuntimeContext
 export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
   checkSavePath(options.path);
   const cluster = await loadCluster(options.workdir, options.name);
-  await requireReady(options.workdir, options.name, options.format === 'etcd' ? 'etcd' : 'kube-apiserver');
+  await requireReady(cluster, options.workdir, 'snapshot save', options.format === 'etcd' ? 'etcd' : 'kube-apiserver');
   if (options.format === 'etcd') {
     const etcdctl = await resolveTool('etcdctl', cluster.record, options);
     const { endpoint, tlsArgs } = etcdClientArgs(cluster.record, cluster.paths);
@@ -89,8 +96,12 @@ export async function saveSnapshot(options: SnapshotOptions): Promise<string> {
     );
   } else {
     const kubectl = await resolveTool('kubectl', cluster.record, options);
-    await saveBeside(options.path, { writesOwnPartial: false, dryRun: options.executor.dryRun }, async (target) =>
-      writeFile(target, await exportObjects(kubectl, ['--kubeconfig', cluster.paths.kubeconfig], options.filter), { mode: 0o600 }),
+    // kubectl's requests, watched as a client's are: an etcd that dies under them ends the save naming it.
+    const guard = await ApiGuard.open(cluster, { what: 'snapshot save', signal: options.signal });
+    await guard.run(
+      saveBeside(options.path, { writesOwnPartial: false, dryRun: options.executor.dryRun }, async (target) =>
+        writeFile(target, await guard.track(exportObjects(kubectl, ['--kubeconfig', cluster.paths.kubeconfig], options.filter, 500, guard.signal)), { mode: 0o600 }),
+      ),
     );
   }
   return options.path;
@@ -116,10 +127,15 @@ export async function saveBeside(path: string, options: { writesOwnPartial: bool
   }
 }
 
-/** The objects of `filter`, listed by kubectl in pages, as a YAML stream. */
-export async function exportObjects(kubectl: string, kubeconfigArgs: readonly string[], filter: readonly string[], pageSize = 500): Promise<string> {
+/** The objects of `filter`, listed by kubectl in pages, as a YAML stream; `signal` stops kubectl and fails with its reason. */
+export async function exportObjects(kubectl: string, kubeconfigArgs: readonly string[], filter: readonly string[], pageSize = 500, signal?: AbortSignal): Promise<string> {
   const execa = await loadExeca();
-  const result = await execa(kubectl, [...kubeconfigArgs, 'get', filter.join(','), '--all-namespaces', `--chunk-size=${pageSize}`, '-o', 'json'], { reject: false, maxBuffer: 1 << 30 });
+  const result = await execa(kubectl, [...kubeconfigArgs, 'get', filter.join(','), '--all-namespaces', `--chunk-size=${pageSize}`, '-o', 'json'], {
+    reject: false,
+    maxBuffer: 1 << 30,
+    ...(signal ? { cancelSignal: signal } : {}),
+  });
+  if (signal?.aborted) throw signal.reason;
   if (result.exitCode !== 0) {
     throw commandFailed([kubectl, ...kubeconfigArgs, 'get', filter.join(',')], `listing objects failed: ${String(result.stderr).trim().split('\n')[0]}`, String(result.stderr), { hint: 'check --filter names the resources of this cluster (name, name.group or name.version.group)' });
   }
@@ -201,30 +217,62 @@ async function readK8sSnapshot(path: string, baseNs: bigint): Promise<{ objects:
 const PAUSED = new Set(['kube-controller-manager', 'kube-scheduler', 'kwok-controller']);
 
 async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[], patches: readonly ResourcePatch[], options: SnapshotOptions): Promise<RestoreResult> {
-  await requireReady(options.workdir, options.name, 'kube-apiserver');
+  await requireReady(cluster, options.workdir, 'snapshot restore', 'kube-apiserver');
   const { record, paths } = cluster;
   const runtime = await loadRuntime(record.runtime);
   const ctx = ctxOf(cluster, options);
   const paused = record.components.filter((c) => PAUSED.has(c.name));
   // The runtime's own objects (kind: our Deployments' pods) are its to make, not the snapshot's.
   const restored = objects.filter((o) => !runtime.ownsObject?.(o));
-  const client = await clientForKubeconfig(paths.kubeconfig, 16);
+  // A component the apiserver needs that dies during the restore ends it naming that component.
+  const guard = await ApiGuard.open(cluster, { what: 'snapshot restore', signal: options.signal });
+  const client = guard.watch(await clientForKubeconfig(paths.kubeconfig, 16));
   const result: RestoreResult = { created: 0, existed: 0, recorded: patches.length };
   const uidMap = new Map<string, string>();
   await runtime.stop(paused, ctx, { graceMs: 10_000 });
+  let failure: unknown;
   try {
-    const counts = await createObjects(client, restored, uidMap, options);
-    result.created = counts.created;
-    result.existed = counts.existed;
-    // The controllers stay stopped during the replay: the recording already holds what they did.
-    if (options.replay && patches.length > 0) {
-      options.logger.info(`Replaying ${patches.length} recorded changes (over ${formatSeconds(Math.max(...patches.map((p) => p.durationNanosecond)) / 1e9)})`);
-      result.replayed = await replay({ client, patches, uidMap, logger: options.logger, signal: options.signal });
-    }
+    await guard.run(
+      (async () => {
+        const counts = await createObjects(client, restored, uidMap, { ...options, signal: guard.signal });
+        result.created = counts.created;
+        result.existed = counts.existed;
+        // The controllers stay stopped during the replay: the recording already holds what they did.
+        if (options.replay && patches.length > 0) {
+          options.logger.info(`Replaying ${patches.length} recorded changes (over ${formatSeconds(Math.max(...patches.map((p) => p.durationNanosecond)) / 1e9)})`);
+          result.replayed = await replay({ client, patches, uidMap, logger: options.logger, signal: guard.signal });
+        }
+      })(),
+    );
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
-    await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
+    await restartPaused(runtime, cluster, ctx, options, failure);
   }
   return result;
+}
+
+/**
+ * The controllers the restore paused, started again. When the restore has failed already (etcd
+ * gone, say), that error is what the user reads, and the restart's own failure goes under it as a
+ * warning; after a restore that worked, a component that cannot start is the error.
+ */
+async function restartPaused(runtime: ReturnType<typeof createRuntime>, cluster: LoadedCluster, ctx: RuntimeContext, options: SnapshotOptions, failure: unknown): Promise<void> {
+  const { record, paths } = cluster;
+  try {
+    await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
+  } catch (error) {
+    const explained =
+      error instanceof ComponentExitedError
+        ? new OperationError((await componentFailure(`snapshot restore: restarting the controllers failed: ${error.component} exited`, runtime, error.component, ctx)).message, {
+            hint: `read its log with \`kwokts --name ${record.name} logs ${error.component}\`, then start it again with \`kwokts --name ${record.name} start cluster\``,
+            cause: error,
+          })
+        : error;
+    if (failure === undefined) throw explained;
+    if (KwoktsError.is(failure)) failure.suppressed.push(explained);
+  }
 }
 
 function formatSeconds(s: number): string {

@@ -12,24 +12,33 @@ export function summarizeOutput(text: string, max = 5): string[] {
   return relevant.slice(-max).map(readableLine);
 }
 
-/** The most telling single line: a panic, else the last error-looking line, else the last line. */
-export function outputReason(text: string): string | undefined {
+/**
+ * The most telling single line: a panic, else the last error-looking line, else the last line.
+ * With `recent`, only a panic or an error among the last `recent` lines counts, and nothing else
+ * is returned: the log of a process that was killed ends with whatever it was doing, and an error
+ * it logged and got over long before is not why it is gone.
+ */
+export function outputReason(text: string, options: { recent?: number } = {}): string | undefined {
   const lines = summarizeOutput(text, 20);
   const panic = lines.find((l) => /^(panic|fatal error): /.test(l));
   if (panic) return panic;
-  const errorLine = [...lines].reverse().find((l) => /error|failed|no space|denied|not found|invalid|refused|no such/i.test(l));
-  return errorLine ?? lines.at(-1);
+  const searched = options.recent === undefined ? lines : lines.slice(-options.recent);
+  const errorLine = [...searched].reverse().find((l) => /error|failed|fatal|no space|denied|not found|invalid|refused|no such/i.test(l));
+  return errorLine ?? (options.recent === undefined ? lines.at(-1) : undefined);
 }
 
 function readableLine(line: string): string {
   if (!line.startsWith('{')) return line;
+  let value: Record<string, unknown>;
   try {
-    const value = JSON.parse(line) as Record<string, unknown>;
-    const parts = [value.level, value.msg, value.error ?? value.err].filter((p): p is string => typeof p === 'string' && p !== '');
-    return parts.length > 0 ? parts.join(': ') : line;
+    value = JSON.parse(line) as Record<string, unknown>;
   } catch {
-    return line;
+    // Cut short (a process killed mid-write, or a full disk that took the rest): its first
+    // fields are still there to read, in the order zap writes them.
+    value = Object.fromEntries(['level', 'msg', 'error'].map((key) => [key, new RegExp(`"${key}":"((?:[^"\\\\]|\\\\.)*)"`).exec(line)?.[1]]));
   }
+  const parts = [value.level, value.msg, value.error ?? value.err].filter((p): p is string => typeof p === 'string' && p !== '');
+  return parts.length > 0 ? parts.join(': ') : line;
 }
 
 /** How many of a failed child's last output lines an error keeps; the CLI shows the telling few (all of them at -v debug). */

@@ -183,7 +183,15 @@ export class HttpKubeClient implements KubeClient {
   async create(ref: ResourceRef, object: KubeObject, options: CreateOptions = {}): Promise<KubeObject> {
     const namespace = options.namespace ?? object.metadata.namespace;
     const path = options.subresource ? resourcePath(ref, namespace, object.metadata.name, options.subresource) : resourcePath(ref, namespace);
-    return (await this.json({ method: 'POST', path, body: object, contentType: 'application/json', ref, ...(options.impersonate ? { impersonate: options.impersonate } : {}) })) as KubeObject;
+    return (await this.json({
+      method: 'POST',
+      path,
+      body: object,
+      contentType: 'application/json',
+      ref,
+      ...(options.impersonate ? { impersonate: options.impersonate } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    })) as KubeObject;
   }
 
   async update(ref: ResourceRef, object: KubeObject): Promise<KubeObject> {
@@ -223,7 +231,7 @@ export class HttpKubeClient implements KubeClient {
     const body = request.gracePeriodSeconds === undefined ? undefined : { kind: 'DeleteOptions', apiVersion: 'v1', gracePeriodSeconds: request.gracePeriodSeconds };
     try {
       // The answer (the deleted object, or a Status) is not read: metadata is all the apiserver need encode.
-      await this.json({ method: 'DELETE', path, ref, accept: METADATA_ONLY, ignoreAnswer: true, ...(body ? { body, contentType: 'application/json' } : {}) });
+      await this.json({ method: 'DELETE', path, ref, accept: METADATA_ONLY, ignoreAnswer: true, ...(body ? { body, contentType: 'application/json' } : {}), ...(request.signal ? { signal: request.signal } : {}) });
     } catch (error) {
       if (!isNotFound(error)) throw error;
     }
@@ -340,12 +348,15 @@ export class HttpKubeClient implements KubeClient {
 }
 
 /**
- * A connection-level failure: status 0 (retried), Node's error code as the reason. An abort stays
- * as it is, and so does a request the pool refused to write (a header value with a newline, say):
- * sending it again would not help.
+ * A connection-level failure: status 0 (retried), Node's error code as the reason. An aborted
+ * request fails with the signal's reason, as an aborted sleep between retries does: the caller
+ * said why it stopped (Ctrl-C, a deadline, a component found dead), and that is what the user
+ * must read, not the pool's "The operation was aborted". A request the pool refused to write (a
+ * header value with a newline, say) stays as it is: sending it again would not help.
  */
 function networkError(method: string, path: string, error: unknown, signal: AbortSignal | undefined): unknown {
-  if (signal?.aborted || !(error instanceof Error)) return error;
+  if (signal?.aborted) return signal.reason ?? error;
+  if (!(error instanceof Error)) return error;
   const code = (error as NodeJS.ErrnoException).code;
   if (error instanceof RequestFormatError) return error;
   return new KubeApiError(`${method} ${path}: ${error.message}`, 0, code, { cause: error });

@@ -109,10 +109,14 @@ export interface CreateOptions {
   namespace?: string;
   subresource?: string;
   impersonate?: string;
+  /** Ends the request (and its retries) with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface DeleteRequest extends ObjectTarget {
   gracePeriodSeconds?: number;
+  /** Ends the request (and its retries) with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface KubeClient {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { nextCheckIn, waitForComponents } from '../../../src/cluster/wait.js';
+import { ComponentExitedError, nextCheckIn, waitForComponents } from '../../../src/cluster/wait.js';
 import type { Component } from '../../../src/components/index.js';
 import { clusterPaths } from '../../../src/naming/naming.js';
 
@@ -75,4 +75,22 @@ test('a component without a probe waits for the runtime to say it is ready (kind
     waitForComponents([unprobed], paths, { deadline: Date.now(), intervalMs: 1, state: async () => ({ alive: true, ready: false }) }),
     (error: Error) => /kube-scheduler \(not ready\)/.test(error.message),
   );
+});
+
+test('a component that does not answer because a link of it died fails the wait naming the link, the first to fail', async () => {
+  // Nothing listens on the apiserver's port, as while it waits for an etcd that could not start.
+  const s = await scriptedServer([200]);
+  const port = s.port;
+  await new Promise((r) => s.server.close(r));
+  const apiserver: Component = { ...component(port), links: ['etcd'] };
+  const linksOf = (name: string): readonly string[] => (name === 'kube-apiserver' ? ['etcd'] : name === 'etcd' ? ['jaeger'] : []);
+  const dead = async (down: readonly string[]): Promise<unknown> =>
+    waitForComponents([apiserver], paths, { deadline: Date.now() + 60_000, intervalMs: 1, linksOf, state: async (name) => ({ alive: !down.includes(name) }) }).then(
+      () => 'ready',
+      (error: unknown) => (error instanceof ComponentExitedError ? error.component : error),
+    );
+  assert.equal(await dead(['etcd']), 'etcd', 'the apiserver still runs, its etcd does not');
+  assert.equal(await dead(['etcd', 'kube-apiserver']), 'etcd', 'both gone: etcd failed first, the apiserver for want of it');
+  assert.equal(await dead(['jaeger', 'etcd', 'kube-apiserver']), 'jaeger', 'links of links too');
+  assert.equal(await dead(['kube-apiserver']), 'kube-apiserver', 'its links run: the apiserver itself');
 });

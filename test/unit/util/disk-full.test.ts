@@ -14,3 +14,14 @@ test('the free-space hint names the nearest existing directory of the path, quot
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test("a program's words for a full disk are recognised, and free space is said in a few words", async () => {
+  const { describeFreeSpace, freeBytes, saysDiskFull } = await import('../../../src/util/disk-full.js');
+  assert.ok(saysDiskFull('panic: failed to create WAL: no space left on device'));
+  assert.ok(saysDiskFull('write /w/db: disk quota exceeded'));
+  assert.ok(!saysDiskFull('connection refused') && !saysDiskFull(undefined));
+  assert.equal(describeFreeSpace(0), 'is full');
+  assert.equal(describeFreeSpace(12 * 1024 + 5), 'has only 12 KiB free');
+  assert.equal(describeFreeSpace(50 * 1024 * 1024), 'has only 50 MiB free');
+  assert.equal(typeof (await freeBytes(join(tmpdir(), 'no', 'such', 'dir'))), 'number', 'asked of the nearest directory that exists');
+});

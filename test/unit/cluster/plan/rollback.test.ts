@@ -20,6 +20,8 @@ import { planFor } from './plan-harness.js';
 /** One log of everything that happens; `failAt` makes the n-th effect (1-based) throw, once. */
 class Recorder {
   readonly log: string[] = [];
+  /** What every component's log says (FakeRuntime.logs). */
+  componentLog = 'boom: the last line of its log\n';
   private effects = 0;
   constructor(private failAt = 0) {}
   mark(line: string): void {
@@ -58,7 +60,7 @@ class FakeRuntime implements Runtime {
   async start(components: readonly Component[]): Promise<void> { for (const c of components) await this.r.effect(`start ${c.name}`); }
   stop(components: readonly Component[]): Promise<void> { return this.r.effect(`stop ${components.map((c) => c.name).join(',')}`); }
   async status(components: readonly Component[]): Promise<ComponentStatus[]> { return components.map((c) => ({ name: c.name, state: 'running' })); }
-  async logs(_c: ComponentName, _ctx: RuntimeContext, out: Writable): Promise<void> { out.end('boom: the last line of its log\n'); }
+  async logs(_c: ComponentName, _ctx: RuntimeContext, out: Writable): Promise<void> { out.end(this.r.componentLog); }
   endpoint(_c: Component, port: ComponentPort | number): PortEndpoint { return { kind: 'address', host: '127.0.0.1', port: typeof port === 'number' ? port : port.port }; }
   remove(): Promise<void> { return this.r.effect('runtime remove'); }
 }
@@ -170,7 +172,35 @@ test('a component that dies during start-up fails the create with the tail of it
   const effects: CreateEffects = { ...fakeEffects(r), startComponents: async () => { throw new ComponentExitedError('kube-apiserver'); } };
   const error = await applyPlan(plan, { executor: new RecordingExecutor(r), logger: silentLogger, signal: new AbortController().signal, retain: false, effects }).then(() => undefined, (e: unknown) => e);
   assert.ok(error instanceof OperationError);
-  assert.match(error.message, /^create failed: kube-apiserver exited during start-up; its log ends with:\n {2}boom: the last line of its log$/);
+  assert.match(error.message, /^create failed: kube-apiserver exited during start-up: boom: the last line of its log$/);
+  assert.deepEqual(r.log.filter((l) => l.startsWith('undo ')), ['undo start-components', 'undo make-directories']);
+});
+
+/** The end of etcd's log when it cannot make its WAL on a full disk (JSON lines, then Go's panic). */
+const ETCD_DISK_FULL_LOG = [
+  '{"level":"info","ts":"2026-01-01T00:00:00.000Z","caller":"etcdserver/bootstrap.go:94","msg":"bootstrapping"}',
+  '{"level":"warn","ts":"2026-01-01T00:00:00.001Z","caller":"wal/wal.go:147","msg":"failed to preallocate an initial WAL file","error":"no space left on device"}',
+  '{"level":"panic","ts":"2026-01-01T00:00:00.002Z","caller":"etcdserver/bootstrap.go:663","msg":"failed to create WAL","error":"no space left on device","stacktrace":"go.etcd.io/etcd/server/v3/etcdserver.bootstrapNewWAL"}',
+  'panic: failed to create WAL',
+  '',
+  'goroutine 1 [running]:',
+  'go.uber.org/zap/zapcore.CheckWriteAction.OnWrite(0x1?, 0x129f21b?, {0x0?, 0x0?, 0xca6e3ab8b40?})',
+  '\tgo.uber.org/zap@v1.27.0/zapcore/entry.go:196 +0x54',
+  'main.main()',
+  '\tgo.etcd.io/etcd/server/v3@v3.6.10/main.go:31 +0x28',
+  '',
+].join('\n');
+
+test("the first component to fail is named with its log's reason on the error line; a full disk's hint says to free space", async () => {
+  const r = new Recorder();
+  r.componentLog = ETCD_DISK_FULL_LOG;
+  const plan = traced(await fullPlan(r), r);
+  const effects: CreateEffects = { ...fakeEffects(r), startComponents: async () => { throw new ComponentExitedError('etcd'); } };
+  const error = await applyPlan(plan, { executor: new RecordingExecutor(r), logger: silentLogger, signal: new AbortController().signal, retain: false, effects }).then(() => undefined, (e: unknown) => e);
+  assert.ok(error instanceof OperationError);
+  assert.equal(error.message.split('\n')[0], 'create failed: etcd exited during start-up: panic: failed to create WAL: no space left on device');
+  assert.match(error.message, /\nits log ends with:\n {2}/, 'its last lines follow, under the one line');
+  assert.match(error.hint ?? '', /^the cluster was rolled back; free space on the file system that holds \S+ \(see `df -h \S+`\), then try again$/);
   assert.deepEqual(r.log.filter((l) => l.startsWith('undo ')), ['undo start-components', 'undo make-directories']);
 });
 

@@ -215,3 +215,34 @@ describe('HttpKubeClient', () => {
     c.close();
   });
 });
+
+describe('HttpKubeClient and an abort', () => {
+  // A server that never answers, as an apiserver whose etcd is gone does not (until its own timeout).
+  const silent = (): ((req: IncomingMessage, res: ServerResponse) => void) => () => undefined;
+
+  it('rejects a request in flight with the signal\'s reason, not an AbortError of its own', async () => {
+    routes.push(silent());
+    const c = client();
+    const abort = new AbortController();
+    const reason = new Error('interrupted by SIGINT');
+    const pending = c.list(nodesResource, {}, abort.signal);
+    while (seen.length === 0) await new Promise((r) => setTimeout(r, 5));
+    abort.abort(reason);
+    await assert.rejects(pending, (error: unknown) => error === reason);
+    c.close();
+  });
+
+  it('ends a create and a delete in flight when their signal aborts', async () => {
+    routes.push(silent(), silent());
+    const c = client();
+    const abort = new AbortController();
+    const reason = new Error('etcd is not running');
+    const created = c.create(podsResource, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' } }, { signal: abort.signal });
+    const deleted = c.delete(podsResource, { name: 'q', namespace: 'default', signal: abort.signal });
+    while (seen.length < 2) await new Promise((r) => setTimeout(r, 5));
+    abort.abort(reason);
+    await assert.rejects(created, (error: unknown) => error === reason);
+    await assert.rejects(deleted, (error: unknown) => error === reason);
+    c.close();
+  });
+});
