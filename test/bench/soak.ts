@@ -16,7 +16,8 @@
  *     past), pods Running, node status writes the apiserver refused (apiserver_request_total for
  *     nodes/status with a 4xx/5xx code), and the nodes whose heartbeat advanced: whose Ready
  *     condition's lastHeartbeatTime moved past the first one the bench saw for the node (the one
- *     node-initialize wrote when the node was created), and the nodes that still have both
+ *     node-initialize wrote when the node was created) by half the heartbeat stage's delay or more
+ *     (see observeNode), and the nodes that still have both
  *     InternalIPs (a controller that loses them makes the heartbeat count meaningless). One plain
  *     line per sample.
  * Then the RSS slope of each process after warm-up: a least-squares line through the samples from
@@ -99,7 +100,7 @@ interface NodeState {
   firstBeat?: number;
   /** The latest Ready lastHeartbeatTime seen (ms). */
   lastBeat?: number;
-  /** The first lastHeartbeatTime after firstBeat (ms): the first heartbeat. */
+  /** The first lastHeartbeatTime at least the minimum gap after firstBeat (ms): the first heartbeat. */
   secondBeat?: number;
 }
 
@@ -133,8 +134,13 @@ function isDualStack(addresses: readonly Address[]): boolean {
   return internal.some((a) => a.includes('.')) && internal.some((a) => a.includes(':'));
 }
 
-/** Folds a node's watch event into what the bench knows of it. */
-export function observeNode(state: NodeState | undefined, node: KubeObject): NodeState {
+/**
+ * Folds a node's watch event into what the bench knows of it. A heartbeat is a Ready
+ * lastHeartbeatTime at least `minGapMs` after the first one: a controller that plays
+ * node-initialize twice (it saw the node's version from before its first play) writes a second
+ * lastHeartbeatTime a second or so after the first, which no heartbeat stage could have.
+ */
+export function observeNode(state: NodeState | undefined, node: KubeObject, minGapMs: number): NodeState {
   const status = (node['status'] as { conditions?: Condition[]; addresses?: Address[] } | undefined) ?? {};
   const ready = (status.conditions ?? []).find((c) => c.type === 'Ready');
   const dualStack = isDualStack(status.addresses ?? []);
@@ -143,7 +149,7 @@ export function observeNode(state: NodeState | undefined, node: KubeObject): Nod
   if (ready?.status === 'True' && Number.isFinite(beat)) {
     next.firstBeat ??= beat;
     next.lastBeat = Math.max(next.lastBeat ?? beat, beat);
-    if (next.secondBeat === undefined && beat > next.firstBeat) next.secondBeat = beat;
+    if (next.secondBeat === undefined && beat - next.firstBeat >= minGapMs) next.secondBeat = beat;
   }
   return next;
 }
@@ -192,15 +198,16 @@ function kwokSource(version: string): string {
   return join(modcache, 'sigs.k8s.io', `kwok@${version}`);
 }
 
-function stageDelay(yaml: string): string {
+/** The heartbeat stage's delay and jitter in ms (NaN where absent). */
+function stageDelay(yaml: string): { durationMs: number; jitterMs: number; text: string } {
   for (const doc of parseAllDocuments(yaml)) {
     if ('errors' in doc && doc.errors.length > 0) continue;
     if (doc.getIn(['metadata', 'name']) !== HEARTBEAT_STAGE) continue;
     const d = Number(doc.getIn(['spec', 'delay', 'durationMilliseconds']));
     const j = Number(doc.getIn(['spec', 'delay', 'jitterDurationMilliseconds']));
-    return Number.isFinite(j) && j > d ? `${d / 1000}–${j / 1000} s` : `${d / 1000} s`;
+    return { durationMs: d, jitterMs: j, text: Number.isFinite(j) && j > d ? `${d / 1000}–${j / 1000} s` : `${d / 1000} s` };
   }
-  return 'none';
+  return { durationMs: NaN, jitterMs: NaN, text: 'none' };
 }
 
 /** The controllers the --tool asks for, each with its stage YAML; notes for what is missing. */
@@ -275,7 +282,10 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
   const watches = new AbortController();
   let child: ChildProcess | undefined;
   let client: HttpKubeClient | undefined;
-  note(`stages ${run.stagesFrom}; heartbeat delay ${stageDelay(run.stages)}; controller log ${log}`);
+  const delay = stageDelay(run.stages);
+  // Half the stage's delay: no heartbeat comes sooner, a second node-initialize much sooner.
+  const minGapMs = Number.isFinite(delay.durationMs) ? delay.durationMs / 2 : 1000;
+  note(`stages ${run.stagesFrom}; heartbeat delay ${delay.text} (a heartbeat counts when lastHeartbeatTime moves ${minGapMs / 1000} s or more past node-initialize's); controller log ${log}`);
   try {
     const createStart = performance.now();
     await kwokts(['create', 'cluster', '--disable', 'kwok-controller', '--disable-qps-limits', '--etcd-quota-backend-size', '8Gi', '--wait', '5m'], env, cluster, stop);
@@ -304,7 +314,7 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
     const nodeWatch = new Reflector({ client, ref: nodesResource, logger: silentLogger, transform: slimNode, onEvent: (type, node) => {
       const name = node.metadata.name ?? '';
       if (type === 'DELETED') nodes.delete(name);
-      else nodes.set(name, observeNode(nodes.get(name), node));
+      else nodes.set(name, observeNode(nodes.get(name), node, minGapMs));
     } });
     const podWatch = new Reflector({ client, ref: podsResource, logger: silentLogger, transform: slimPod, onEvent: (type, pod) => {
       const key = `${pod.metadata.namespace}/${pod.metadata.name}`;

@@ -41,20 +41,22 @@ test('withHeartbeatDelay: the heartbeat stage alone gets the delay, its jitter s
 test('observeNode: a heartbeat counts once Ready lastHeartbeatTime moves past the first one seen', () => {
   const node = (status: string, beat: string, addresses = [{ type: 'InternalIP', address: '192.0.2.1' }, { type: 'InternalIP', address: '2001:db8::1' }]): KubeObject =>
     ({ metadata: { name: 'node-000000' }, status: { addresses, conditions: [{ type: 'Ready', status, lastHeartbeatTime: beat }] } }) as unknown as KubeObject;
-  let state = observeNode(undefined, node('True', '2026-01-01T00:00:05Z'));
+  let state = observeNode(undefined, node('True', '2026-01-01T00:00:05Z'), 300_000);
   assert.equal(state.ready, true);
   assert.equal(state.dualStack, true);
   assert.equal(state.secondBeat, undefined);
-  // The same heartbeat again (a lease-only change, kcm's taint removal): not a heartbeat.
-  state = observeNode(state, node('True', '2026-01-01T00:00:05Z'));
+  // The same heartbeat again (kcm's taint removal), or node-initialize played a second time a
+  // second later: not a heartbeat.
+  state = observeNode(state, node('True', '2026-01-01T00:00:05Z'), 300_000);
+  state = observeNode(state, node('True', '2026-01-01T00:00:06Z'), 300_000);
   assert.equal(state.secondBeat, undefined);
-  state = observeNode(state, node('True', '2026-01-01T00:10:07Z'));
+  state = observeNode(state, node('True', '2026-01-01T00:10:07Z'), 300_000);
   assert.equal((state.secondBeat! - state.firstBeat!) / 1000, 602);
-  state = observeNode(state, node('True', '2026-01-01T00:20:09Z'));
+  state = observeNode(state, node('True', '2026-01-01T00:20:09Z'), 300_000);
   assert.equal((state.secondBeat! - state.firstBeat!) / 1000, 602, 'the first heartbeat stays the first');
-  assert.equal(observeNode(undefined, node('Unknown', '2026-01-01T00:00:05Z', [{ type: 'InternalIP', address: '192.0.2.1' }])).dualStack, false);
+  assert.equal(observeNode(undefined, node('Unknown', '2026-01-01T00:00:05Z', [{ type: 'InternalIP', address: '192.0.2.1' }]), 300_000).dualStack, false);
   // A controller that drops the addresses: no longer dual-stack, though it was when created.
-  state = observeNode(state, node('True', '2026-01-01T00:30:11Z', [{ type: 'Hostname', address: 'localhost' }]));
+  state = observeNode(state, node('True', '2026-01-01T00:30:11Z', [{ type: 'Hostname', address: 'localhost' }]), 300_000);
   assert.deepEqual([state.dualStack, state.createdDualStack], [false, true]);
-  assert.equal(observeNode(undefined, node('Unknown', '2026-01-01T00:00:05Z')).firstBeat, undefined, 'no baseline from a node not Ready');
+  assert.equal(observeNode(undefined, node('Unknown', '2026-01-01T00:00:05Z'), 300_000).firstBeat, undefined, 'no baseline from a node not Ready');
 });
