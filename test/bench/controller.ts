@@ -37,7 +37,7 @@ const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
 const STAGES = ['node-fast.yaml', 'node-heartbeat-with-lease.yaml', 'pod-fast.yaml'];
 const CLUSTER = 'bench-controller';
 
-interface Controller {
+export interface Controller {
   label: string;
   command: string;
   /** Arguments before the common flags (the script for node). */
@@ -46,11 +46,65 @@ interface Controller {
   extra: string[];
 }
 
-interface ClusterPaths {
+export interface ClusterPaths {
   dir: string;
   kubeconfig: string;
   adminCert: string;
   adminKey: string;
+}
+
+/** A bench cluster's files the controller needs (the admin kubeconfig and certificate). */
+export function clusterPaths(clusterDir: string): ClusterPaths {
+  return { dir: clusterDir, kubeconfig: join(clusterDir, 'kubeconfig.yaml'), adminCert: join(clusterDir, 'pki', 'admin.crt'), adminKey: join(clusterDir, 'pki', 'admin.key') };
+}
+
+/** Stage files of templates/stages (or of `dir`) as one multi-document YAML for --config. */
+export function stagesYaml(files: readonly string[], dir = join(ROOT, 'templates', 'stages')): string {
+  return files.map((f) => readFileSync(join(dir, f), 'utf8').trim()).join('\n---\n') + '\n';
+}
+
+/**
+ * The flags src/components/kwok-controller.ts gives a cluster's controller (which Go kwok knows
+ * too), for one the bench starts itself: the cluster's admin kubeconfig and certificate, the stage
+ * YAML, its own kubelet port. Lease duration 200 s: kwokctl's 40 × heartbeat factor 5.
+ */
+export function controllerFlags(paths: ClusterPaths, stagesFile: string, port: number, leaseDurationSeconds = 200): string[] {
+  return [
+    '--manage-all-nodes=true',
+    `--kubeconfig=${paths.kubeconfig}`,
+    `--config=${stagesFile}`,
+    `--tls-cert-file=${paths.adminCert}`,
+    `--tls-private-key-file=${paths.adminKey}`,
+    '--node-ip=127.0.0.1',
+    '--node-name=localhost',
+    `--node-port=${port}`,
+    `--server-address=127.0.0.1:${port}`,
+    `--node-lease-duration-seconds=${leaseDurationSeconds}`,
+  ];
+}
+
+/**
+ * Our controller as the benches run it: the flags src/components/kwok-controller.ts gives it, with
+ * the Node options a cluster gives it (CONTROLLER_NODE_OPTIONS), then any of
+ * KWOKTS_BENCH_NODE_OPTIONS, which come later and win: "--cpu-prof --cpu-prof-dir=/tmp/prof"
+ * profiles our controller, --max-semi-space-size=16 runs it with Node's default young generation.
+ * KWOKTS_BENCH_CONTROLLER_ARGS="--config=kwok.yaml" tries its flags.
+ */
+export function ourControllerSpec(cluster: string): Controller {
+  return {
+    label: 'kwokts (TS)',
+    command: process.execPath,
+    entry: ourEntry(ourController(), process.env.KWOKTS_BENCH_NODE_OPTIONS),
+    extra: [`--id=kwok-${cluster}-controller`, ...(process.env.KWOKTS_BENCH_CONTROLLER_ARGS?.split(/\s+/).filter(Boolean) ?? [])],
+  };
+}
+
+/** Go kwok (~/go/bin/kwok, or KWOK=/path) labelled with its version, or a note saying where it was looked for. */
+export async function goKwokSpec(): Promise<Controller | { missing: string }> {
+  const goKwok = peerBinary('kwok');
+  if (!existsSync(goKwok)) return { missing: `Go kwok: not found at ${goKwok} (set KWOK=/path, or go install sigs.k8s.io/kwok/cmd/kwok@v0.8.0); skipped` };
+  const version = await execa(goKwok, ['--version'], { reject: false });
+  return { label: `Go kwok ${/v\d+\.\d+\.\d+\S*/.exec(version.stdout)?.[0] ?? ''}`.trim(), command: goKwok, entry: [], extra: [] };
 }
 
 /** CPU seconds per process, sampled as each phase starts (and at the end). */
@@ -105,8 +159,9 @@ export function controllerEnv(env: Record<string, string>): Record<string, strin
   return deferExtraCaCerts({ ...process.env, ...env });
 }
 
-export async function kwokts(args: string[], env: Record<string, string>, cluster = CLUSTER): Promise<void> {
-  const result = await execa('node', [join(ROOT, 'bin', 'run.js'), '--name', cluster, ...args], { env: { ...process.env, ...env }, reject: false, all: true });
+/** Runs the built CLI on `cluster`; throws with the end of its output when it fails (or `signal` stops it). */
+export async function kwokts(args: string[], env: Record<string, string>, cluster = CLUSTER, signal?: AbortSignal): Promise<void> {
+  const result = await execa('node', [join(ROOT, 'bin', 'run.js'), '--name', cluster, ...args], { env: { ...process.env, ...env }, reject: false, all: true, ...(signal ? { cancelSignal: signal } : {}) });
   if (result.exitCode !== 0) throw new Error(`kwokts ${args.join(' ')} failed:\n${String(result.all).slice(-2000)}`);
 }
 
@@ -147,24 +202,11 @@ async function runOne(controller: Controller, load: Load, settle: boolean, logDi
     await kwokts(['create', 'cluster', '--disable', 'kwok-controller', ...(load.scheduler ? [] : ['--disable', 'kube-scheduler']), '--disable-qps-limits', '--wait', '2m'], env);
     process.stderr.write(`${controller.label}: cluster ready in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     const clusterDir = join(env.KWOK_WORKDIR, 'clusters', CLUSTER);
-    const paths: ClusterPaths = { dir: clusterDir, kubeconfig: join(clusterDir, 'kubeconfig.yaml'), adminCert: join(clusterDir, 'pki', 'admin.crt'), adminKey: join(clusterDir, 'pki', 'admin.key') };
+    const paths = clusterPaths(clusterDir);
     const stagesFile = join(clusterDir, 'bench-stages.yaml');
-    writeFileSync(stagesFile, STAGES.map((f) => readFileSync(join(ROOT, 'templates', 'stages', f), 'utf8').trim()).join('\n---\n') + '\n');
+    writeFileSync(stagesFile, stagesYaml(STAGES));
     const port = await freePort();
-    const args = [
-      ...controller.entry,
-      '--manage-all-nodes=true',
-      `--kubeconfig=${paths.kubeconfig}`,
-      `--config=${stagesFile}`,
-      `--tls-cert-file=${paths.adminCert}`,
-      `--tls-private-key-file=${paths.adminKey}`,
-      '--node-ip=127.0.0.1',
-      '--node-name=localhost',
-      `--node-port=${port}`,
-      `--server-address=127.0.0.1:${port}`,
-      '--node-lease-duration-seconds=200',
-      ...controller.extra,
-    ];
+    const args = [...controller.entry, ...controllerFlags(paths, stagesFile, port), ...controller.extra];
     const fd = openSync(log, 'w');
     // Go kwok reads KWOK_* variables and ~/.kwok; give both the cluster's workdir.
     child = spawn(controller.command, args, { stdio: ['ignore', fd, fd], env: controllerEnv(env) });
@@ -232,7 +274,7 @@ export function componentCpu(clusterDir: string): Record<string, number> {
 }
 
 /** Per request kind ("PATCH pods/status 200"): how many; per watched resource: events and bytes sent. */
-interface ApiserverCounters {
+export interface ApiserverCounters {
   requests: Map<string, number>;
   watchEvents: Map<string, { count: number; bytes: number }>;
 }
@@ -240,7 +282,7 @@ interface ApiserverCounters {
 const KUBECTL = join(CACHE, 'gobuild', 'kubernetes', 'v1.36.1', 'kubectl');
 
 /** The apiserver's own counters (/metrics, read with the admin kubeconfig); undefined when unreadable. */
-async function apiserverCounters(kubeconfig: string): Promise<ApiserverCounters | undefined> {
+export async function apiserverCounters(kubeconfig: string): Promise<ApiserverCounters | undefined> {
   const result = await execa(KUBECTL, ['--kubeconfig', kubeconfig, 'get', '--raw', '/metrics'], { reject: false });
   if (result.exitCode !== 0) return undefined;
   const counters: ApiserverCounters = { requests: new Map(), watchEvents: new Map() };
@@ -458,23 +500,11 @@ export async function benchController(args: string[]): Promise<void> {
   // --no-settle: start the pods right after the last node is Ready, as before (see LoadOptions.settle).
   const settle = !args.includes('--no-settle');
   const startedAt = new Date();
-  const ours = ourController();
-  const controllers: Controller[] = [
-    // The flags src/components/kwok-controller.ts gives it (lease duration 200 = kwokctl's 40 × heartbeat factor 5).
-    // With the Node options a cluster gives it (CONTROLLER_NODE_OPTIONS), then any of
-    // KWOKTS_BENCH_NODE_OPTIONS, which come later and win: "--cpu-prof --cpu-prof-dir=/tmp/prof"
-    // profiles our controller, --max-semi-space-size=16 runs it with Node's default young generation.
-    // KWOKTS_BENCH_CONTROLLER_ARGS="--config=kwok.yaml" tries its flags.
-    { label: 'kwokts (TS)', command: process.execPath, entry: ourEntry(ours, process.env.KWOKTS_BENCH_NODE_OPTIONS), extra: [`--id=kwok-${CLUSTER}-controller`, ...(process.env.KWOKTS_BENCH_CONTROLLER_ARGS?.split(/\s+/).filter(Boolean) ?? [])] },
-  ];
-  const goKwok = peerBinary('kwok');
+  const controllers: Controller[] = [ourControllerSpec(CLUSTER)];
   const notes: string[] = [];
-  if (existsSync(goKwok)) {
-    const version = await execa(goKwok, ['--version'], { reject: false });
-    controllers.push({ label: `Go kwok ${/v\d+\.\d+\.\d+\S*/.exec(version.stdout)?.[0] ?? ''}`.trim(), command: goKwok, entry: [], extra: [] });
-  } else {
-    notes.push(`Go kwok: not found at ${goKwok} (set KWOK=/path, or go install sigs.k8s.io/kwok/cmd/kwok@v0.8.0); skipped`);
-  }
+  const goKwok = await goKwokSpec();
+  if ('missing' in goKwok) notes.push(goKwok.missing);
+  else controllers.push(goKwok);
   const strays = strayComponents();
   if (strays.length > 0) {
     const note = `already running before the bench: ${strays.join(', ')}; their CPU is counted nowhere and shows as idle, and the phases share the cores with them (delete their clusters for figures that compare)`;

@@ -14,6 +14,13 @@
  *            hold with per-minute nodes Ready, stale node leases, pods Running and RSS per process
  *            (`--nodes 5000 --pods 10000 --shards 2 --hold 2m --lease-duration 200`).
  *   scale    `kwokts scale` of nodes and pods (`--nodes 10 --pods 10000`), kwokctl's beside it when found.
+ *   soak     a cluster left running: `kwokts scale` makes N dual-stack nodes and M pods, then every
+ *            minute RSS and CPU of each process, NotReady nodes, late node leases, refused node
+ *            status writes and the nodes whose heartbeat advanced; at the end the RSS slope of each
+ *            process after warm-up (% per hour of its mean). Ours and Go kwok (with kwok's own
+ *            stages) in turn, each on its own cluster (`--nodes 2000 --pods 20000 --minutes 30
+ *            --tool ours|kwok|both`; `--heartbeat 30s` shortens the heartbeat stage's 10 minutes
+ *            for a short run). The JSON is rewritten after every sample; needs `npm run build`.
  *   startup  whole-process time of `--version`, `get clusters` and `kubectl version --client`,
  *            kwokts beside kwokctl and kubectl run directly, interleaved rounds (`startup 10`).
  * Each run (but scale-out's, which only prints) writes its figures as JSON and a picture as SVG
@@ -23,6 +30,7 @@ import { benchController } from './controller.js';
 import { benchCreate, benchRestore } from './create.js';
 import { benchScale } from './scale.js';
 import { benchScaleOut } from './scale-out.js';
+import { benchSoak } from './soak.js';
 import { benchStartup } from './startup.js';
 
 const benches: Record<string, (args: string[]) => Promise<void>> = {
@@ -31,6 +39,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   controller: benchController,
   scale: benchScale,
   'scale-out': benchScaleOut,
+  soak: benchSoak,
   startup: benchStartup,
 };
 const [name = 'create', ...rest] = process.argv.slice(2);

@@ -4,7 +4,7 @@
  *
  * The JSON (schema "kwokts-bench/v1"):
  *   schema     "kwokts-bench/v1"
- *   bench      the benchmark's name: startup, create, restore, controller, scale (scale-out only prints)
+ *   bench      the benchmark's name: startup, create, restore, controller, scale, soak (scale-out only prints)
  *   title      one line saying what was measured
  *   startedAt  ISO 8601 UTC time the run started
  *   machine    { cpus, loadavg: [1, 5, 15 min] at the end of the run, node: Node's version, os }
@@ -14,7 +14,8 @@
  *              that did not finish (a round that timed out) is null and left out of min,
  *              median and max, which are null only when no sample finished
  *   series     counts over time, one entry per quantity and tool:
- *              { name: e.g. "nodes Ready", tool, target: the count aimed at, points: [[seconds, count], ...] }
+ *              { name: e.g. "nodes Ready", tool, target: the count aimed at, points: [[seconds, count], ...] };
+ *              a quantity with no count to aim at (a process's RSS in MiB) has target 0
  *   notes      anything a reader must know (a peer not found, a failed round)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -83,8 +84,10 @@ export function newResults(bench: string, title: string, startedAt: Date, params
 /**
  * Writes `<dir>/<bench>-<time>.json` and the `.svg` beside it; returns both paths. The load
  * average is taken now, at the end of the run. NaN (a phase that never finished) becomes null.
+ * A run that writes as it goes (the same two files each time) passes announce = false to print
+ * the paths only once.
  */
-export function writeResults(results: BenchResults, dir: string = process.env.KWOKTS_BENCH_RESULTS ?? 'bench-results'): { json: string; svg: string } {
+export function writeResults(results: BenchResults, dir: string = process.env.KWOKTS_BENCH_RESULTS ?? 'bench-results', announce = true): { json: string; svg: string } {
   const finished: BenchResults = { ...results, machine: { ...results.machine, loadavg: loadavg().map((l) => Math.round(l * 100) / 100) } };
   const out = resolve(dir);
   mkdirSync(out, { recursive: true });
@@ -94,6 +97,6 @@ export function writeResults(results: BenchResults, dir: string = process.env.KW
   const svg = `${base}.svg`;
   writeFileSync(json, JSON.stringify(finished, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2) + '\n');
   writeFileSync(svg, renderSvg(finished));
-  process.stdout.write(`results: ${json}\npicture: ${svg}\n`);
+  if (announce) process.stdout.write(`results: ${json}\npicture: ${svg}\n`);
   return { json, svg };
 }

@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { buildConnection } from '../../src/kube/client/connection.js';
 import { HttpKubeClient } from '../../src/kube/client/http-client.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
@@ -27,26 +27,26 @@ import { parseGoDurationMs } from '../../src/gocompat/go-duration.js';
 import { silentLogger } from '../../src/util/log.js';
 import { freePort } from '../e2e/harness.js';
 import { cpuSeconds, forEachLimited, isReadyNode, isRunningPod, nodeName, peakRssMiB, podName } from './controller-load.js';
-import { componentCpu, controllerEnv, kwokts, ourController, table, waitHealthy } from './controller.js';
+import { clusterPaths, componentCpu, controllerEnv, controllerFlags, kwokts, ourController, stagesYaml, table, waitHealthy } from './controller.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
 const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
 const STAGES = ['node-fast.yaml', 'node-heartbeat-with-lease.yaml', 'pod-fast.yaml'];
 const CLUSTER = 'bench-scale-out';
 
-function option(args: string[], name: string): string | undefined {
+export function option(args: string[], name: string): string | undefined {
   const inline = args.find((a) => a.startsWith(`--${name}=`));
   if (inline) return inline.slice(name.length + 3);
   const index = args.indexOf(`--${name}`);
   return index >= 0 ? args[index + 1] : undefined;
 }
 
-function numberOption(args: string[], name: string, fallback: number): number {
+export function numberOption(args: string[], name: string, fallback: number): number {
   const value = option(args, name);
   return value === undefined ? fallback : Number(value);
 }
 
-function rssMiB(pid: number): number {
+/** Resident set size in MiB now, VmRSS from /proc/<pid>/status (Linux); NaN when gone. */
+export function rssMiB(pid: number): number {
   try {
     const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
     return kb ? Number(kb) / 1024 : NaN;
@@ -55,7 +55,8 @@ function rssMiB(pid: number): number {
   }
 }
 
-function componentPids(clusterDir: string): Record<string, number> {
+/** The cluster's components by the names of their pid files (etcd, kube-apiserver, ...). */
+export function componentPids(clusterDir: string): Record<string, number> {
   const dir = join(clusterDir, 'pids');
   const pids: Record<string, number> = {};
   for (const file of existsSync(dir) ? readdirSync(dir) : []) {
@@ -67,7 +68,7 @@ function componentPids(clusterDir: string): Record<string, number> {
 }
 
 /** Only what the counters need: a 100,000-pod watch must not cost the bench gigabytes. */
-function slim(object: KubeObject): KubeObject {
+export function slim(object: KubeObject): KubeObject {
   const { name, namespace, resourceVersion, labels } = object.metadata;
   return { apiVersion: object.apiVersion, kind: object.kind, metadata: { name, namespace, resourceVersion, ...(labels ? { labels } : {}) }, spec: object['spec'] && object.kind === 'Lease' ? object['spec'] : {}, status: object['status'] ?? {} } as KubeObject;
 }
@@ -86,6 +87,36 @@ interface LeaseSpec {
   holderIdentity?: string;
   renewTime?: string;
   leaseDurationSeconds?: number;
+}
+
+export interface LeaseFigures {
+  /** Past renewTime + leaseDurationSeconds (or never renewed): the node would be lost. */
+  stale: number;
+  total: number;
+  /** The longest time since a renewal, in seconds. */
+  oldestS: number;
+  holders: Record<string, number>;
+}
+
+/**
+ * Node leases' freshness at `now` (ms). stale: past renewTime + duration (the node would be lost).
+ * oldest: the longest time since a renewal, which shows how far renewals lag behind their
+ * interval (duration/4) long before any lease goes stale.
+ */
+export function leaseFigures(leases: Iterable<KubeObject>, now: number): LeaseFigures {
+  let stale = 0;
+  let total = 0;
+  let oldest = 0;
+  const holders: Record<string, number> = {};
+  for (const lease of leases) {
+    total++;
+    const spec = (lease['spec'] as LeaseSpec | undefined) ?? {};
+    holders[spec.holderIdentity ?? '?'] = (holders[spec.holderIdentity ?? '?'] ?? 0) + 1;
+    const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
+    if (!(renewed + (spec.leaseDurationSeconds ?? 0) * 1000 >= now)) stale++;
+    if (Number.isFinite(renewed)) oldest = Math.max(oldest, now - renewed);
+  }
+  return { stale, total, oldestS: oldest / 1000, holders };
 }
 
 export async function benchScaleOut(args: string[]): Promise<void> {
@@ -128,7 +159,7 @@ export async function benchScaleOut(args: string[]): Promise<void> {
     say(`cluster ready (${clusterDir})`);
     const kubeconfig = join(clusterDir, 'kubeconfig.yaml');
     const stagesFile = join(clusterDir, 'bench-stages.yaml');
-    writeFileSync(stagesFile, STAGES.map((f) => readFileSync(join(ROOT, 'templates', 'stages', f), 'utf8').trim()).join('\n---\n') + '\n');
+    writeFileSync(stagesFile, stagesYaml(STAGES));
     for (let i = 0; i < shards; i++) {
       const port = await freePort();
       const log = join(dir, `shard-${i}.log`);
@@ -139,16 +170,7 @@ export async function benchScaleOut(args: string[]): Promise<void> {
           // docs/performance.md were measured with these.
           '--max-old-space-size=6144',
           main,
-          '--manage-all-nodes=true',
-          `--kubeconfig=${kubeconfig}`,
-          `--config=${stagesFile}`,
-          `--tls-cert-file=${join(clusterDir, 'pki', 'admin.crt')}`,
-          `--tls-private-key-file=${join(clusterDir, 'pki', 'admin.key')}`,
-          '--node-ip=127.0.0.1',
-          '--node-name=localhost',
-          `--node-port=${port}`,
-          `--server-address=127.0.0.1:${port}`,
-          `--node-lease-duration-seconds=${leaseDuration}`,
+          ...controllerFlags(clusterPaths(clusterDir), stagesFile, port, leaseDuration),
           '--shard',
           `--id=shard-${i}`,
           ...shardArgs,
@@ -180,26 +202,8 @@ export async function benchScaleOut(args: string[]): Promise<void> {
     void leaseWatch.run(abort.signal);
     await Promise.all([nodeWatch.waitForSync(), podWatch.waitForSync(), leaseWatch.waitForSync()]);
 
-    // stale: past renewTime + duration (the node would be lost). oldest: the longest time since a
-    // renewal, which shows how far renewals lag behind their interval (duration/4) long before any
-    // lease goes stale.
-    const staleLeases = (): { stale: number; total: number; oldestS: number; holders: Record<string, number> } => {
-      const now = Date.now();
-      let stale = 0;
-      let total = 0;
-      let oldest = 0;
-      const holders: Record<string, number> = {};
-      for (const lease of leaseWatch.store.values()) {
-        if (lease.metadata.labels?.[shardLabel]) continue;
-        total++;
-        const spec = (lease['spec'] as LeaseSpec | undefined) ?? {};
-        holders[spec.holderIdentity ?? '?'] = (holders[spec.holderIdentity ?? '?'] ?? 0) + 1;
-        const renewed = spec.renewTime ? Date.parse(spec.renewTime) : NaN;
-        if (!(renewed + (spec.leaseDurationSeconds ?? 0) * 1000 >= now)) stale++;
-        if (Number.isFinite(renewed)) oldest = Math.max(oldest, now - renewed);
-      }
-      return { stale, total, oldestS: oldest / 1000, holders };
-    };
+    // The shards' own membership leases live beside the node leases: not counted.
+    const staleLeases = (): LeaseFigures => leaseFigures([...leaseWatch.store.values()].filter((lease) => !lease.metadata.labels?.[shardLabel]), Date.now());
     const processes = (): Record<string, number> => {
       const pids: Record<string, number> = componentPids(clusterDir);
       for (const { name, child } of children) if (child.pid !== undefined && child.exitCode === null) pids[name] = child.pid;

@@ -105,7 +105,7 @@ function lines(name: string, series: readonly Series[], top: number, colour: (to
     }
     parts.push(`<polyline fill="none" stroke="${colour(s.tool)}" stroke-width="2" points="${points.join(' ')}"/>`);
     const end = s.points.at(-1);
-    if (end) parts.push(text(Number(px(end[0])) - 4, Number(py(end[1])) - 4, `${s.tool}: ${end[1]}/${s.target} at ${fmt(end[0])} s`, `font-size="10" text-anchor="end" fill="${colour(s.tool)}"`));
+    if (end) parts.push(text(Number(px(end[0])) - 4, Number(py(end[1])) - 4, `${s.tool}: ${end[1]}${s.target > 0 ? `/${s.target}` : ''} at ${fmt(end[0])} s`, `font-size="10" text-anchor="end" fill="${colour(s.tool)}"`));
   }
   return { svg: parts.join('\n'), bottom: plot.y + plot.h + 20 };
 }
