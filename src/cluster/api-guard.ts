@@ -14,7 +14,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { KubeApiError, type KubeClient } from '../kube/index.js';
-import { createRuntime } from '../../runtimes/registry.js';
+import { loadRuntime } from '../../runtimes/load.js';
 import type { ComponentState, Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import type { ComponentName, ReadinessProbe } from '../components/index.js';
 import { describeFreeSpace, freeBytes, freeSpaceHint, LOW_SPACE_BYTES, saysDiskFull } from '../util/disk-full.js';
@@ -131,7 +131,7 @@ export class ApiGuard {
 
   /** A guard over `cluster`; fails at once, before any request, when a component the apiserver needs is down. */
   static async open(cluster: LoadedCluster, options: ApiGuardOptions): Promise<ApiGuard> {
-    const guard = new ApiGuard(cluster, options.runtime ?? createRuntime(cluster.record.runtime), readContext(cluster), options);
+    const guard = new ApiGuard(cluster, options.runtime ?? (await loadRuntime(cluster.record.runtime)), readContext(cluster), options);
     const down = await guard.findDown();
     if (down) throw guard.downError(down);
     return guard;

@@ -13,7 +13,7 @@ import { KwoktsError, NotFoundError, OperationError, UsageError } from '../util/
 import { commandFailed } from '../util/output-tail.js';
 import type { Logger } from '../util/log.js';
 import { loadRuntime } from '../../runtimes/load.js';
-import type { RuntimeContext } from '../../runtimes/runtime.js';
+import type { Runtime, RuntimeContext } from '../../runtimes/runtime.js';
 import { lockCluster } from '../cluster/lock.js';
 import { resolveTool } from '../cluster/programs.js';
 import { etcdClientArgs } from '../cluster/etcd-client.js';
@@ -73,7 +73,7 @@ async function requireReady(cluster: LoadedCluster, workdir: string, what: strin
   const summary = await summarizeCluster(workdir, name, READY_CHECK_TIMEOUT_MS);
   const notReady = summary.components.filter((c) => c.name === needed && !c.ready).map((c) => c.name);
   if (notReady.length === 0) return;
-  const down = await findDownComponent(cluster, createRuntime(cluster.record.runtime), readContext(cluster));
+  const down = await findDownComponent(cluster, await loadRuntime(cluster.record.runtime), readContext(cluster));
   if (down) throw new OperationError(`${what}: ${describeDown(name, cluster.paths.root, down)}`, { hint: downHint(cluster, down) });
   throw new OperationError(`cluster ${name} is not ready (${notReady.join(', ')} not ready)`, { hint: `start it with \`kwokts --name ${name} start cluster\`` });
 }
@@ -258,7 +258,7 @@ async function restoreK8s(cluster: LoadedCluster, objects: readonly KubeObject[]
  * gone, say), that error is what the user reads, and the restart's own failure goes under it as a
  * warning; after a restore that worked, a component that cannot start is the error.
  */
-async function restartPaused(runtime: ReturnType<typeof createRuntime>, cluster: LoadedCluster, ctx: RuntimeContext, options: SnapshotOptions, failure: unknown): Promise<void> {
+async function restartPaused(runtime: Runtime, cluster: LoadedCluster, ctx: RuntimeContext, options: SnapshotOptions, failure: unknown): Promise<void> {
   const { record, paths } = cluster;
   try {
     await startComponents(runtime, record.components, ctx, { paths, waitMs: 0, signal: options.signal });
