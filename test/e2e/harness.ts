@@ -339,10 +339,19 @@ export async function isListeningFor(port: number, marker: string): Promise<bool
 }
 
 /** Status of an https GET (server certificate not checked: kcm and the scheduler serve self-signed ones), optionally with a client certificate; or the connection error. */
-export function insecureHttpsStatus(port: number, path: string, client?: { cert: string; key: string }): Promise<number | string> {
+export function insecureHttpsStatus(port: number, path: string, client?: { cert: string; key: string }, token?: string): Promise<number | string> {
   return new Promise((resolve) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port, path, rejectUnauthorized: false, timeout: 10_000, agent: false, ...(client ? { cert: readFileSync(client.cert), key: readFileSync(client.key) } : {}) },
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        rejectUnauthorized: false,
+        timeout: 10_000,
+        agent: false,
+        ...(client ? { cert: readFileSync(client.cert), key: readFileSync(client.key) } : {}),
+        ...(token ? { headers: { Authorization: `Bearer ${token}` } } : {}),
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

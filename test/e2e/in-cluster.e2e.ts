@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { serviceAccountDir } from '../../src/kube/kubeconfig/in-cluster.js';
-import { isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, waitFor, type Sandbox, failure } from './harness.js';
+import { insecureHttpsStatus, isAlive, kwokts, recordedPids, requireBinaries, ROOT, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 import { NODE, seedDeployment as deployment } from '../fixtures/seed-objects.js';
 
 const NAME = 'incluster';
@@ -40,6 +40,8 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
   let secrets: string;
   let apiserverPort = 0;
   let deploymentArgs: string[] = [];
+  let deploymentEnv: Record<string, string> = {};
+  let serviceAccountToken = '';
   const controllers: Controller[] = [];
   const k = (args: string[], input?: string) => kwokts(box, ['--name', NAME, 'kubectl', ...args], input === undefined ? {} : { input });
   const canI = async (...args: string[]): Promise<string> => (await k(['auth', 'can-i', ...args, `--as=${SA}`])).stdout.trim();
@@ -66,6 +68,8 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
         KUBERNETES_SERVICE_HOST: '127.0.0.1',
         KUBERNETES_SERVICE_PORT: String(apiserverPort),
         KWOKTS_E2E_SA_ROOT: secrets,
+        // The Deployment's own variables, their service-account paths under the same root.
+        ...Object.fromEntries(Object.entries(deploymentEnv).map(([name, value]) => [name, value.startsWith('/var/run/secrets/') ? join(secrets, value) : value])),
       },
       extendEnv: false,
     });
@@ -125,6 +129,8 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
     const objects = parseAllDocuments(printed.stdout).map((d) => d.toJS() as Record<string, any>);
     const container = objects.find((o) => o['kind'] === 'Deployment')!['spec']['template']['spec']['containers'][0];
     deploymentArgs = container['args'] as string[];
+    deploymentEnv = Object.fromEntries((container['env'] as Array<{ name: string; value?: string }>).filter((e) => e.value !== undefined).map((e) => [e.name, e.value!]));
+    assert.equal(deploymentEnv['KWOKTS_CLIENT_CA_FILE'], `${serviceAccountDir}/ca.crt`, "the cluster CA signs the callers' certificates");
     assert.ok(deploymentArgs.includes('--leader-elect=true'));
 
     // What the controller needs...
@@ -140,6 +146,8 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
       ['update', 'leases/kwok-controller', '-n', 'kube-system'],
       ['get', 'configmaps/kwok-provider-config', '-n', 'default'],
       ['watch', 'configmaps/kwok-provider-templates', '-n', 'kube-system'],
+      ['create', 'tokenreviews.authentication.k8s.io'],
+      ['create', 'subjectaccessreviews.authorization.k8s.io'],
     ]) {
       assert.equal(await canI(...check), 'yes', `can ${check.join(' ')}`);
     }
@@ -165,6 +173,7 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
     const dir = join(secrets, serviceAccountDir);
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'token'), token.stdout, { mode: 0o600 });
+    serviceAccountToken = token.stdout.trim();
     copyFileSync(join(box.workdir, 'clusters', NAME, 'pki', 'ca.crt'), join(dir, 'ca.crt'));
     writeFileSync(join(dir, 'namespace'), 'kube-system');
     // The token itself works for what the rules grant and is refused the rest.
@@ -213,6 +222,14 @@ describe('kwok in an existing cluster: deploy, service-account credentials, seed
     await waitFor('b to stand by', () => /held by a; standing by/.test(b.log()), 30_000, 250);
     const port = Number(/serving \/healthz[^\n]* on 127\.0\.0\.1:(\d+)/.exec(b.log())?.[1]);
     assert.equal(await (await fetch(`http://127.0.0.1:${port}/healthz`)).text(), 'ok', "the standby's probes pass");
+    // Its kubelet endpoints and metrics: HTTPS with a certificate it made (the Deployment names
+    // none), callers checked against the cluster CA or by the apiserver (a token, an access review).
+    const pki = join(box.workdir, 'clusters', NAME, 'pki');
+    assert.equal((await fetch(`http://127.0.0.1:${port}/metrics`)).status, 401, 'plain HTTP');
+    assert.equal(await insecureHttpsStatus(port, '/metrics'), 401, 'no credentials');
+    assert.equal(await insecureHttpsStatus(port, '/metrics', { cert: join(pki, 'admin.crt'), key: join(pki, 'admin.key') }), 200, 'system:masters');
+    assert.equal(await insecureHttpsStatus(port, '/metrics', undefined, serviceAccountToken), 403, 'a token the apiserver knows, of a ServiceAccount no role lets read /metrics');
+    assert.equal(await insecureHttpsStatus(port, '/containerLogs/default/fake-pod/c', undefined, 'not-a-token'), 401, 'a token the apiserver does not know');
     await new Promise((r) => setTimeout(r, 4_000));
     assert.equal(await leaderHolder(), 'a');
     assert.doesNotMatch(b.log(), /started: manage/, 'the standby runs no controllers');

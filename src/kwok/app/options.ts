@@ -46,9 +46,9 @@ export const kwokFlags: readonly FlagSpec[] = [
   { name: 'node-name', kind: 'string', help: 'value of the NodeName template function' },
   { name: 'node-port', kind: 'int', help: 'value of the NodePort template function; also the server port when --server-address is empty' },
   { name: 'server-address', kind: 'string', help: 'listen address of the health/metrics/kubelet (logs, exec, attach, port-forward) server, host:port (":port" means 127.0.0.1)' },
-  { name: 'tls-cert-file', kind: 'string', help: 'TLS certificate for the server (HTTPS and HTTP share the port)' },
+  { name: 'tls-cert-file', kind: 'string', help: 'TLS certificate for the server (HTTPS and HTTP share the port; without it, HTTPS with a certificate made at start)' },
   { name: 'tls-private-key-file', kind: 'string', help: 'TLS private key for the server' },
-  { name: 'client-ca-file', kind: 'string', help: "authenticate callers by client certificates of this CA or by bearer tokens (a TokenReview), over HTTPS only: logs, exec, attach and port-forward go to system:masters, kube-apiserver-kubelet-client and whom the apiserver allows nodes/proxy, /metrics also to system:monitoring (kwokts addition, the kubelet's flag; needs --tls-cert-file; default $KWOKTS_CLIENT_CA_FILE)" },
+  { name: 'client-ca-file', kind: 'string', help: "authenticate callers by client certificates of this CA or by bearer tokens (a TokenReview), over HTTPS only: logs, exec, attach and port-forward go to system:masters, kube-apiserver-kubelet-client and whom the apiserver allows nodes/proxy, /metrics also to system:monitoring (kwokts addition, the kubelet's flag; default $KWOKTS_CLIENT_CA_FILE)" },
   { name: 'write-shortcuts', kind: 'bool', help: 'send stage writes by the cheapest request with the same effect on the object (a status PUT, a JSON merge patch, answers without the object) and render the stages kwokts ships in TypeScript; false sends each write as the stage says and renders every template with the Go template engine, as kwok does (kwokts addition; default true)' },
   { name: 'enable-crds', kind: 'strings', help: 'take these kinds from CRs instead of --config (Stage, Logs, Exec, Attach, PortForward and their Cluster kinds are implemented)' },
   { name: 'node-lease-duration-seconds', kind: 'int', help: 'duration of node leases; 0 disables leases' },
@@ -388,7 +388,6 @@ export function resolveKwokOptions(flags: ParsedFlags, fromConfig: KwokConfigura
   if (options.nodeLeaseDurationSeconds < 0) throw new UsageError('--node-lease-duration-seconds must be 0 or more');
   if (options.nodeLeaseParallelism < 1) throw new UsageError('--node-lease-parallelism must be at least 1');
   if (Boolean(options.tlsCertFile) !== Boolean(options.tlsPrivateKeyFile)) throw new UsageError('--tls-cert-file and --tls-private-key-file go together');
-  if (options.clientCaFile && !options.tlsCertFile) throw new UsageError('--client-ca-file needs --tls-cert-file and --tls-private-key-file', { hint: 'client certificates are only asked for over HTTPS' });
   for (const kind of options.enableCRDs) {
     if (!(knownCrdKinds as readonly string[]).includes(kind)) throw new UsageError(`--enable-crds: unknown kind "${kind}"`, { hint: `known kinds: ${knownCrdKinds.join(', ')}` });
   }

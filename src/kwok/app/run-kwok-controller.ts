@@ -24,6 +24,7 @@ import type { StageCatalog, StageCatalogFactory } from '../controllers/stage-eng
 import { configPathsOf, implementedCrdKinds, parseKwokArgs, renderKwokUsage, resolveKwokOptions } from './options.js';
 import type { KwokControllerOptions } from './options.js';
 import { startKwokServer, resolveListenAddress } from '../server/http-server.js';
+import { serverTls } from './server-tls.js';
 import type { RunningServer } from '../server/http-server.js';
 import { KwokMetrics } from '../server/kwok-metrics.js';
 import { ConfigFileError, loadKwokConfigFiles } from './config-file.js';
@@ -258,9 +259,7 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
         ],
         upgradeRoutes: kubeletStreamingRoutes({ rules: () => streamingRegistry.current(), logger }),
         isReady: () => synced,
-        ...(options.tlsCertFile
-          ? { tls: { certFile: options.tlsCertFile, keyFile: options.tlsPrivateKeyFile, ...(options.clientCaFile ? { clientCaFile: options.clientCaFile } : {}) } }
-          : {}),
+        tls: await serverTls(options, listen.host),
         ...(options.clientCaFile ? { reviewer: createApiReviewer(kubeClient) } : {}),
         logger,
       }).catch((error: Error) => {

@@ -1,13 +1,11 @@
 /**
  * The controller's HTTP endpoint: /healthz, /readyz, /livez answer "ok" and /metrics serves
- * Prometheus text. With --tls-cert-file/--tls-private-key-file, HTTPS is served on the same port as
- * plain HTTP, told apart by the first byte of the connection (a TLS handshake starts with 0x16), as
- * kwok does. Other routes (the kubelet's /containerLogs/) are given by the caller as prefixes, and
+ * Prometheus text. HTTPS is served on the same port as plain HTTP, told apart by the first byte
+ * of the connection (a TLS handshake starts with 0x16), as kwok does. Other routes (the kubelet's /containerLogs/) are given by the caller as prefixes, and
  * so are upgrade routes (the kubelet's /exec/, /attach/ and /portForward/, which switch the
  * connection to SPDY): those take GET or POST, and only as an upgrade. With a client CA, every
  * request is authenticated and authorized first (./client-auth.ts).
  */
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import https from 'node:https';
@@ -45,10 +43,11 @@ export interface KwokServerOptions {
   /** /readyz answers 503 until this returns true (initial lists delivered). */
   isReady?(): boolean;
   /**
-   * HTTPS beside plain HTTP on the port; with `clientCaFile`, client certificates of that CA are
-   * required and every request is authorized by its identity (./client-auth.ts), plain HTTP none.
+   * HTTPS beside plain HTTP on the port, with this certificate and key (PEM); with `clientCa`,
+   * client certificates of that CA are required and every request is authorized by its identity
+   * (./client-auth.ts), plain HTTP none.
    */
-  tls?: { certFile: string; keyFile: string; clientCaFile?: string };
+  tls?: { cert: string; key: string; clientCa?: string };
   /** With a client CA: bearer tokens and the identities the controller's rules refuse, asked of the apiserver. */
   reviewer?: ApiReviewer;
   logger: Logger;
@@ -73,7 +72,7 @@ export function resolveListenAddress(serverAddress: string | undefined, nodePort
 }
 
 function handler(options: KwokServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const authenticates = options.tls?.clientCaFile !== undefined;
+  const authenticates = options.tls?.clientCa !== undefined;
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     const send = (status: number, body: string, type = 'text/plain; charset=utf-8'): void => {
@@ -125,7 +124,7 @@ function whenAllowed(decision: Refusal | undefined | Promise<Refusal | undefined
 }
 
 function upgradeHandler(options: KwokServerOptions): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
-  const authenticates = options.tls?.clientCaFile !== undefined;
+  const authenticates = options.tls?.clientCa !== undefined;
   return (req, socket, head) => {
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     socket.on('error', (error: Error) => options.logger.debug(`server: ${path}: ${error.message}`));
@@ -156,9 +155,9 @@ export async function startKwokServer(options: KwokServerOptions): Promise<Runni
   const secure = tls
     ? https.createServer(
         {
-          cert: readFileSync(tls.certFile),
-          key: readFileSync(tls.keyFile),
-          ...(tls.clientCaFile !== undefined ? { ca: readFileSync(tls.clientCaFile), requestCert: true, rejectUnauthorized: false } : {}),
+          cert: tls.cert,
+          key: tls.key,
+          ...(tls.clientCa !== undefined ? { ca: tls.clientCa, requestCert: true, rejectUnauthorized: false } : {}),
         },
         handle,
       )

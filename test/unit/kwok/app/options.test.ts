@@ -61,7 +61,6 @@ describe('kwok flags', () => {
       ['--manage-all-nodes', '--cidr=10.0.0.0'],
       ['--manage-all-nodes', '--enable-crds=Widget'],
       ['--manage-all-nodes', '--tls-cert-file=a.crt'],
-      ['--manage-all-nodes', '--client-ca-file=ca.crt'],
       ['--manage-all-nodes', '-v', 'LOUD'],
       ['--manage-all-nodes', '--unknown'],
       ['--manage-all-nodes', 'positional'],

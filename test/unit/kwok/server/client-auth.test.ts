@@ -3,7 +3,7 @@
  * each identity against each kind of endpoint (plain route, Metric path, upgrade route, health).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -52,7 +52,7 @@ before(async () => {
       { prefix: '/metrics/', handle: (_req, res) => void res.end('node metrics\n') },
     ],
     upgradeRoutes: [{ prefix: '/exec/', handle: (_req, socket) => rejectUpgrade(socket, 418, 'reached the exec route') }],
-    tls: { certFile: files.cert, keyFile: files.key, clientCaFile: files.ca },
+    tls: { cert: pki.adminCert, key: pki.adminKey, clientCa: pki.caCert },
     logger: silentLogger,
   });
   await startReviewed();
@@ -83,7 +83,7 @@ async function startReviewed(): Promise<void> {
       { prefix: '/metrics/', handle: (_req, res) => void res.end('node metrics\n') },
     ],
     upgradeRoutes: [{ prefix: '/exec/', handle: (_req, socket) => rejectUpgrade(socket, 418, 'reached the exec route') }],
-    tls: { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key'), clientCaFile: join(dir, 'ca.crt') },
+    tls: { cert: readFileSync(join(dir, 'tls.crt'), 'utf8'), key: readFileSync(join(dir, 'tls.key'), 'utf8'), clientCa: readFileSync(join(dir, 'ca.crt'), 'utf8') },
     reviewer: fakeReviewer,
     logger: silentLogger,
   });

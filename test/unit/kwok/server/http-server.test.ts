@@ -51,7 +51,7 @@ describe('kwok server', () => {
 describe('kwok server with TLS', () => {
   it('serves HTTPS and plain HTTP on the same port', async (t) => {
     const { execFileSync } = await import('node:child_process');
-    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const https = await import('node:https');
@@ -65,7 +65,7 @@ describe('kwok server with TLS', () => {
       t.skip('openssl is not available');
       return;
     }
-    const server = await startKwokServer({ listen: { host: '127.0.0.1', port: 0 }, renderMetrics: () => '', tls: { certFile, keyFile }, logger: silentLogger });
+    const server = await startKwokServer({ listen: { host: '127.0.0.1', port: 0 }, renderMetrics: () => '', tls: { cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') }, logger: silentLogger });
     try {
       const port = server.address.port;
       assert.equal(await (await fetch(`http://127.0.0.1:${port}/healthz`)).text(), 'ok');
