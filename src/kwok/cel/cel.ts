@@ -11,7 +11,7 @@
  * a map, so reading an absent field is an error (use has()) and timestamps are strings.
  */
 import { Environment } from '@marcbachmann/cel-js';
-import { parseGoDuration } from '../../gocompat/go-time.js';
+import { parseGoDuration } from '../../gocompat/go-duration.js';
 
 export interface CelRuntime {
   now: () => Date;

@@ -42,4 +42,4 @@ export { compileJq, JqCompileError } from '../../gocompat/jq/index.js';
 export type { JqQuery } from '../../gocompat/jq/index.js';
 export { compileCel, CelCompileError } from '../cel/cel.js';
 export type { CelProgram, CelRuntime } from '../cel/cel.js';
-export { parseGoDuration } from '../../gocompat/go-time.js';
+export { parseGoDuration } from '../../gocompat/go-duration.js';

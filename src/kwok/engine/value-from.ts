@@ -11,7 +11,8 @@
  */
 import type { ExpressionFrom } from '../api/stage-types.js';
 import { celAsDurationNs, celAsInt, compileCel, type CelProgram, type CelRuntime } from '../cel/cel.js';
-import { dateToUnixNanos, parseGoDuration, parseGoInt, parseRFC3339Nano, subNanos } from '../../gocompat/go-time.js';
+import { parseGoDuration } from '../../gocompat/go-duration.js';
+import { dateToUnixNanos, parseGoInt, parseRFC3339Nano, subNanos } from '../../gocompat/go-values.js';
 import { compileJq, type JqQuery } from '../../gocompat/jq/index.js';
 
 export type Maybe<T> = { ok: true; value: T } | { ok: false };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { parseGoDuration, parseGoInt, parseRFC3339Nano } from '../../../src/gocompat/go-time.js';
+import { parseGoDuration } from '../../../src/gocompat/go-duration.js';
+import { parseGoInt, parseRFC3339Nano } from '../../../src/gocompat/go-values.js';
 
 describe('time.ParseDuration', () => {
   const ok: [string, bigint][] = [

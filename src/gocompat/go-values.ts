@@ -1,16 +1,14 @@
 /**
- * The Go time and strconv parsers kwok applies to jq outputs, ported exactly because their edge
- * cases decide delays and weights: time.ParseDuration, time.Parse(time.RFC3339Nano, s) and
- * strconv.ParseInt(s, 0, 64). Durations are int64 nanoseconds, kept as bigint so values beyond
- * 2^53 ns (~104 days) stay exact.
+ * The Go parsers kwok applies to jq outputs besides durations (./go-duration.ts), ported exactly
+ * because their edge cases decide delays and weights: time.Parse(time.RFC3339Nano, s) and
+ * strconv.ParseInt(s, 0, 64). Go's time itself (layouts, zones) is ./gotpl/go-time.ts. Times and
+ * durations are int64 nanoseconds, kept as bigint so that values beyond 2^53 ns stay exact.
  */
 import { parseTime, RFC3339_NANO, TimeParseError, UTC } from './gotpl/go-time.js';
 import { underscoreOK } from './gotpl/go-numbers.js';
 
 const MAX_INT64 = (1n << 63n) - 1n;
 const MIN_INT64 = -(1n << 63n);
-
-export { parseGoDuration } from './go-duration.js';
 
 /** A point in time with nanosecond precision: nanoseconds since the Unix epoch. */
 export type UnixNanos = bigint;
