@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, kwokts, sandbox, ROOT, failure } from './harness.js';
 import { peerBinary } from '../peers.js';
@@ -121,6 +121,14 @@ __kwokts_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
     assert.deepEqual(await complete(['kwokts', 'get', 'c']), ['clusters', 'components']);
     assert.ok((await complete(['kwokts', 'delete', 'cluster', '--'])).includes('--force'));
     assert.deepEqual(await complete(['kwokts', 'get', 'artifacts', '--filter', '']), ['binary', 'image']);
+    // Values from the machine and from kwokts's own lists: clusters, runtimes, components, levels, kinds.
+    mkdirSync(join(box.workdir, 'clusters', 'gr-one'), { recursive: true });
+    writeFileSync(join(box.workdir, 'clusters', 'gr-one', 'kwok.yaml'), 'kind: KwokctlConfiguration\n');
+    assert.deepEqual(await complete(['kwokts', '--name', '']), ['gr-one']);
+    assert.deepEqual(await complete(['kwokts', 'create', 'cluster', '--runtime', 'p']), ['podman']);
+    assert.deepEqual(await complete(['kwokts', 'create', 'cluster', '--enable', 'metrics-server,pro']), ['metrics-server,prometheus']);
+    assert.deepEqual(await complete(['kwokts', '-v', '']), ['DEBUG', 'INFO', 'WARN', 'ERROR']);
+    assert.deepEqual(await complete(['kwokts', 'scale', '']), ['node', 'pod']);
   } finally {
     box.cleanup();
   }
@@ -137,9 +145,10 @@ test('completion zsh and fish: the real shells complete through __complete (skip
     if (await has('zsh')) {
       // compadd and _files only work inside zsh's completion system: stand-ins print what they get.
       const script = `compdef() { :; }; source <(kwokts completion zsh); compadd() { print -l -- "\${@:2}"; }; _files() { print FILES; }
-words=(kwokts get cl); CURRENT=3; ${'__kwokts_complete'}; words=(kwokts delete cluster --f); CURRENT=4; __kwokts_complete; words=(kwokts logs ''); CURRENT=3; __kwokts_complete`;
+words=(kwokts get cl); CURRENT=3; ${'__kwokts_complete'}; words=(kwokts delete cluster --f); CURRENT=4; __kwokts_complete; words=(kwokts port-forward etcd ''); CURRENT=4; __kwokts_complete; words=(kwokts logs ''); CURRENT=3; __kwokts_complete`;
       const r = await execa('zsh', ['-c', script], { env, cwd: box.workdir });
-      assert.deepEqual(String(r.stdout).split('\n'), ['clusters', '--force', 'FILES']);
+      // Nothing to offer (the ports of port-forward): files; logs offers audit even without a cluster.
+      assert.deepEqual(String(r.stdout).split('\n'), ['clusters', '--force', 'FILES', 'audit']);
     } else {
       console.log('skip: zsh is not installed');
     }
