@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, kwokts, sandbox, ROOT, failure } from './harness.js';
 import { peerBinary } from '../peers.js';
+import { makeFakeGo } from '../unit/artifacts/helpers.js';
 
 const KWOKCTL = peerBinary('kwokctl');
 
@@ -235,4 +236,25 @@ test('every kwokctl command and every flag of the non-create commands exists her
   // --insecure-skip-tls-verify come with the kubeconfig work.
   const missing = lines.filter((l) => /missing/.test(l) && !/^(create cluster|get kubeconfig):/.test(l));
   assert.deepEqual(missing, []);
+});
+
+test('a Go build in plain output: why and what it costs first, then which package of how many and the time, never go\'s JSON', async () => {
+  const box = sandbox();
+  try {
+    // A fake go (the unit tests' one) first on PATH, and a cache of our own: a real build takes minutes.
+    const bin = join(box.workdir, '..', 'fake-go-bin');
+    mkdirSync(bin, { recursive: true });
+    const { go } = await makeFakeGo(bin);
+    symlinkSync(go, join(bin, 'go'));
+    box.env.KWOK_CACHE_DIR = join(box.workdir, '..', 'fresh-cache');
+    const r = await execa('node', [BIN, 'artifacts', 'build', 'etcd'], { env: { ...process.env, ...box.env, PATH: `${bin}:${process.env.PATH}` }, reject: false });
+    assert.equal(r.exitCode, 0, String(r.stderr));
+    const lines = String(r.stderr).split('\n');
+    const cost = lines.findIndex((l) => /^building etcd v3\.6\.10 from Go modules with go1\.99\.0: a cold build takes .* \(this machine has \d+ CPUs?\), most of it Go's caches under .*fresh-cache\/go \(`kwokts artifacts prune` frees them\)$/.test(l));
+    const compiled = lines.findIndex((l) => /^ {2}\[\d+s\] building etcd v3\.6\.10: (compiled \d+\/\d+ packages \(\S+\)|reading the go\.mod of \S+ \(\d+\/\d+\))$/.test(l));
+    assert.ok(cost >= 0 && compiled > cost, String(r.stderr));
+    assert.doesNotMatch(String(r.stderr), /"GoMod"|^\s*[{}]\s*$/m);
+  } finally {
+    box.cleanup();
+  }
 });
