@@ -238,7 +238,7 @@ test('every kwokctl command and every flag of the non-create commands exists her
   assert.deepEqual(missing, []);
 });
 
-test('a Go build in plain output: why and what it costs first, then which package of how many and the time, never go\'s JSON', async () => {
+test('a Go build in plain output: why and what it costs first, then which package of how many and the time, never go\'s JSON; artifacts prune frees what it left', async () => {
   const box = sandbox();
   try {
     // A fake go (the unit tests' one) first on PATH, and a cache of our own: a real build takes minutes.
@@ -254,6 +254,29 @@ test('a Go build in plain output: why and what it costs first, then which packag
     const compiled = lines.findIndex((l) => /^ {2}\[\d+s\] building etcd v3\.6\.10: (compiled \d+\/\d+ packages \(\S+\)|reading the go\.mod of \S+ \(\d+\/\d+\))$/.test(l));
     assert.ok(cost >= 0 && compiled > cost, String(r.stderr));
     assert.doesNotMatch(String(r.stderr), /"GoMod"|^\s*[{}]\s*$/m);
+
+    // artifacts prune: what the build left (the fake go fills no Go cache: one stands in for it).
+    const cache = box.env.KWOK_CACHE_DIR;
+    mkdirSync(join(cache, 'go', 'build-cache', '00'), { recursive: true });
+    writeFileSync(join(cache, 'go', 'build-cache', '00', 'entry'), Buffer.alloc(100_000));
+    const env = { ...process.env, ...box.env };
+    const dry = await execa('node', [BIN, 'artifacts', 'prune', '--dry-run'], { env, reject: false });
+    assert.equal(dry.exitCode, 0, String(dry.stderr));
+    assert.match(String(dry.stdout), /^would free \d+(\.\d)? [KMG]?B in .*fresh-cache:$/m);
+    assert.match(String(dry.stdout), /^ +\d+(\.\d)? [KMG]?B {2}Go's build cache: .*fresh-cache\/go\/build-cache$/m);
+    // The binaries the next create would take are kept (a rebuild without Go's caches is a cold one).
+    assert.match(String(dry.stdout), /^kept, as clusters run them or the next create would:\n +\d+(\.\d)? [KMG]?B {2}etcd v3\.6\.10 binaries built from Go modules: .* \(the next create cluster\)$/m);
+    assert.ok(existsSync(join(cache, 'go', 'build-cache')), 'a dry run removes nothing');
+    const real = await execa('node', [BIN, 'artifacts', 'prune'], { env, reject: false });
+    assert.equal(real.exitCode, 0, String(real.stderr));
+    assert.match(String(real.stdout), /^freed \d+(\.\d)? [KMG]?B in /m);
+    assert.equal(existsSync(join(cache, 'go')), false);
+    assert.ok(existsSync(join(cache, 'gobuild', 'etcd', 'v3.6.10', 'etcd')));
+    const all = await execa('node', [BIN, 'artifacts', 'prune', '--all'], { env, reject: false });
+    assert.match(String(all.stdout), /^freed .*\n +\d+(\.\d)? [KMG]?B {2}etcd v3\.6\.10 binaries built from Go modules: /m);
+    assert.equal(existsSync(join(cache, 'gobuild', 'etcd', 'v3.6.10')), false);
+    const again = await execa('node', [BIN, 'artifacts', 'prune'], { env, reject: false });
+    assert.match(String(again.stdout), /^nothing to free in /m);
   } finally {
     box.cleanup();
   }
