@@ -1,4 +1,6 @@
 import { CommandHelp, Help, type Command } from '@oclif/core';
+import { homedir } from 'node:os';
+import { join, sep } from 'node:path';
 import { optionFlagDefaults } from '../cluster/option-defaults.js';
 import { OPTION_SPECS, type OptionSpec } from '../config/options.js';
 import { resolveOptionValues } from '../config/resolve.js';
@@ -31,7 +33,7 @@ export default class KwoktsHelp extends Help {
   }
 
   override async showCommandHelp(command: Command.Loadable): Promise<void> {
-    await super.showCommandHelp(withoutEmptyDefaults(await withOptionDefaults(command, this.argv)));
+    await super.showCommandHelp(withConfigDefault(withoutEmptyDefaults(await withOptionDefaults(command, this.argv))));
   }
 
   override wrap(body: string, spacing: number = this.indentSpacing): string {
@@ -65,6 +67,16 @@ export function wrapWords(text: string, width: number): string {
       return out.join('\n');
     })
     .join('\n');
+}
+
+/** -c's default is the file read first: $KWOK_WORKDIR/kwok.yaml, as ~/… when it is under $HOME. */
+function withConfigDefault(command: Command.Loadable): Command.Loadable {
+  const flag = command.flags['config'];
+  if (!flag || flag.helpGroup !== 'GLOBAL') return command;
+  const file = join(resolveWorkdir(), 'kwok.yaml');
+  const home = homedir();
+  const shown = home && file.startsWith(home + sep) ? `~${file.slice(home.length)}` : file;
+  return { ...command, flags: { ...command.flags, config: { ...flag, default: shown } } };
 }
 
 /** oclif prints `[default: ]` for a list flag that defaults to none (`--extra-args`): no default is shown instead. */
