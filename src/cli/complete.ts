@@ -130,10 +130,11 @@ export async function completeWords(typed: readonly string[], table: CompletionT
     if (flag?.type !== 'option') return [];
     const kind = FLAG_VALUES[flag.name];
     const all = flag.options ?? (kind ? await valuesOf(kind, sources, context) : []);
-    // In a list (`--enable metrics-server,pro`), the part after the last separator.
+    // In a list (`--enable metrics-server,pro`), the part after the last separator, without the
+    // values already in the list.
     const cut = flag.delimiter ? partial.lastIndexOf(flag.delimiter) + 1 : 0;
     const head = partial.slice(0, cut);
-    const given = new Set(head.split(flag.delimiter ?? '\n'));
+    const given = flag.delimiter ? new Set(head.split(flag.delimiter)) : new Set<string>();
     return all.filter((o) => !given.has(o)).map((o) => prefix + head + o).filter((o) => o.startsWith(prefix + partial));
   };
   const previous = before.at(-1);
