@@ -524,8 +524,8 @@ export interface RunGoOptions {
 
 /**
  * Where kwokts's go commands keep Go's build and module caches: under the cache directory, not
- * the user's ~/.cache/go-build and ~/go/pkg/mod, so that everything a first build fills (several
- * GB) is in one place that `artifacts prune` can free without touching the user's own Go work.
+ * the user's ~/.cache/go-build and ~/go/pkg/mod, so that everything a first build fills (most of
+ * its disk use) is in one place that `artifacts prune` can free without touching the user's own Go work.
  * A GOCACHE or GOMODCACHE the user set is theirs and is used as it is.
  */
 export function goCacheEnv(cacheDir: string, env: Readonly<Record<string, string | undefined>> = process.env): { GOCACHE?: string; GOMODCACHE?: string } {

@@ -1,7 +1,7 @@
 /**
  * `artifacts prune`: what a first run filled the cache directory with, and that the next create
- * does not need, found and removed. A build from Go modules leaves several GB of Go caches for one
- * few hundred MB of binaries; old versions' binaries and downloads pile up. Binaries a cluster runs
+ * does not need, found and removed. A build from Go modules leaves Go caches many times the size of
+ * the binaries it made; old versions' binaries and downloads pile up. Binaries a cluster runs
  * (its record names them) are kept: removing them would break its `start` and its passthroughs.
  */
 import { lstat, readdir, rm, chmod, stat } from 'node:fs/promises';

@@ -92,8 +92,8 @@ export const PLAIN_TIMING: PlainTiming = { detailGapMs: 5_000, heartbeatMs: 15_0
 /**
  * Plain lines (CI, logs, pipes): one when a phase starts and one when it ends; between them its
  * details, at most one every `detailGapMs`, each with the phase's elapsed time, and at least one
- * every `heartbeatMs` (the latest detail again, with the time advanced): a thirteen-minute build
- * that prints nothing looks hung.
+ * every `heartbeatMs` (the latest detail again, with the time advanced): a long build that prints
+ * nothing looks hung.
  */
 export function plainRunner(write: (text: string) => void = (text) => process.stderr.write(text), clock: PlainClock = REAL_CLOCK, timing: PlainTiming = PLAIN_TIMING): PhaseRunner {
   return async (phases) => {

@@ -39,8 +39,8 @@ export const NEXT_CREATE = 'the next create cluster';
 
 /**
  * The cached files the next `create cluster` (with these option values) would take its control
- * plane, kubectl and etcdctl from: removing them would have it download or build them again, a
- * build of some fifteen minutes once Go's caches are gone too.
+ * plane, kubectl and etcdctl from: removing them would have it download or build them again, and
+ * once Go's caches are gone too, that build is a cold one.
  */
 export function nextCreateBinaries(values: ClusterOptionValues, workdir: string): string[] {
   const { kubeVersion, etcdVersion } = clusterVersions(values);
