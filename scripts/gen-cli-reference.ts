@@ -105,7 +105,9 @@ function code(text: string): string {
 }
 
 /** What the definition says the default is, as text; '' when it says none. */
-async function defaultOf(flag: FlagDef, option: OptionRow | undefined): Promise<string> {
+async function defaultOf(flag: FlagDef, option: OptionRow | undefined, optionDefaults: ReadonlyMap<string, string>): Promise<string> {
+  // An option flag: what create uses when nothing sets it, as its --help shows (src/cluster/option-defaults.ts).
+  if (option?.flag !== undefined && optionDefaults.has(option.flag)) return optionDefaults.get(option.flag)!;
   if (typeof flag.defaultHelp === 'function') {
     const shown = await (flag.defaultHelp as (ctx: unknown) => Promise<unknown>)({ options: flag, flags: {} });
     if (shown !== undefined && shown !== '') return String(shown);
@@ -139,13 +141,13 @@ function describe(flag: FlagDef): string {
   return parts.filter((p) => p !== '').join(' ');
 }
 
-async function flagTable(flags: Record<string, FlagDef>, options: ReadonlyMap<string, OptionRow>): Promise<string[]> {
+async function flagTable(flags: Record<string, FlagDef>, options: ReadonlyMap<string, OptionRow>, optionDefaults: ReadonlyMap<string, string> = new Map()): Promise<string[]> {
   const rows = ['| flag | default | variable | meaning |', '|---|---|---|---|'];
   const names = Object.keys(flags).sort();
   for (const name of names) {
     const flag = flags[name]!;
     const option = options.get(name);
-    const shown = await defaultOf(flag, option);
+    const shown = await defaultOf(flag, option, optionDefaults);
     const env = envOf(flag, option);
     rows.push(`| ${code(spelling(name, flag))} | ${shown === '' ? '' : code(shown)} | ${env === '' ? '' : code(env)} | ${cell(describe(flag))} |`);
   }
@@ -172,6 +174,10 @@ export async function renderCliReference(): Promise<string> {
   const { BaseCommand } = (await import('../src/cli/base-command.js')) as unknown as { BaseCommand: CommandClass };
   const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { oclif: { topics: Record<string, { description: string }> } };
   const options = new Map(OPTION_SPECS.filter((o) => o.flag).map((o) => [o.flag!, o]));
+  // Nothing of this machine's: no config file, no variable, the download URLs of linux/amd64.
+  const { optionFlagDefaults } = await import('../src/cluster/option-defaults.js');
+  const { resolveOptionValues } = await import('../src/config/resolve.js');
+  const optionDefaults = optionFlagDefaults(resolveOptionValues({}, {}, {}), '~/.kwok', { os: 'linux', arch: 'amd64' });
   const commands = await loadCommands();
   const globalFlags = BaseCommand.baseFlags ?? {};
 
@@ -182,9 +188,9 @@ export async function renderCliReference(): Promise<string> {
     '',
     'Every command of `kwokts`, its arguments and its flags, as the command definitions in `src/commands` declare them.',
     'The command-line grammar (Go pflag spellings, `--no-FLAG`, repeated flags) is described in',
-    '[the command line](../user/command-line.md). A variable is read when its flag is not given. Where',
-    'a description says `(default: <option>)` (`securePort`, `kubeAuthorization`), the default is that',
-    "option's value.",
+    '[the command line](../user/command-line.md). A variable is read when its flag is not given. The',
+    'defaults of the cluster options are those of a machine with no config file and no `KWOK_*`',
+    'variable, on linux/amd64; `--help` shows them as resolved on yours (as `config view` resolves them).',
     '',
     '## Global flags',
     '',
@@ -220,7 +226,7 @@ export async function renderCliReference(): Promise<string> {
       out.push('');
     }
     const flags = command.cls.flags ?? {};
-    if (Object.keys(flags).length > 0) out.push(...(await flagTable(flags, options)), '');
+    if (Object.keys(flags).length > 0) out.push(...(await flagTable(flags, options, optionDefaults)), '');
     else out.push('No flags of its own; the global flags apply.', '');
     if (command.id === 'kwok') {
       out.push("The controller's own flags, after `kwok` (`src/kwok/app/options.ts`):", '', '| flag | meaning |', '|---|---|');

@@ -77,6 +77,7 @@ export async function buildClusterAutoscalerFromSource(dir: string, options: GoB
         go: go.command,
         cwd: plan.moduleDir,
         env: { CGO_ENABLED: '0', GOWORK: 'off' },
+        cacheDir: options.cacheDir,
         ...(options.signal ? { signal: options.signal } : {}),
         onLine: (line) => logger.debug(`go: ${line}`),
       });

@@ -7,13 +7,15 @@
  * the release and pins every sibling named in upstream's replace block to its published version
  * (`k8s.io/X => k8s.io/X v0.<minor>.<patch>`, `go.etcd.io/etcd/X/v3 => … v3.6.10`), `go get` the
  * commands, and run ONE `go build` for all of them (they share most compile work). Go's module and
- * build caches stay at their defaults, outside the repo, so a rebuild is quick.
+ * build caches are kwokts's own, under the cache directory (goCacheEnv), so that `artifacts prune`
+ * can free what kwokts filled without touching the user's own Go caches.
  *
  * The pure half (go.mod parsing and rendering, ldflags, the build plan) is exported for tests and
  * for dry-run; `buildFromGoModules` does the work.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile, open } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { normalizeVersion } from '../config/versions.js';
 import { PreflightError } from '../util/errors.js';
@@ -513,9 +515,24 @@ async function allPresent(plan: GoBuildPlan): Promise<boolean> {
 export interface RunGoOptions {
   go: string;
   cwd: string;
-  env: Record<string, string>;
+  env: Record<string, string | undefined>;
+  /** The cache directory: the go tool's caches are kwokts's own, under it (goCacheEnv). */
+  cacheDir: string;
   signal?: AbortSignal;
   onLine?: (line: string) => void;
+}
+
+/**
+ * Where kwokts's go commands keep Go's build and module caches: under the cache directory, not
+ * the user's ~/.cache/go-build and ~/go/pkg/mod, so that everything a first build fills (most of
+ * its disk use) is in one place that `artifacts prune` can free without touching the user's own Go work.
+ * A GOCACHE or GOMODCACHE the user set is theirs and is used as it is.
+ */
+export function goCacheEnv(cacheDir: string, env: Readonly<Record<string, string | undefined>> = process.env): { GOCACHE?: string; GOMODCACHE?: string } {
+  return {
+    ...(env['GOCACHE'] ? {} : { GOCACHE: path.join(cacheDir, 'go', 'build-cache') }),
+    ...(env['GOMODCACHE'] ? {} : { GOMODCACHE: path.join(cacheDir, 'go', 'mod-cache') }),
+  };
 }
 
 /** Runs the go tool, streaming its output lines; ExternalCommandError (with the tail) on failure. */
@@ -523,7 +540,7 @@ export async function runGo(args: string[], options: RunGoOptions): Promise<stri
   const execa = await loadExeca();
   const subprocess = execa(options.go, args, {
     cwd: options.cwd,
-    env: options.env,
+    env: { ...goCacheEnv(options.cacheDir), ...options.env },
     all: true,
     buffer: { stdout: true, stderr: false, all: false },
     reject: false,
@@ -558,6 +575,29 @@ async function syncPath(file: string): Promise<void> {
 }
 
 /**
+ * What a cold build costs, as the user is told before it starts (the figures are those of
+ * docs/user/offline.md): a build nobody was warned about looks hung.
+ */
+const COLD_BUILD_COST: Partial<Record<GoBuildKind, string>> = {
+  kubernetes: 'about 13–16 minutes on a 2-core machine and about 4.4 GB of disk',
+  'kubernetes-node': 'about 13–16 minutes on a 2-core machine and about 4.4 GB of disk',
+  jaeger: 'about half an hour on a 2-core machine and GBs of disk',
+};
+
+/** The line that says a build starts, what it costs and where the space goes. */
+export function buildStartMessage(kind: GoBuildKind, version: string, goVersion: string, cacheDir: string, cpus: number = availableParallelism(), env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const cost = COLD_BUILD_COST[kind] ?? 'minutes and GBs of disk';
+  const caches = goCacheEnv(cacheDir, env);
+  const where = caches.GOCACHE || caches.GOMODCACHE ? `most of it Go's caches under ${path.join(cacheDir, 'go')} (\`kwokts artifacts prune\` frees them)` : "most of it Go's caches (your GOCACHE and GOMODCACHE)";
+  return `building ${kind} ${version} from Go modules with ${goVersion}: a cold build takes ${cost} (this machine has ${cpus} CPU${cpus === 1 ? '' : 's'}), ${where}`;
+}
+
+/** A line of `go build -v`: the import path of a package it compiled. */
+const PACKAGE_LINE = /^[\w.~-]+(\/[\w.~+-]+)*$/;
+/** A line of `go get` about a module: `go: downloading k8s.io/api v0.36.1`. */
+const MODULE_LINE = /^go: (?:downloading|added|upgraded|found) (\S+)(?: (\S+))?/;
+
+/**
  * Builds every binary of `kind` (kubernetes: kube-apiserver, kube-controller-manager,
  * kube-scheduler, kubectl; etcd: etcd, etcdctl, etcdutl) at `version` into
  * `<cacheDir>/gobuild/<kind>/<version>/`. Idempotent, locked against concurrent builds, atomic per
@@ -567,8 +607,8 @@ export async function buildFromGoModules(kind: GoBuildKind, version: string, opt
   const started = Date.now();
   const plan = planGoBuild(kind, version, options.cacheDir);
   const logger = options.logger ?? silentLogger;
-  const emit = (phase: GoBuildPhase, line?: string): void => {
-    options.onProgress?.({ type: 'build', kind, version: plan.version, phase, ...(line !== undefined ? { line } : {}) });
+  const emit = (phase: GoBuildPhase, at: { line?: string; item?: string; done?: number; total?: number } = {}): void => {
+    options.onProgress?.({ type: 'build', kind, version: plan.version, phase, ...at });
   };
   const result = (built: boolean): GoBuildResult => ({ kind, version: plan.version, dir: plan.outDir, binaries: binariesMap(plan), built, durationMs: Date.now() - started });
 
@@ -583,27 +623,29 @@ export async function buildFromGoModules(kind: GoBuildKind, version: string, opt
   return withFileLock(plan.outDir, { ...(options.logger ? { logger: options.logger } : {}), ...(options.signal ? { signal: options.signal } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}), tuning: { lockWaitMs: 4 * 3_600_000, ...options.tuning } }, async () => {
     if (!options.force && (await allPresent(plan))) return result(false);
     await removeStaleTemps(plan.outDir);
-    logger.info(`building ${kind} ${plan.version} from Go modules with ${go.version} (a cold build takes minutes)`);
-    const run = (args: string[], cwd: string, phase: GoBuildPhase, env: Record<string, string> = plan.env): Promise<string> =>
+    logger.info(buildStartMessage(kind, plan.version, go.version, options.cacheDir));
+    const run = (args: string[], cwd: string, onLine: ((line: string) => void) | undefined, env: Record<string, string> = plan.env): Promise<string> =>
       runGo(args, {
         go: go.command,
         cwd,
         env,
+        cacheDir: options.cacheDir,
         ...(options.signal ? { signal: options.signal } : {}),
-        onLine: (line) => {
-          logger.debug(`go: ${line}`);
-          emit(phase, line);
-        },
+        ...(onLine ? { onLine } : {}),
       });
+    const goLine = (phase: GoBuildPhase) => (line: string): void => {
+      logger.debug(`go: ${line}`);
+      emit(phase, { line });
+    };
 
-    // 1. Read upstream's go.mod files.
-    emit('resolve');
+    // 1. Read upstream's go.mod files. `-json` is for this code to read, not for the screen.
     const workRoot = path.dirname(plan.srcDir);
     await mkdir(workRoot, { recursive: true });
     const upstream: string[] = [];
     const upstreamSums: string[] = [];
-    for (const mod of plan.modules) {
-      const out = await run(['mod', 'download', '-json', `${mod}@${plan.version}`], workRoot, 'resolve', { GOWORK: 'off' });
+    for (const [i, mod] of plan.modules.entries()) {
+      emit('resolve', { item: mod, done: i + 1, total: plan.modules.length });
+      const out = await run(['mod', 'download', '-json', `${mod}@${plan.version}`], workRoot, undefined, { GOWORK: 'off' });
       const info = JSON.parse(out) as { GoMod?: string; Dir?: string; Error?: string };
       if (!info.GoMod) {
         throw commandFailed([go.command, 'mod', 'download', '-json', `${mod}@${plan.version}`], `go mod download ${mod}@${plan.version} gave no go.mod${info.Error ? `: ${info.Error}` : ''}`, out);
@@ -622,19 +664,37 @@ export async function buildFromGoModules(kind: GoBuildKind, version: string, opt
     // checksum database did verify.
     const sums = mergeGoSums(upstreamSums);
     if (sums) await writeFile(path.join(plan.srcDir, 'go.sum'), sums);
-    await run(plan.getArgs, plan.srcDir, 'prepare');
+    let fetched = 0;
+    await run(plan.getArgs, plan.srcDir, (line) => {
+      const module = MODULE_LINE.exec(line);
+      if (!module) return goLine('prepare')(line);
+      logger.debug(`go: ${line}`);
+      fetched += 1;
+      emit('prepare', { item: module[2] ? `${module[1]} ${module[2]}` : module[1]!, done: fetched });
+    });
 
     // 3. One build for all commands, into a temp dir next to the final one.
     const kindDir = path.dirname(plan.outDir);
     const tmpOut = path.join(kindDir, `.${path.basename(plan.outDir)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
     await mkdir(tmpOut, { recursive: true });
     try {
+      // How many packages the build may compile (Go's cache spares it some): `go list -deps`.
       emit('compile');
-      await run(plan.buildArgs(tmpOut), plan.srcDir, 'compile');
+      const pkgs = [...new Set(plan.outputs.map((o) => o.pkg))];
+      const listed = await run(['list', '-deps', '-f', '{{.ImportPath}}', ...pkgs], plan.srcDir, undefined).catch(() => '');
+      const total = listed.split('\n').filter((l) => l.trim() !== '').length || undefined;
+      // -v names each package as it is compiled: the progress of a build that is otherwise silent.
+      const [verb, ...rest] = plan.buildArgs(tmpOut);
+      let compiled = 0;
+      await run([verb!, '-v', ...rest], plan.srcDir, (line) => {
+        if (!PACKAGE_LINE.test(line)) return goLine('compile')(line);
+        compiled += 1;
+        emit('compile', { item: line, done: compiled, ...(total !== undefined ? { total: Math.max(total, compiled) } : {}) });
+      });
 
       // 4. Name the outputs and check that each reports the wanted version.
-      emit('verify');
-      for (const o of plan.outputs) {
+      for (const [i, o] of plan.outputs.entries()) {
+        emit('verify', { item: o.name, done: i + 1, total: plan.outputs.length });
         const built = path.join(tmpOut, o.builtName);
         const named = path.join(tmpOut, o.name);
         if (built !== named) await rename(built, named);
@@ -644,7 +704,6 @@ export async function buildFromGoModules(kind: GoBuildKind, version: string, opt
         if (!output.includes(o.versionText)) {
           throw commandFailed([named, ...o.versionArgs], `${o.name} built from ${o.pkg}@${plan.version} does not report "${o.versionText}"`, output);
         }
-        emit('verify', output.split('\n')[0]);
       }
 
       // 5. Move each binary into place (each rename is atomic).

@@ -37,3 +37,5 @@ export type { SourceBuildPlan, SourceBuildResult } from './cluster-autoscaler.js
 export { DEFAULT_DOWNLOAD_TUNING, DownloadError, downloadTuningFromEnv, parseDurationMs } from './download.js';
 export type { DownloadTuning, DownloadFailure } from './download.js';
 export type { ArtifactProgressEvent, GoBuildPhase, ProgressCallback } from './progress.js';
+export { formatBytes, planPrune, prune } from './prune.js';
+export type { PruneEntry, PrunePlan, PruneOptions } from './prune.js';

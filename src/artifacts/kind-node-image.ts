@@ -258,7 +258,7 @@ async function ensureRootfs(run: Run, cacheDir: string, step: (l: string) => voi
 }
 
 async function moduleDir(go: string, cacheDir: string, mod: string, version: string, signal?: AbortSignal): Promise<string> {
-  const out = await runGo(['mod', 'download', '-json', `${mod}@${version}`], { go, cwd: cacheDir, env: { GOWORK: 'off', GOFLAGS: '-mod=mod' }, ...(signal ? { signal } : {}) });
+  const out = await runGo(['mod', 'download', '-json', `${mod}@${version}`], { go, cwd: cacheDir, env: { GOWORK: 'off', GOFLAGS: '-mod=mod' }, cacheDir, ...(signal ? { signal } : {}) });
   const dir = (JSON.parse(out) as { Dir?: string }).Dir;
   if (!dir) throw new ExternalCommandError(`go mod download ${mod}@${version} gave no directory`, [go, 'mod', 'download', '-json', `${mod}@${version}`], out);
   return dir;

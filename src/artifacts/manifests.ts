@@ -81,7 +81,7 @@ async function fetchManifest(url: string, ctx: ManifestContext): Promise<string>
     if (go) {
       try {
         await mkdir(ctx.cacheDir, { recursive: true });
-        const out = await runGo(['mod', 'download', '-json', `${fromModule.module}@${fromModule.version}`], { go: go.command, cwd: ctx.cacheDir, env: { ...process.env, GOFLAGS: '-mod=mod', GOWORK: 'off' }, ...(ctx.signal ? { signal: ctx.signal } : {}) });
+        const out = await runGo(['mod', 'download', '-json', `${fromModule.module}@${fromModule.version}`], { go: go.command, cwd: ctx.cacheDir, env: { ...process.env, GOFLAGS: '-mod=mod', GOWORK: 'off' }, cacheDir: ctx.cacheDir, ...(ctx.signal ? { signal: ctx.signal } : {}) });
         const dir = (JSON.parse(out) as { Dir?: string }).Dir;
         const file = dir === undefined ? undefined : path.join(dir, fromModule.file);
         if (file !== undefined && existsSync(file)) {

@@ -39,6 +39,11 @@ export type ArtifactProgressEvent =
       phase: GoBuildPhase;
       /** One line of the go tool's output, when the event carries one. */
       line?: string;
+      /** What the phase is at: the module read or fetched, the package compiled, the binary checked. */
+      item?: string;
+      /** How many of `total` the phase has done (`total` undefined: not known in advance). */
+      done?: number;
+      total?: number;
     };
 
 export type ProgressCallback = (event: ArtifactProgressEvent) => void;

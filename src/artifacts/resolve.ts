@@ -145,6 +145,18 @@ function hintFor(pending: Array<Extract<Outcome, { kind: 'pending' }>>, goStatus
 }
 
 /**
+ * Why a Go build starts, said before it does: with `auto`, which download was refused, from where
+ * and how (the first one; the others are alike). The user can then fix the download (a proxy, a
+ * mirror prefix) instead of waiting for the build.
+ */
+export function buildReason(items: ReadonlyArray<{ name: string; attempts: readonly string[] }>, offline: OfflineBuildMode): string {
+  const names = items.map((p) => p.name).join(', ');
+  if (offline === 'always') return `building ${names} from Go modules (build from source: always)`;
+  const refused = items.find((p) => p.attempts.length > 0)?.attempts.at(-1);
+  return `could not download ${names}${refused ? ` (${refused})` : ''}; building ${items.length === 1 ? 'it' : 'them'} from Go modules instead`;
+}
+
+/**
  * Makes every requested binary available and says where each came from. Downloads run in
  * parallel (bounded); Go builds run one family at a time. Throws ArtifactError on a checksum
  * mismatch, PreflightError when a binary cannot be had.
@@ -187,8 +199,7 @@ export async function resolveArtifacts(requests: readonly ArtifactRequest[], opt
     } else {
       goStatus = 'present';
       for (const group of groups.values()) {
-        const names = group.items.map((p) => p.name).join(', ');
-        logger.info(offline === 'always' ? `building ${names} from Go modules` : `could not download ${names}; building ${group.kind} ${group.version} from Go modules`);
+        logger.info(buildReason(group.items, offline));
         try {
           const built = await buildFromGoModules(group.kind, group.version, {
             cacheDir: options.cacheDir,

@@ -1,5 +1,5 @@
 import { flagTokenCount, type FlagShape } from './pflag.js';
-import { suggest } from './suggest.js';
+import { suggest, unknownFlagHint } from './suggest.js';
 import { UsageError } from '../util/errors.js';
 
 /** Commands whose arguments all belong to another tool (kwokctl disables flag parsing for them). */
@@ -47,7 +47,8 @@ export function routeArgv(argv: readonly string[], table: CommandTable): string[
         if (complete()) break;
         const where = words.length > 0 ? words.join(' ') + ' ' : '';
         throw new UsageError(`unknown flag: ${token.split('=')[0]}${words.length > 0 ? ` for "${table.bin} ${words.join(' ')}"` : ''}`, {
-          hint: `flags other than --name, -c/--config, --dry-run and -v go after the command: see \`${table.bin} ${where}--help\``,
+          // A typo of a global flag (`--nme`) is told as such; any other flag belongs after the command.
+          hint: unknownFlagHint(token, table.globals, `flags other than --name, -c/--config, --dry-run and -v go after the command: see \`${table.bin} ${where}--help\``),
         });
       }
       moved.push(...argv.slice(i, i + count));

@@ -8,6 +8,7 @@ import { UsageError } from '../util/errors.js';
 import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
 import { FlagSyntaxError, normalizeFlags, type FlagShape } from './pflag.js';
 import { reportError } from './report-error.js';
+import { unknownFlagHint } from './suggest.js';
 import { installInterruptHandlers } from './interrupts.js';
 import { armDeadline } from './deadline.js';
 import { loadCommandConfig } from './command-config.js';
@@ -49,7 +50,8 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
       ({ argv: this.argv, falseBooleans } = normalizeFlags(this.argv, shapes));
     } catch (error) {
       if (!(error instanceof FlagSyntaxError)) throw error;
-      throw new UsageError(error.message, { hint: `see \`${this.config.bin} ${(this.id ?? '').replaceAll(':', ' ')} --help\`` });
+      const help = `see \`${this.config.bin} ${(this.id ?? '').replaceAll(':', ' ')} --help\``;
+      throw new UsageError(error.message, { hint: error.message.startsWith('unknown flag') ? unknownFlagHint(error.flag, shapes, help) : help });
     }
     const { flags, args, argv } = await this.parse({
       flags: this.ctor.flags,

@@ -1,4 +1,7 @@
 import type { Config } from '@oclif/core';
+import { COMPONENT_NAMES } from '../config/component-names.js';
+import { RUNTIME_NAMES } from '../config/runtime-names.js';
+import { LogLevel } from '../util/log.js';
 /**
  * Shell completion: what may come next on a command line. The shell scripts (`completion bash`
  * and the others) call the hidden `__complete` command with the words typed so far, the last one
@@ -11,6 +14,8 @@ export interface CompletionFlag {
   type: 'boolean' | 'option';
   options?: readonly string[];
   hidden?: boolean;
+  /** A list flag's separator (`--enable a,b`): the value after the last one is completed. */
+  delimiter?: string;
 }
 
 export interface CompletionTable {
@@ -23,21 +28,94 @@ export interface CompletionTable {
   passthrough: ReadonlySet<string>;
 }
 
-export function completeWords(typed: readonly string[], table: CompletionTable): string[] {
+/** What completion needs to read from the machine: the clusters, and what is in them and in the config. */
+export interface CompletionSources {
+  /** The clusters in the workdir. */
+  clusters(): Promise<readonly string[]>;
+  /** The components of a cluster (none when it cannot be read). */
+  components(cluster: string): Promise<readonly string[]>;
+  /** What `scale` can make: the built-in templates and the KwokctlResources of the config files. */
+  resourceKinds(configFiles: readonly string[]): Promise<readonly string[]>;
+}
+
+/** Sources that know nothing: completion of commands and flags only. */
+export const NO_SOURCES: CompletionSources = { clusters: async () => [], components: async () => [], resourceKinds: async () => [] };
+
+/** Where a value can come from. */
+type ValueKind = 'clusters' | 'runtimes' | 'component-names' | 'log-levels' | 'cluster-components' | 'logs-subjects' | 'resource-kinds';
+
+/**
+ * The values of flags that have no fixed `options` in their oclif definition (oclif would then
+ * refuse kwokctl's other spellings with its own message), by flag name: the same flag means the
+ * same on every command that has it.
+ */
+const FLAG_VALUES: Readonly<Record<string, ValueKind>> = {
+  name: 'clusters',
+  runtime: 'runtimes',
+  enable: 'component-names',
+  disable: 'component-names',
+  components: 'component-names',
+  v: 'log-levels',
+};
+
+/** The values of commands' arguments, by command and position. */
+const ARGUMENT_VALUES: Readonly<Record<string, readonly ValueKind[]>> = {
+  logs: ['logs-subjects'],
+  'port-forward': ['cluster-components'],
+  scale: ['resource-kinds'],
+};
+
+interface Context {
+  /** The cluster the command line names (--name), for its components. */
+  cluster: string;
+  configFiles: string[];
+}
+
+async function valuesOf(kind: ValueKind, sources: CompletionSources, context: Context): Promise<readonly string[]> {
+  switch (kind) {
+    case 'clusters':
+      return sources.clusters();
+    case 'runtimes':
+      return RUNTIME_NAMES;
+    case 'component-names':
+      return COMPONENT_NAMES;
+    case 'log-levels':
+      return Object.keys(LogLevel);
+    case 'cluster-components':
+      return sources.components(context.cluster);
+    case 'logs-subjects':
+      return [...(await sources.components(context.cluster)), 'audit'];
+    case 'resource-kinds':
+      return sources.resourceKinds(context.configFiles);
+  }
+}
+
+export async function completeWords(typed: readonly string[], table: CompletionTable, sources: CompletionSources = NO_SOURCES): Promise<string[]> {
   const current = typed.at(-1) ?? '';
   const before = typed.slice(0, -1);
   const words: string[] = [];
+  const positionals: string[] = [];
+  const context: Context = { cluster: 'kwok', configFiles: [] };
   let flags = table.globals;
   let complete = false;
   for (let i = 0; i < before.length; i++) {
     const token = before[i]!;
     if (token.startsWith('-')) {
-      // Skip the value of a flag that takes one (`--name foo`).
+      // Skip the value of a flag that takes one (`--name foo`), noting the ones completion needs.
       const flag = findFlag(token, flags);
-      if (flag?.type === 'option' && !token.includes('=') && (token.startsWith('--') || token.length === 2)) i += 1;
+      let value: string | undefined;
+      if (flag?.type === 'option' && !token.includes('=') && (token.startsWith('--') || token.length === 2)) {
+        value = before[i + 1];
+        i += 1;
+      } else if (token.includes('=')) value = token.slice(token.indexOf('=') + 1);
+      if (value !== undefined && flag?.name === 'name') context.cluster = value;
+      if (value !== undefined && flag?.name === 'config') context.configFiles.push(...value.split(','));
       continue;
     }
-    if (complete) continue;
+    if (complete) {
+      positionals.push(token);
+      continue;
+    }
     const candidate = [...words, token].join(' ');
     if (!table.commands.has(candidate) && !table.topics.has(candidate)) continue;
     words.push(token);
@@ -47,16 +125,26 @@ export function completeWords(typed: readonly string[], table: CompletionTable):
       if (table.passthrough.has(candidate)) return [];
     }
   }
-  // The value of a flag with a fixed set of values.
+  // The value of a flag: its fixed options, or what FLAG_VALUES says it takes.
+  const flagValues = async (flag: CompletionFlag | undefined, prefix: string, partial: string): Promise<string[]> => {
+    if (flag?.type !== 'option') return [];
+    const kind = FLAG_VALUES[flag.name];
+    const all = flag.options ?? (kind ? await valuesOf(kind, sources, context) : []);
+    // In a list (`--enable metrics-server,pro`), the part after the last separator, without the
+    // values already in the list.
+    const cut = flag.delimiter ? partial.lastIndexOf(flag.delimiter) + 1 : 0;
+    const head = partial.slice(0, cut);
+    const given = flag.delimiter ? new Set(head.split(flag.delimiter)) : new Set<string>();
+    return all.filter((o) => !given.has(o)).map((o) => prefix + head + o).filter((o) => o.startsWith(prefix + partial));
+  };
   const previous = before.at(-1);
   if (previous?.startsWith('-') && !previous.includes('=')) {
     const flag = findFlag(previous, flags);
-    if (flag?.type === 'option') return (flag.options ?? []).filter((o) => o.startsWith(current));
+    if (flag?.type === 'option' && (previous.startsWith('--') || previous.length === 2)) return flagValues(flag, '', current);
   }
   if (current.startsWith('--') && current.includes('=')) {
-    const flag = findFlag(current, flags);
-    const prefix = current.slice(0, current.indexOf('=') + 1);
-    return (flag?.options ?? []).map((o) => prefix + o).filter((o) => o.startsWith(current));
+    const eq = current.indexOf('=') + 1;
+    return flagValues(findFlag(current, flags), current.slice(0, eq), current.slice(eq));
   }
   if (current.startsWith('-')) {
     return flags
@@ -65,7 +153,10 @@ export function completeWords(typed: readonly string[], table: CompletionTable):
       .filter((f) => f.startsWith(current))
       .sort();
   }
-  if (complete) return [];
+  if (complete) {
+    const kind = ARGUMENT_VALUES[words.join(' ')]?.[positionals.length];
+    return kind ? [...(await valuesOf(kind, sources, context))].filter((v) => v.startsWith(current)) : [];
+  }
   const prefix = words.join(' ');
   const next = new Set<string>();
   for (const id of [...table.commands.keys(), ...table.topics]) {
@@ -143,12 +234,13 @@ Register-ArgumentCompleter -Native -CommandName '${bin}' -ScriptBlock {
 /** The table from oclif's manifest (no command module is loaded). */
 export function completionTable(config: Config, passthrough: ReadonlySet<string>): CompletionTable {
   const spaced = (id: string) => id.replaceAll(':', ' ');
-  const shape = (f: { name: string; char?: string; type: 'boolean' | 'option'; options?: readonly string[]; hidden?: boolean }): CompletionFlag => ({
+  const shape = (f: { name: string; char?: string; type: 'boolean' | 'option'; options?: readonly string[]; hidden?: boolean; delimiter?: string }): CompletionFlag => ({
     name: f.name,
     type: f.type,
     ...(f.char ? { char: f.char } : {}),
     ...(f.options ? { options: f.options } : {}),
     ...(f.hidden ? { hidden: true } : {}),
+    ...(f.delimiter ? { delimiter: f.delimiter } : {}),
   });
   const commands = new Map<string, CompletionFlag[]>();
   let globals: CompletionFlag[] = [];

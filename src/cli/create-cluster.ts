@@ -5,6 +5,7 @@ import type { Executor } from '../exec/executor.js';
 import type { Logger } from '../util/log.js';
 import { loadCommandConfig } from './command-config.js';
 import { armDeadline } from './deadline.js';
+import { currentInvocation } from './invocation.js';
 import { refreshPassthroughFacts } from './launcher-facts.js';
 import { deprecatedFlagWarnings, givenOptionValues } from './option-values.js';
 import { detectProgressMode, phaseRunner } from './progress.js';
@@ -44,6 +45,8 @@ export interface CreateClusterContext {
  */
 export async function createAndReport(flags: CreateClusterFlags, context: CreateClusterContext): Promise<void> {
   const { workdir, logger, executor } = context;
+  // Read before any program starts: the launcher's variable is not for them.
+  const invocation = currentInvocation();
   const { waitMs, waitFor } = waitPlan(flags.wait);
   armDeadline(context.abort, flags.timeout, 'create cluster');
   const config = await loadCommandConfig(workdir, flags.config, logger);
@@ -79,5 +82,5 @@ export async function createAndReport(flags: CreateClusterFlags, context: Create
   }
   const state = waitFor === 'apiserver' ? 'is started and kube-apiserver serves (--wait 0: the other components were not waited for)' : 'is ready';
   logger.info(`Cluster ${result.name} ${state} (${(result.elapsedMs / 1000).toFixed(1)}s); context ${result.context}`);
-  logger.info(`You can now use it: kwokts --name ${result.name} kubectl get ns`);
+  logger.info(`You can now use it: ${invocation} --name ${result.name} kubectl get ns`);
 }

@@ -6,8 +6,16 @@ type AnyFlag = Interfaces.Flag<string | boolean | string[] | undefined>;
 /** pflag's type names, which kwokctl's --help shows. */
 const HELP_VALUE: Record<OptionSpec['type'], string> = { string: 'string', uint: 'uint32', int: 'int', float: 'float', boolean: '', strings: 'strings' };
 
+/**
+ * A flag's --help text: its description, then whether kwokts ignores it (set, it gets one warning
+ * line at create; the help must not promise what create then refuses), its variable, and kwokctl's
+ * deprecation.
+ */
 export function flagDescription(spec: OptionSpec): string {
-  const parts = [spec.description];
+  let text = spec.description;
+  if (spec.honour === 'unsupported') text += `; ignored by kwokts${spec.note ? `: ${spec.note}` : ''}`;
+  else if (spec.ignores) text += `; kwokts ignores ${spec.ignores}`;
+  const parts = [text];
   if (spec.env) parts.push(`[env: ${spec.env}]`);
   if (spec.deprecated) parts.push(`(deprecated: ${spec.deprecated})`);
   return parts.join(' ');

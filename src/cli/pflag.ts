@@ -20,6 +20,8 @@ export interface FlagShape {
   allowNo?: boolean;
   aliases?: readonly string[];
   charAliases?: readonly string[];
+  /** Left out of --help (kwokctl's deprecated spellings): accepted, never suggested. */
+  hidden?: boolean;
 }
 
 export interface NormalizedFlags {

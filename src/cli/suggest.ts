@@ -26,3 +26,28 @@ export function suggest(typed: string, candidates: Iterable<string>): string[] {
   const best = scored[0]?.[1];
   return scored.filter(([, d]) => d === best).map(([c]) => c);
 }
+
+/**
+ * The flags closest to an unknown one (`--runtim` → `--runtime`), spelled with their dashes; `--no-`
+ * forms count for the booleans that have one. Hidden flags are not offered: they are kwokctl's
+ * deprecated spellings, and suggesting one would teach it.
+ */
+export function suggestFlags(typed: string, flags: Readonly<Record<string, { type: 'boolean' | 'option'; allowNo?: boolean; aliases?: readonly string[]; hidden?: boolean }>>): string[] {
+  if (!typed.startsWith('--')) return [];
+  const key = typed.slice(2).split('=')[0]!;
+  const names: string[] = [];
+  for (const [name, flag] of Object.entries(flags)) {
+    if (flag.hidden) continue;
+    names.push(name, ...(flag.aliases ?? []));
+    if (flag.type === 'boolean' && flag.allowNo && key.startsWith('no-')) names.push(`no-${name}`);
+  }
+  // A short flag is within two edits of almost anything (`--x` is not a typo of `--v`).
+  const close = names.filter((name) => name.startsWith(key) || levenshtein(key, name) <= name.length / 2);
+  return suggest(key, close).map((name) => `--${name}`);
+}
+
+/** The hint for an unknown flag: the closest flags, else where the flags are listed. */
+export function unknownFlagHint(typed: string, flags: Parameters<typeof suggestFlags>[1], fallback: string): string {
+  const close = suggestFlags(typed, flags);
+  return close.length > 0 ? `did you mean ${close.join(' or ')}?` : fallback;
+}

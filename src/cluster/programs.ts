@@ -134,7 +134,28 @@ export function describeProgress(event: ArtifactProgressEvent): string {
       // The holder may be this very process (etcd and etcdctl come from one archive) or another.
       return `waiting for the download in progress of ${event.path}`;
     case 'build':
-      return event.line ? `go build ${event.kind} ${event.version}: ${event.line}` : `building ${event.kind} ${event.version} from Go modules (${event.phase})`;
+      return describeBuild(event);
+  }
+}
+
+/** A Go build's progress: the phase, what it is at, and how far (`compiled 812/2345 packages`). */
+function describeBuild(event: Extract<ArtifactProgressEvent, { type: 'build' }>): string {
+  const what = `building ${event.kind} ${event.version}`;
+  if (event.line !== undefined) return `${what}: go: ${event.line}`;
+  const of = event.done === undefined ? '' : event.total === undefined ? `${event.done}` : `${event.done}/${event.total}`;
+  switch (event.phase) {
+    case 'resolve':
+      return event.item ? `${what}: reading the go.mod of ${event.item} (${of})` : `${what}: reading go.mod files`;
+    case 'prepare':
+      return event.item ? `${what}: fetching modules, ${of} so far (${event.item})` : `${what}: fetching modules`;
+    case 'compile':
+      return event.item ? `${what}: compiled ${of} packages (${event.item})` : `${what}: compiling`;
+    case 'verify':
+      return event.item ? `${what}: checking ${event.item} (${of})` : `${what}: checking the binaries`;
+    case 'install':
+      return `${what}: moving the binaries into the cache`;
+    case 'done':
+      return `${what}: done`;
   }
 }
 

@@ -28,7 +28,23 @@ export function levelName(level: number): LogLevelName {
   return 'ERROR';
 }
 
-export function createLogger(level: number = LogLevel.INFO, write: (line: string) => void = (l) => process.stderr.write(l + '\n')): Logger {
+/**
+ * Where the default logger's lines go instead of stderr, while something else owns the terminal:
+ * listr2's display on a terminal holds every write to stderr until it ends, and a line that says
+ * why a long build starts must be read before the build ends (src/cli/progress.ts sets it).
+ */
+let diverted: ((line: string) => void) | undefined;
+
+export function divertLogLines(to: ((line: string) => void) | undefined): void {
+  diverted = to;
+}
+
+function writeLine(line: string): void {
+  if (diverted) diverted(line);
+  else process.stderr.write(line + '\n');
+}
+
+export function createLogger(level: number = LogLevel.INFO, write: (line: string) => void = writeLine): Logger {
   const emit = (at: number, prefix: string, message: string): void => {
     if (at >= level) write(prefix ? `${prefix} ${message}` : message);
   };

@@ -1,14 +1,14 @@
 /**
  * kwokctl's non-create command semantics on a real cluster (binary runtime): `--wait 0` returns
  * once kube-apiserver serves without waiting for the rest (kwokctl), while the default waits for
- * every component; `snapshot export --as/--as-group/--page-size`; `delete cluster --force` when
- * the runtime's engine is gone.
+ * every component, and names the command that was run in its closing hint; `snapshot export
+ * --as/--as-group/--page-size`; `delete cluster --force` when the runtime's engine is gone.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
+import { join, relative } from 'node:path';
+import { BIN, kwokts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'gr-cmds';
 // kube-scheduler refuses an unknown flag and exits at once: a component that never gets ready.
@@ -44,6 +44,9 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
     const r = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '0', ...BROKEN_SCHEDULER]);
     assert.equal(r.exitCode, 0, failure(r));
     assert.match(r.stderr, /kube-apiserver serves/);
+    // The closing hint names the command that was run (`node bin/run.js` here), which works when pasted.
+    const rel = relative(process.cwd(), BIN);
+    assert.ok(r.stderr.split('\n').includes(`You can now use it: node ${rel.startsWith('..') ? BIN : rel} --name ${NAME} kubectl get ns`), r.stderr);
     const ns = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);
     assert.equal(ns.stdout.trim(), 'namespace/default', ns.stderr);
     const state = async () => {

@@ -6,10 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execa } from 'execa';
-import { existsSync, mkdirSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, kwokts, sandbox, ROOT, failure } from './harness.js';
 import { peerBinary } from '../peers.js';
+import { makeFakeGo } from '../unit/artifacts/helpers.js';
 
 const KWOKCTL = peerBinary('kwokctl');
 
@@ -52,6 +53,10 @@ test('bad input is one error line plus a hint, exit 2; typos get a suggestion', 
       [['get', 'cluster'], /^error: unknown command "get cluster"$/, /^hint: did you mean "get clusters"\?$/],
       [['--name', 'x', 'snapshot', 'sav'], /^error: unknown command "snapshot sav"$/, /^hint: did you mean "snapshot save"\?$/],
       [['delete', 'cluster', '--bogus'], /^error: unknown flag: --bogus$/, /^hint: see `kwokts delete cluster --help`$/],
+      // The closest flag, whichever path reads the command (create and delete cluster have a fast one).
+      [['create', 'cluster', '--runtim', 'docker'], /^error: unknown flag: --runtim$/, /^hint: did you mean --runtime\?$/],
+      [['delete', 'cluster', '--forse'], /^error: unknown flag: --forse$/, /^hint: did you mean --force\?$/],
+      [['--nme', 'x', 'get', 'clusters'], /^error: unknown flag: --nme$/, /^hint: did you mean --name\?$/],
       [['get', 'clusters', '--dry-run=maybe'], /^error: invalid argument "maybe" for "--dry-run" flag/, /^hint: /],
       [['start', 'cluster', '--wait=soon'], /^error: .*--wait: invalid duration "soon"/, /^hint: /],
       [['get', 'clusters', '-o'], /^error: flag needs an argument: 'o' in -o$/, /^hint: /],
@@ -86,7 +91,8 @@ test('help: -h, help CMD, and the true defaults of --wait, --timeout, --config, 
     assert.equal(create.exitCode, 0, failure(create));
     assert.match(create.stdout, /--wait=DURATION\s+\[default: 2m\][^]*0 waits only until\s+kube-apiserver serves/);
     assert.match(create.stdout, /--timeout=DURATION[^]*\(default: none\)/);
-    assert.match(create.stdout, /-c, --config=<value>\.\.\.\s+\[default: ~\/\.kwok\/kwok\.yaml\]/);
+    // The file read first: $KWOK_WORKDIR/kwok.yaml (the sandbox's), not a fixed ~/.kwok/kwok.yaml.
+    assert.ok(create.stdout.replace(/\s+/g, ' ').includes(`-c, --config=<value>... [default: ${join(box.workdir, 'kwok.yaml')}]`), create.stdout);
     const del = await kwokts(box, ['delete', 'cluster', '-h']);
     assert.equal(del.exitCode, 0, failure(del));
     assert.match(del.stdout, /--force/);
@@ -117,6 +123,14 @@ __kwokts_complete; printf '%s\\n' "\${COMPREPLY[@]}"`;
     assert.deepEqual(await complete(['kwokts', 'get', 'c']), ['clusters', 'components']);
     assert.ok((await complete(['kwokts', 'delete', 'cluster', '--'])).includes('--force'));
     assert.deepEqual(await complete(['kwokts', 'get', 'artifacts', '--filter', '']), ['binary', 'image']);
+    // Values from the machine and from kwokts's own lists: clusters, runtimes, components, levels, kinds.
+    mkdirSync(join(box.workdir, 'clusters', 'gr-one'), { recursive: true });
+    writeFileSync(join(box.workdir, 'clusters', 'gr-one', 'kwok.yaml'), 'kind: KwokctlConfiguration\n');
+    assert.deepEqual(await complete(['kwokts', '--name', '']), ['gr-one']);
+    assert.deepEqual(await complete(['kwokts', 'create', 'cluster', '--runtime', 'p']), ['podman']);
+    assert.deepEqual(await complete(['kwokts', 'create', 'cluster', '--enable', 'metrics-server,pro']), ['metrics-server,prometheus']);
+    assert.deepEqual(await complete(['kwokts', '-v', '']), ['DEBUG', 'INFO', 'WARN', 'ERROR']);
+    assert.deepEqual(await complete(['kwokts', 'scale', '']), ['node', 'pod']);
   } finally {
     box.cleanup();
   }
@@ -133,9 +147,10 @@ test('completion zsh and fish: the real shells complete through __complete (skip
     if (await has('zsh')) {
       // compadd and _files only work inside zsh's completion system: stand-ins print what they get.
       const script = `compdef() { :; }; source <(kwokts completion zsh); compadd() { print -l -- "\${@:2}"; }; _files() { print FILES; }
-words=(kwokts get cl); CURRENT=3; ${'__kwokts_complete'}; words=(kwokts delete cluster --f); CURRENT=4; __kwokts_complete; words=(kwokts logs ''); CURRENT=3; __kwokts_complete`;
+words=(kwokts get cl); CURRENT=3; ${'__kwokts_complete'}; words=(kwokts delete cluster --f); CURRENT=4; __kwokts_complete; words=(kwokts port-forward etcd ''); CURRENT=4; __kwokts_complete; words=(kwokts logs ''); CURRENT=3; __kwokts_complete`;
       const r = await execa('zsh', ['-c', script], { env, cwd: box.workdir });
-      assert.deepEqual(String(r.stdout).split('\n'), ['clusters', '--force', 'FILES']);
+      // Nothing to offer (the ports of port-forward): files; logs offers audit even without a cluster.
+      assert.deepEqual(String(r.stdout).split('\n'), ['clusters', '--force', 'FILES', 'audit']);
     } else {
       console.log('skip: zsh is not installed');
     }
@@ -222,4 +237,48 @@ test('every kwokctl command and every flag of the non-create commands exists her
   // --insecure-skip-tls-verify come with the kubeconfig work.
   const missing = lines.filter((l) => /missing/.test(l) && !/^(create cluster|get kubeconfig):/.test(l));
   assert.deepEqual(missing, []);
+});
+
+test('a Go build in plain output: why and what it costs first, then which package of how many and the time, never go\'s JSON; artifacts prune frees what it left', async () => {
+  const box = sandbox();
+  try {
+    // A fake go (the unit tests' one) first on PATH, and a cache of our own: a real build takes minutes.
+    const bin = join(box.workdir, '..', 'fake-go-bin');
+    mkdirSync(bin, { recursive: true });
+    const { go } = await makeFakeGo(bin);
+    symlinkSync(go, join(bin, 'go'));
+    box.env.KWOK_CACHE_DIR = join(box.workdir, '..', 'fresh-cache');
+    const r = await execa('node', [BIN, 'artifacts', 'build', 'etcd'], { env: { ...process.env, ...box.env, PATH: `${bin}:${process.env.PATH}` }, reject: false });
+    assert.equal(r.exitCode, 0, String(r.stderr));
+    const lines = String(r.stderr).split('\n');
+    const cost = lines.findIndex((l) => /^building etcd v3\.6\.10 from Go modules with go1\.99\.0: a cold build takes .* \(this machine has \d+ CPUs?\), most of it Go's caches under .*fresh-cache\/go \(`kwokts artifacts prune` frees them\)$/.test(l));
+    const compiled = lines.findIndex((l) => /^ {2}\[\d+s\] building etcd v3\.6\.10: (compiled \d+\/\d+ packages \(\S+\)|reading the go\.mod of \S+ \(\d+\/\d+\))$/.test(l));
+    assert.ok(cost >= 0 && compiled > cost, String(r.stderr));
+    assert.doesNotMatch(String(r.stderr), /"GoMod"|^\s*[{}]\s*$/m);
+
+    // artifacts prune: what the build left (the fake go fills no Go cache: one stands in for it).
+    const cache = box.env.KWOK_CACHE_DIR;
+    mkdirSync(join(cache, 'go', 'build-cache', '00'), { recursive: true });
+    writeFileSync(join(cache, 'go', 'build-cache', '00', 'entry'), Buffer.alloc(100_000));
+    const env = { ...process.env, ...box.env };
+    const dry = await execa('node', [BIN, 'artifacts', 'prune', '--dry-run'], { env, reject: false });
+    assert.equal(dry.exitCode, 0, String(dry.stderr));
+    assert.match(String(dry.stdout), /^would free \d+(\.\d)? [KMG]?B in .*fresh-cache:$/m);
+    assert.match(String(dry.stdout), /^ +\d+(\.\d)? [KMG]?B {2}Go's build cache: .*fresh-cache\/go\/build-cache$/m);
+    // The binaries the next create would take are kept (a rebuild without Go's caches is a cold one).
+    assert.match(String(dry.stdout), /^kept, as clusters run them or the next create would:\n +\d+(\.\d)? [KMG]?B {2}etcd v3\.6\.10 binaries built from Go modules: .* \(the next create cluster\)$/m);
+    assert.ok(existsSync(join(cache, 'go', 'build-cache')), 'a dry run removes nothing');
+    const real = await execa('node', [BIN, 'artifacts', 'prune'], { env, reject: false });
+    assert.equal(real.exitCode, 0, String(real.stderr));
+    assert.match(String(real.stdout), /^freed \d+(\.\d)? [KMG]?B in /m);
+    assert.equal(existsSync(join(cache, 'go')), false);
+    assert.ok(existsSync(join(cache, 'gobuild', 'etcd', 'v3.6.10', 'etcd')));
+    const all = await execa('node', [BIN, 'artifacts', 'prune', '--all'], { env, reject: false });
+    assert.match(String(all.stdout), /^freed .*\n +\d+(\.\d)? [KMG]?B {2}etcd v3\.6\.10 binaries built from Go modules: /m);
+    assert.equal(existsSync(join(cache, 'gobuild', 'etcd', 'v3.6.10')), false);
+    const again = await execa('node', [BIN, 'artifacts', 'prune'], { env, reject: false });
+    assert.match(String(again.stdout), /^nothing to free in /m);
+  } finally {
+    box.cleanup();
+  }
 });

@@ -7,7 +7,7 @@ export default class CompletionFish extends BaseCommand<typeof CompletionFish> {
   static override description = 'It completes commands, flags and flag values by asking `<%= config.bin %> __complete`.';
   static override examples = ['<%= config.bin %> completion fish | source'];
   static override flags = {
-    'no-descriptions': Flags.boolean({ description: 'kwokctl\'s: disable completion descriptions (kwokts offers none, so it changes nothing)', default: false }),
+    'no-descriptions': Flags.boolean({ description: 'kwokctl\'s: disable completion descriptions; ignored by kwokts, which offers none', default: false }),
   };
 
   async run(): Promise<void> {

@@ -7,7 +7,7 @@ export default class CompletionPowershell extends BaseCommand<typeof CompletionP
   static override description = 'It completes commands, flags and flag values by asking `<%= config.bin %> __complete`.';
   static override examples = ['<%= config.bin %> completion powershell | Out-String | Invoke-Expression'];
   static override flags = {
-    'no-descriptions': Flags.boolean({ description: 'kwokctl\'s: disable completion descriptions (kwokts offers none, so it changes nothing)', default: false }),
+    'no-descriptions': Flags.boolean({ description: 'kwokctl\'s: disable completion descriptions; ignored by kwokts, which offers none', default: false }),
   };
 
   async run(): Promise<void> {

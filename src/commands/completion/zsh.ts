@@ -7,7 +7,7 @@ export default class CompletionZsh extends BaseCommand<typeof CompletionZsh> {
   static override description = 'It completes commands, flags and flag values by asking `<%= config.bin %> __complete`.';
   static override examples = ['source <(<%= config.bin %> completion zsh)'];
   static override flags = {
-    'no-descriptions': Flags.boolean({ description: 'kwokctl\'s: disable completion descriptions (kwokts offers none, so it changes nothing)', default: false }),
+    'no-descriptions': Flags.boolean({ description: 'kwokctl\'s: disable completion descriptions; ignored by kwokts, which offers none', default: false }),
   };
 
   async run(): Promise<void> {

@@ -23,7 +23,7 @@ export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
     as: Flags.string({ description: 'user to impersonate for the listing (a user or system:serviceaccount:NAMESPACE:NAME)' }),
     'as-group': Flags.string({ description: 'group to impersonate (repeatable or comma-separated)', multiple: true, delimiter: ',' }),
     'page-size': Flags.integer({ description: 'objects per list request', default: 500, min: 1 }),
-    'page-buffer-size': Flags.integer({ description: 'pages kwokctl buffers ahead; kwokts lists one page at a time, so any other value only gets a warning', default: 10 }),
+    'page-buffer-size': Flags.integer({ description: 'pages kwokctl buffers ahead; ignored by kwokts, which lists one page at a time (another value gets a warning)', default: 10 }),
     record: Flags.boolean({ description: 'after the export, keep appending every change to the exported objects until Ctrl-C', default: false }),
   };
 

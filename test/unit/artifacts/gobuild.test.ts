@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import {
   buildEtcdGoMod,
   buildFromGoModules,
@@ -215,8 +215,8 @@ describe('buildFromGoModules (with a fake go)', () => {
     await tmp.cleanup();
   });
 
-  const goCalls = async (log: string): Promise<Array<{ cwd: string; args: string[]; cgo: string | null }>> =>
-    (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as { cwd: string; args: string[]; cgo: string | null });
+  type GoCall = { cwd: string; args: string[]; cgo: string | null; gocache: string | null; gomodcache: string | null };
+  const goCalls = async (log: string): Promise<GoCall[]> => (await readFile(log, 'utf8').catch(() => '')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as GoCall);
 
   it('builds, verifies and installs all four Kubernetes binaries; a second call is a cache hit', async () => {
     const dir = path.join(tmp.dir, 'k1');
@@ -247,9 +247,25 @@ describe('buildFromGoModules (with a fake go)', () => {
     assert.equal(builds[0]!.cwd, path.join(cacheDir, 'gobuild/src/kubernetes-v1.36.1'));
     assert.ok(calls.some((c) => c.args.join(' ') === 'mod download -json k8s.io/kubernetes@v1.36.1'));
     assert.ok(calls.some((c) => c.args[0] === 'get' && c.args.includes('k8s.io/kubernetes/cmd/kubectl@v1.36.1')));
-    const phases = events.filter((e) => e.type === 'build' && e.line === undefined).map((e) => (e.type === 'build' ? e.phase : ''));
+    const build = events.filter((e): e is Extract<ArtifactProgressEvent, { type: 'build' }> => e.type === 'build');
+    const phases = build.filter((e) => e.line === undefined).map((e) => e.phase).filter((p, i, all) => p !== all[i - 1]);
     assert.deepEqual(phases, ['resolve', 'prepare', 'compile', 'verify', 'install', 'done']);
-    assert.ok(events.some((e) => e.type === 'build' && e.phase === 'compile' && e.line === 'built 4 packages'), 'go output lines are forwarded');
+    assert.ok(build.some((e) => e.phase === 'compile' && e.line === 'built 4 packages'), 'go output lines are forwarded');
+    // `go mod download -json` is read, never shown.
+    assert.ok(!build.some((e) => e.line !== undefined && /^\s*[{}"]/.test(e.line)), 'no JSON in the progress');
+    assert.deepEqual(build.filter((e) => e.phase === 'resolve').map((e) => [e.item, e.done, e.total]), [['k8s.io/kubernetes', 1, 1]]);
+    // Which module, package or binary, and how many of how many (go list -deps counted 6).
+    assert.deepEqual(build.filter((e) => e.phase === 'prepare' && e.item).map((e) => [e.item, e.done]).slice(0, 2), [['k8s.io/api v0.36.1', 1], ['k8s.io/client-go v0.36.1', 2]]);
+    const compiled = build.filter((e) => e.phase === 'compile' && e.item);
+    assert.deepEqual(compiled.map((e) => [e.item, e.done, e.total]).at(-1), ['k8s.io/kubernetes/cmd/kubectl', 6, 6]);
+    assert.equal(compiled[0]!.item, 'internal/abi');
+    assert.deepEqual(build.filter((e) => e.phase === 'verify').map((e) => [e.item, e.done, e.total]), [['kube-apiserver', 1, 4], ['kube-controller-manager', 2, 4], ['kube-scheduler', 3, 4], ['kubectl', 4, 4]]);
+    assert.ok(calls.some((c) => c.args.join(' ').startsWith('build -v -trimpath')), 'go build -v');
+    // Go's caches are kwokts's own, under the cache directory, for every go command it runs.
+    for (const c of calls.filter((c) => c.args[0] !== 'env')) {
+      assert.equal(c.gocache, path.join(cacheDir, 'go', 'build-cache'), c.args.join(' '));
+      assert.equal(c.gomodcache, path.join(cacheDir, 'go', 'mod-cache'), c.args.join(' '));
+    }
 
     const before = (await goCalls(log)).length;
     const again = await buildFromGoModules('kubernetes', '1.36.1', { cacheDir, go });
@@ -341,4 +357,14 @@ describe('mergeGoSums', () => {
     assert.equal(mergeGoSums([a, b]), 'example.com/a v1.0.0/go.mod h1:aaa=\nexample.com/b v1.0.0 h1:bbb=\nexample.com/c v0.1.0 h1:ccc=\n');
     assert.equal(mergeGoSums(['', 'junk']), '');
   });
+});
+
+test('the line before a build says what a cold build costs and where the space goes', async () => {
+  const { buildStartMessage } = await import('../../../src/artifacts/gobuild.js');
+  assert.equal(
+    buildStartMessage('kubernetes', 'v1.36.1', 'go1.26.8', '/home/u/.kwok/cache', 2, {}),
+    "building kubernetes v1.36.1 from Go modules with go1.26.8: a cold build takes about 13–16 minutes on a 2-core machine and about 4.4 GB of disk (this machine has 2 CPUs), most of it Go's caches under /home/u/.kwok/cache/go (`kwokts artifacts prune` frees them)",
+  );
+  // The user's own Go caches are theirs: prune is not offered for them.
+  assert.match(buildStartMessage('etcd', 'v3.6.10', 'go1.26.8', '/c', 1, { GOCACHE: '/g', GOMODCACHE: '/m' }), /a cold build takes minutes and GBs of disk \(this machine has 1 CPU\), most of it Go's caches \(your GOCACHE and GOMODCACHE\)$/);
 });

@@ -147,7 +147,7 @@ export async function makeFakeGo(dir: string, options: { wrongVersion?: boolean;
 import fs from 'node:fs';
 import path from 'node:path';
 const args = process.argv.slice(2);
-fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ cwd: process.cwd(), args, cgo: process.env.CGO_ENABLED ?? null }) + '\\n');
+fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ cwd: process.cwd(), args, cgo: process.env.CGO_ENABLED ?? null, gocache: process.env.GOCACHE ?? null, gomodcache: process.env.GOMODCACHE ?? null }) + '\\n');
 const wrong = ${JSON.stringify(!!options.wrongVersion)};
 if (args[0] === 'env') { console.log('go1.99.0'); process.exit(0); }
 if (args[0] === 'mod' && args[1] === 'download') {
@@ -183,7 +183,14 @@ if (args[0] === 'get') {
   // Like go: a go.sum present before the get is what it checks modules against.
   const sum = path.join(process.cwd(), 'go.sum');
   if (fs.existsSync(sum)) fs.appendFileSync(${JSON.stringify(log)}, JSON.stringify({ cwd: process.cwd(), args: ['go.sum-at-get'], sum: fs.readFileSync(sum, 'utf8') }) + '\\n');
+  console.error('go: downloading k8s.io/api v0.36.1');
+  console.error('go: downloading k8s.io/client-go v0.36.1');
   console.error('go: added ' + args.slice(1).join(' '));
+  process.exit(0);
+}
+if (args[0] === 'list') {
+  // go list -deps: two dependencies, then the packages themselves.
+  console.log(['internal/abi', 'runtime', ...args.slice(args.indexOf('-f') + 2)].join('\\n'));
   process.exit(0);
 }
 if (args[0] === 'build') {
@@ -193,6 +200,8 @@ if (args[0] === 'build') {
   const o = args.indexOf('-o');
   const out = args[o + 1];
   const pkgs = args.slice(o + 2);
+  // -v: each package as it is compiled, on stderr.
+  if (args.includes('-v')) for (const p of ['internal/abi', 'runtime', ...pkgs]) console.error(p);
   const ldflags = args[args.indexOf('-ldflags') + 1] ?? '';
   const kubeVersion = (/component-base\\/version\\.gitVersion=(\\S+)/.exec(ldflags) ?? [])[1];
   const gomod = fs.readFileSync(path.join(process.cwd(), 'go.mod'), 'utf8');

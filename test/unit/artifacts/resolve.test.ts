@@ -149,6 +149,22 @@ describe('resolveArtifacts', () => {
     assert.deepEqual([again[0]?.source, again[0]?.origin], ['cache', 'go build k8s.io/kubernetes/cmd/kube-scheduler@v1.36.1']);
   });
 
+  it('says why it builds (the refused URL and its error) and what a build costs before the build starts', async () => {
+    const goDir = path.join(tmp.dir, 'fake-go-why');
+    await mkdir(goDir, { recursive: true });
+    const { go } = await makeFakeGo(goDir);
+    const said: string[] = [];
+    const record = (line: string): void => void said.push(line);
+    const logger = { level: 0, debug: () => undefined, info: record, warn: record, error: record };
+    const opts = options({ go, logger, onProgress: (e) => (e.type === 'build' ? said.push(`progress: ${e.phase}`) : undefined) });
+    await resolveArtifacts([{ name: 'kube-scheduler' }], opts);
+    const why = said.findIndex((l) => l.startsWith('could not download kube-scheduler (https://dl.k8s.io/release/v1.36.1/bin/linux/amd64/kube-scheduler: '));
+    const cost = said.findIndex((l) => /^building kubernetes v1\.36\.1 from Go modules with go1\.99\.0: a cold build takes about 13–16 minutes on a 2-core machine and about 4\.4 GB of disk \(this machine has \d+ CPUs?\), most of it Go's caches under /.test(l));
+    const first = said.findIndex((l) => l.startsWith('progress: '));
+    assert.ok(why >= 0 && cost > why && first > cost, said.join('\n'));
+    assert.match(said[why]!, /dl\.k8s\.io/);
+  });
+
   it('offlineBuild "always" builds without trying downloads', async () => {
     const goDir = path.join(tmp.dir, 'fake-go-2');
     await mkdir(goDir, { recursive: true });

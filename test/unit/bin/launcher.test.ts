@@ -362,3 +362,19 @@ test('facts are not left behind for a record that changed while they were writte
     b.cleanup();
   }
 });
+
+test('Node is told what the user typed ($0), for the hints that name a command', async () => {
+  const b = box();
+  try {
+    writeFileSync(join(b.fakebin, 'node'), '#!/bin/sh\necho "invoked-as=[$KWOKTS_INVOKED_AS]"\nexit 99\n');
+    chmodSync(join(b.fakebin, 'node'), 0o755);
+    // Through a symlink on PATH (as npm installs it), the shell gives the script its full path.
+    symlinkSync(LAUNCHER, join(b.fakebin, 'kwokts'));
+    const viaPath = run(b, ['get', 'clusters'], { command: 'kwokts' });
+    assert.match(viaPath.stdout, new RegExp(`^invoked-as=\\[${join(b.fakebin, 'kwokts')}\\]$`, 'm'));
+    const viaLauncher = run(b, ['get', 'clusters']);
+    assert.match(viaLauncher.stdout, new RegExp(`^invoked-as=\\[${LAUNCHER}\\]$`, 'm'));
+  } finally {
+    b.cleanup();
+  }
+});

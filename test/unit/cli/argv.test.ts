@@ -75,3 +75,24 @@ test('suggest: cobra-like distance and prefix', () => {
   assert.deepEqual(suggest('del', ['create', 'delete']), ['delete']);
   assert.deepEqual(suggest('xyz', ['create', 'delete']), []);
 });
+
+test('an unknown flag gets the closest flag as its hint, exit 2 (--runtim: did you mean --runtime?)', async () => {
+  const { suggestFlags, unknownFlagHint } = await import('../../../src/cli/suggest.js');
+  const flags = {
+    runtime: { type: 'option' as const },
+    wait: { type: 'option' as const },
+    'secure-port': { type: 'boolean' as const, allowNo: true },
+    'disable-kube-scheduler': { type: 'boolean' as const, hidden: true },
+    v: { type: 'option' as const },
+  };
+  assert.deepEqual(suggestFlags('--runtim', flags), ['--runtime']);
+  assert.deepEqual(suggestFlags('--runtim=docker', flags), ['--runtime']);
+  assert.deepEqual(suggestFlags('--wiat', flags), ['--wait']);
+  assert.deepEqual(suggestFlags('--no-secure-prot', flags), ['--no-secure-port']);
+  // Hidden (deprecated) spellings are accepted but never taught; one letter is no typo of -v.
+  assert.deepEqual(suggestFlags('--disable-kube-schedule', flags), []);
+  assert.deepEqual(suggestFlags('--x', flags), []);
+  assert.equal(unknownFlagHint('--bogus', flags, 'see --help'), 'see --help');
+  // Before the command: a typo of a global flag is named.
+  assert.throws(() => routeArgv(['--nme', 'x', 'get', 'clusters'], TABLE), (e: unknown) => KwoktsError.is(e) && e.exitCode === 2 && e.hint === 'did you mean --name?');
+});

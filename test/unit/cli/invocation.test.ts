@@ -1,0 +1,48 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { invocationCommand } from '../../../src/cli/invocation.js';
+
+/** A package checkout with bin/kwokts, and a PATH directory that may hold a kwokts. */
+function layout(): { dir: string; pkg: string; pathDir: string; cleanup(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'kwokts-invocation-'));
+  const pkg = join(dir, 'pkg');
+  mkdirSync(join(pkg, 'bin'), { recursive: true });
+  writeFileSync(join(pkg, 'bin', 'kwokts'), '#!/bin/sh\n');
+  chmodSync(join(pkg, 'bin', 'kwokts'), 0o755);
+  const pathDir = join(dir, 'path');
+  mkdirSync(pathDir);
+  return { dir, pkg, pathDir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+test('the closing hint names the command the user ran, not a kwokts that is not on PATH', () => {
+  const l = layout();
+  try {
+    const base = { execArgv: [], cwd: l.pkg, path: l.pathDir };
+    // Node run by hand: node and the script, relative to where the user is.
+    assert.equal(invocationCommand({ ...base, script: join(l.pkg, 'bin', 'run.js') }), 'node bin/run.js');
+    assert.equal(invocationCommand({ ...base, cwd: l.dir, script: join(l.pkg, 'bin', 'run.js') }), 'node pkg/bin/run.js');
+    // Outside the checkout the path stays absolute; Node's own options (bin/dev.js) come along.
+    const elsewhere = join(l.dir, 'path');
+    assert.equal(invocationCommand({ ...base, cwd: elsewhere, execArgv: ['--import', 'tsx'], script: join(l.pkg, 'bin', 'dev.js') }), `node --import tsx ${join(l.pkg, 'bin', 'dev.js')}`);
+    // The launcher, typed as a path, with no kwokts on PATH: that path.
+    assert.equal(invocationCommand({ ...base, invokedAs: './bin/kwokts' }), './bin/kwokts');
+    assert.equal(invocationCommand({ ...base, invokedAs: join(l.pkg, 'bin', 'kwokts') }), join(l.pkg, 'bin', 'kwokts'));
+    // The same program on PATH (npm's symlink): its name.
+    symlinkSync(join(l.pkg, 'bin', 'kwokts'), join(l.pathDir, 'kwokts'));
+    assert.equal(invocationCommand({ ...base, invokedAs: join(l.pathDir, 'kwokts') }), 'kwokts');
+    assert.equal(invocationCommand({ ...base, invokedAs: './bin/kwokts' }), 'kwokts');
+    assert.equal(invocationCommand({ ...base, invokedAs: 'kwokts' }), 'kwokts');
+    // Another kwokts on PATH: the one typed.
+    rmSync(join(l.pathDir, 'kwokts'));
+    writeFileSync(join(l.pathDir, 'kwokts'), '#!/bin/sh\n');
+    chmodSync(join(l.pathDir, 'kwokts'), 0o755);
+    assert.equal(invocationCommand({ ...base, invokedAs: './bin/kwokts' }), './bin/kwokts');
+    // Paths with spaces come quoted, ready to paste.
+    assert.equal(invocationCommand({ ...base, cwd: '/srv', script: '/opt/my tools/bin/run.js' }), "node '/opt/my tools/bin/run.js'");
+  } finally {
+    l.cleanup();
+  }
+});
