@@ -1,5 +1,5 @@
 import { DEFAULT_CLUSTER_NAME, validateClusterName } from '../naming/naming.js';
-import { parseGoDuration } from '../util/duration.js';
+import { parseDurationFlag } from '../util/duration.js';
 import { parseLogLevel } from '../util/log.js';
 import type { CreateClusterFlags } from './create-cluster.js';
 import { optionFlagShapes } from './option-values.js';
@@ -68,7 +68,7 @@ export function readCreateClusterFlags(tokens: readonly string[]): CreateCluster
     if (flag?.type !== 'option' || value.startsWith('-')) return undefined;
     if (flag.multiple) lists.set(key, [...(lists.get(key) ?? []), ...(flag.delimiter ? splitList(value, flag.delimiter) : [value])]);
     else if (flag.parse === 'duration') {
-      const ms = parseGoDuration(value);
+      const ms = parseDurationFlag(value);
       if (ms === undefined || ms < 0) return undefined;
       flags[key] = ms;
     } else flags[key] = value;

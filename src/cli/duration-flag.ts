@@ -1,5 +1,5 @@
 import { Errors, Flags } from '@oclif/core';
-import { parseGoDuration } from '../util/duration.js';
+import { parseDurationFlag } from '../util/duration.js';
 
 /**
  * A Go duration flag (`1h2m3.5s`, `500ms`, `0`), as kwokctl's duration flags, parsed to
@@ -13,7 +13,7 @@ export function durationFlag(options: { description: string; shownDefault?: stri
     ...(options.hidden ? { hidden: true } : {}),
     ...(options.shownDefault ? { defaultHelp: async () => options.shownDefault } : {}),
     parse: async (input: string) => {
-      const ms = parseGoDuration(input);
+      const ms = parseDurationFlag(input);
       if (ms === undefined || ms < 0) throw new Errors.CLIError(`invalid duration ${JSON.stringify(input)}: use a Go duration such as 30s, 2m or 1h30m`);
       return ms;
     },

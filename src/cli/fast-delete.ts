@@ -2,8 +2,8 @@
  * `delete cluster` on the fast path. A module of its own because the bundle makes it one file
  * (scripts/bundle.mjs, LEAN_ENTRIES): what a delete of a binary cluster runs, and nothing else,
  * loaded without the thirty small chunks the shared fast-path bundle splits it into. Node's ES
- * module loader resolves, reads and links each file on its own, which cost a delete about a
- * quarter of its time (#14).
+ * module loader resolves, reads and links each file on its own, a sizeable part of a delete's
+ * time.
  */
 import { RealExecutor } from '../exec/real-executor.js';
 import { deleteAndReport } from './delete-cluster.js';
