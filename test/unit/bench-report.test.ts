@@ -1,9 +1,9 @@
 /**
- * docs/performance.md as test/bench/report.ts generates it: the row arithmetic on small hand-made
- * runs (no bench is run).
+ * docs/performance.md as test/bench/report.ts generates it: the committed page is what the
+ * committed runs give, and the row arithmetic on small hand-made runs (no bench is run).
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
@@ -12,18 +12,26 @@ import {
   CARRIED_OVER_FILE,
   commandOf,
   formatSeconds,
+  latestRuns,
+  PAGE,
   pairRatios,
   parseRun,
   ratioCell,
+  readCarriedOver,
+  readRuns,
   renderPage,
   rowsOf,
   runKey,
+  RUNS_DIR,
   soakFigures,
   timingCell,
   timingFigures,
   type Run,
 } from '../bench/report.js';
 import { newResults, timing, type BenchResults } from '../bench/results.js';
+import { renderSvg } from '../bench/svg.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** A run as a bench would leave it, on a 2-core machine with a known load. */
 function run(bench: string, startedAt: string, params: BenchResults['params'], fill: (r: BenchResults) => void = () => {}): BenchResults {
@@ -35,6 +43,26 @@ function run(bench: string, startedAt: string, params: BenchResults['params'], f
 /** Through JSON and back, as a committed file is read: NaN becomes null and null NaN again. */
 const roundTrip = (results: BenchResults): BenchResults => parseRun(JSON.stringify(results, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)), 'test');
 const fileOf = (r: BenchResults): string => `${r.bench}-${r.startedAt.replace(/\.\d+Z$/, 'Z').replaceAll(':', '-')}.json`;
+
+describe('the committed page', () => {
+  test(`${PAGE} is what \`npm run bench -- report\` makes of ${RUNS_DIR}/`, () => {
+    const dir = join(ROOT, RUNS_DIR);
+    assert.equal(readFileSync(join(ROOT, PAGE), 'utf8'), renderPage(readRuns(dir), readCarriedOver(dir)), `${PAGE} is stale: run \`npm run bench -- report\``);
+  });
+
+  test(`each run in ${RUNS_DIR}/ has its picture, drawn from its JSON, and no picture is left without one`, () => {
+    const dir = join(ROOT, RUNS_DIR);
+    const runs = readRuns(dir);
+    for (const r of runs) assert.equal(readFileSync(join(dir, r.file.replace(/\.json$/, '.svg')), 'utf8'), renderSvg(r.results), `${r.file}'s picture is stale: run \`npm run bench -- report\``);
+    assert.deepEqual(readdirSync(dir).filter((f) => f.endsWith('.svg')).sort(), runs.map((r) => r.file.replace(/\.json$/, '.svg')).sort());
+  });
+
+  test(`${RUNS_DIR}/ holds one run per bench and parameters (report --add replaces the earlier)`, () => {
+    const runs = readRuns(join(ROOT, RUNS_DIR));
+    assert.equal(latestRuns(runs).length, runs.length);
+    for (const r of runs) assert.equal(r.file, fileOf(r.results), 'named as the bench wrote it');
+  });
+});
 
 describe('figures', () => {
   test('formatSeconds: ms below a second, about three digits above', () => {
