@@ -562,8 +562,9 @@ export function writeReport(root: string = ROOT): void {
 
 export async function benchReport(args: string[]): Promise<void> {
   const at = args.indexOf('--add');
-  const unknown = args.filter((a, i) => a.startsWith('--') && i !== at);
-  if (unknown.length > 0) throw new Error(`report: unknown ${unknown.join(' ')}; usage: report [--add <run>.json ...]`);
+  // Anything but `--add <files>` is a mistake worth stopping for: the page is rewritten either way.
+  const stray = at < 0 ? args : [...args.slice(0, at), ...args.slice(at + 1).filter((a) => a.startsWith('--'))];
+  if (stray.length > 0) throw new Error(`report: unexpected ${stray.join(' ')}; usage: report [--add <run>.json ...]`);
   if (at >= 0) {
     const files = args.slice(at + 1);
     if (files.length === 0) throw new Error('report --add: which run? e.g. --add bench-results/create-<time>.json');
