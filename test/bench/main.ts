@@ -25,9 +25,13 @@
  *            kwokts beside kwokctl and kubectl run directly, interleaved rounds (`startup 10`).
  * Each run (but scale-out's, which only prints) writes its figures as JSON and a picture as SVG
  * to bench-results/ (./results.ts).
+ *   report   measures nothing: rewrites docs/performance.md from the runs committed in docs/bench/;
+ *            `report --add bench-results/<run>.json` first puts a run there, in place of the
+ *            earlier run of the same bench and parameters (./report.ts).
  */
 import { benchController } from './controller.js';
 import { benchCreate, benchRestore } from './create.js';
+import { benchReport } from './report.js';
 import { benchScale } from './scale.js';
 import { benchScaleOut } from './scale-out.js';
 import { benchSoak } from './soak.js';
@@ -41,6 +45,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   'scale-out': benchScaleOut,
   soak: benchSoak,
   startup: benchStartup,
+  report: benchReport,
 };
 const [name = 'create', ...rest] = process.argv.slice(2);
 const bench = benches[name];
