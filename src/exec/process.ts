@@ -6,7 +6,8 @@ export const OWNER_ENV = 'KWOKTS_OWNER';
 
 /**
  * Liveness of a pid we started. A zombie (state Z: exited, never reaped because PID 1 here does
- * not reap orphans) is dead; a pid reused by an unrelated program is not ours.
+ * not reap orphans) is dead once its last thread has exited; a pid reused by an unrelated program
+ * is not ours.
  */
 export async function isProcessAlive(pid: number, expectedCommand?: string): Promise<boolean> {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -17,9 +18,7 @@ export async function isProcessAlive(pid: number, expectedCommand?: string): Pro
   }
   try {
     const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // Field 3, after the parenthesised command name (which may itself contain spaces or parens).
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    if (state === 'Z' || state === 'X') return false;
+    if (!statSaysRunning(stat)) return false;
     if (expectedCommand) {
       const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
       if (!cmdline.includes(expectedCommand) && !(await isScript(expectedCommand))) return false;
@@ -29,6 +28,19 @@ export async function isProcessAlive(pid: number, expectedCommand?: string): Pro
     // No /proc (macOS): the signal-0 check above is all we have.
     return process.platform !== 'linux';
   }
+}
+
+/**
+ * Whether a /proc/<pid>/stat line is of a process that still runs. A killed process's main thread
+ * turns zombie while its other threads are still exiting and still hold its files, listening
+ * sockets included: it is gone once only that thread is left (fields 3, the state, and 20, the
+ * threads, counted after the parenthesised command name, which may itself hold spaces or parens).
+ */
+export function statSaysRunning(stat: string): boolean {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const state = fields[0];
+  if (state === 'Z' || state === 'X') return Number(fields[17]) > 1;
+  return true;
 }
 
 /**

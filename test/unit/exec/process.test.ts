@@ -49,3 +49,12 @@ test('findProcessesByEnv: callers asking at once share a scan and each gets only
     for (const c of children) c.kill('SIGKILL');
   }
 });
+
+test('a zombie still runs while a thread of it is exiting (and holds its sockets); alone, it is gone', async () => {
+  const { statSaysRunning } = await import('../../../src/exec/process.js');
+  const line = (state: string, threads: number): string => `4242 (kube-apiserver (x)) ${state} 1 4242 4242 0 -1 4194560 100 0 0 0 5 3 0 0 20 0 ${threads} 0 123 456`;
+  assert.equal(statSaysRunning(line('S', 12)), true);
+  assert.equal(statSaysRunning(line('Z', 2)), true, 'its last threads still exiting');
+  assert.equal(statSaysRunning(line('Z', 1)), false, 'a zombie nobody reaped');
+  assert.equal(statSaysRunning(line('X', 1)), false);
+});
