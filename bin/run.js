@@ -22,6 +22,10 @@ if (code !== undefined) {
   if (process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS !== undefined) {
     await (await import('../dist/src/util/extra-ca-certs.js')).resumeExtraCaCerts();
   }
-  const { main } = await import('../dist/src/cli/main.js');
+  // The oclif path, bundled (scripts/bundle.mjs); a build without the bundle runs the tsc output.
+  const { main } = await import('../dist/cli/main.js').catch((error) => {
+    if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli/main.js')) return import('../dist/src/cli/main.js');
+    throw error;
+  });
   await main(argv, import.meta.url);
 }

@@ -21,6 +21,8 @@ const pjson = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
 // (installed with the package).
 const BUNDLED = new Set(['js-yaml', 'yaml', 'proper-lockfile', 'zod', 'p-limit', 'listr2']);
 const external = [...Object.keys(pjson.dependencies), ...Object.keys(pjson.optionalDependencies ?? {})].filter((name) => !BUNDLED.has(name));
+/** The oclif path's bundle (dist/cli) has oclif in it besides: it is what every command there loads first. */
+const cliExternal = external.filter((name) => name !== '@oclif/core');
 /** Dynamic imports left to the tsc output: rarely needed, and they pull in much more (snapshot.ts: a k8s restore, never on the fast path). */
 const RARE = new Set(['src/cluster/summary.ts', 'src/cluster/programs.ts', 'src/cluster/record.ts', 'src/snapshot/snapshot.ts']);
 
@@ -130,6 +132,65 @@ for (const [name, entry] of Object.entries(LEAN_ENTRIES)) {
     banner: { js: "import { createRequire as __kwoktsCreateRequire } from 'node:module'; const require = __kwoktsCreateRequire(import.meta.url);" },
   });
 }
+
+// Every other command: dist/cli/main.js, src/cli/main.ts with oclif, the help class and every
+// command bundled in, each command imported when it runs (or when its help is shown). From
+// node_modules and dist/src, Node resolves, reads and compiles several hundred files before any
+// command runs (oclif alone is most of them); here a command reads a few dozen. Which commands
+// there are, and where each one's module is, comes from the oclif manifest (written from the
+// command classes just before this script runs), so there is no list of them to keep here.
+// esbuild puts a module in a chunk by the set of entries that reach it, so what main.ts loads
+// anyway would be cut into a chunk for each set of commands that also use a piece of it: each
+// command is imported through a module that imports main.ts too, which makes that set the same for
+// all of main.ts's modules.
+const manifest = JSON.parse(readFileSync(resolve(root, 'oclif.manifest.json'), 'utf8'));
+const commandModules = Object.entries(manifest.commands).map(([id, command]) => {
+  const source = command.relativePath.join('/').replace(/^dist\//, '').replace(/\.js$/, '.ts');
+  return `  ${JSON.stringify(id)}: () => import(${JSON.stringify(`kwokts-command:./${source}`)}),`;
+});
+const cliEntry = {
+  name: 'cli-entry',
+  setup(b) {
+    b.onResolve({ filter: /^kwokts-cli$/ }, () => ({ path: 'kwokts-cli', namespace: 'cli-entry' }));
+    b.onResolve({ filter: /^kwokts-command:/ }, (args) => ({ path: args.path.slice('kwokts-command:'.length), namespace: 'cli-command' }));
+    b.onLoad({ filter: /.*/, namespace: 'cli-command' }, (args) => ({
+      loader: 'ts',
+      resolveDir: root,
+      contents: `import './src/cli/main.ts';\nexport { default } from ${JSON.stringify(args.path)};\n`,
+    }));
+    b.onLoad({ filter: /.*/, namespace: 'cli-entry' }, () => ({
+      loader: 'ts',
+      resolveDir: root,
+      contents: [
+        "import { main as run } from './src/cli/main.ts';",
+        'const COMMANDS: Record<string, () => Promise<{ default: never }>> = {',
+        ...commandModules,
+        '};',
+        'export function main(argv: readonly string[], binUrl: string): Promise<void> {',
+        '  return run(argv, binUrl, (id) => COMMANDS[id]?.().then((module) => module.default));',
+        '}',
+      ].join('\n'),
+    }));
+  },
+};
+rmSync(resolve(root, 'dist/cli'), { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { main: 'kwokts-cli' },
+  outdir: 'dist/cli',
+  bundle: true,
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  // oclif reads a tsconfig.json with TypeScript only for a plugin under development; never here.
+  external: [...cliExternal, ...cliExternal.map((name) => `${name}/*`), 'typescript'],
+  plugins: [cliEntry, zodEnglishOnly],
+  logLevel: 'warning',
+  legalComments: 'none',
+  banner: { js: "import { createRequire as __kwoktsCreateRequire } from 'node:module'; const require = __kwoktsCreateRequire(import.meta.url);" },
+});
 
 // The kwok controller that `create cluster` starts on the host (bin/kwok-controller.js runs this
 // file when it exists, else the tsc output dist/src/kwok/main.js). Start-up CPU here is CPU the

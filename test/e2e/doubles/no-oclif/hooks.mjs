@@ -1,5 +1,8 @@
-// Module resolution hook (see register.mjs): any import of @oclif/core fails.
+// Module resolution hook (see register.mjs): any import of @oclif/core fails, and so does one of
+// the oclif path's bundle (dist/cli, which has oclif in it).
 export async function resolve(specifier, context, next) {
   if (specifier === '@oclif/core' || specifier.startsWith('@oclif/core/')) throw new Error('oclif was loaded (the command did not run on the fast path)');
-  return next(specifier, context);
+  const resolved = await next(specifier, context);
+  if (/\/dist\/cli\/[^/]+\.js$/.test(resolved.url)) throw new Error('oclif was loaded (the command did not run on the fast path)');
+  return resolved;
 }
