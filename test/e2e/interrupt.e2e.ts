@@ -109,8 +109,11 @@ describe('interrupted create', { timeout: 1_800_000 }, () => {
     const clusterDir = join(box.workdir, 'clusters', name);
     const result = await interruptAt(box, name, /^Start .* \.\.\.$/, 'SIGKILL');
     assert.ok(result.sent);
-    // Whatever the SIGKILL left running: the lock's holder is dead, so delete need not wait.
-    await waitFor('a component to appear', () => markedProcesses(clusterDir).length > 0, 30_000, 50).catch(() => undefined);
+    // Whatever the SIGKILL left running: the lock's holder is dead, so delete need not wait. The
+    // kill may come before any component was spawned; a component spawned just before it appears
+    // within moments. A short look, not waitFor: that one waits at least its hang guard, and here
+    // nothing appearing is a fine outcome too.
+    for (const until = Date.now() + 5_000; Date.now() < until && markedProcesses(clusterDir).length === 0; ) await new Promise((r) => setTimeout(r, 50));
     const deleteStarted = Date.now();
     const deleted = await kwokts(box, ['--name', name, 'delete', 'cluster']);
     rows.push(`${'SIGKILL while starting'.padEnd(26)} SIGKILL  -     delete exit ${deleted.exitCode} in ${((Date.now() - deleteStarted) / 1000).toFixed(1)}s`);
