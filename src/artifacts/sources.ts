@@ -12,8 +12,10 @@
  *  4. the upstream URL kwokctl uses (dl.k8s.io for Kubernetes, GitHub releases for etcd/prometheus).
  *  5. building from Go modules (only when downloads failed and `go` is present, see gobuild.ts).
  */
-import path, { delimiter, join } from 'node:path';
-import { accessSync, constants, statSync } from 'node:fs';
+import path from 'node:path';
+import { findOnPath } from '../util/find-on-path.js';
+
+export { findOnPath };
 import { UsageError } from '../util/errors.js';
 import { DEFAULT_JAEGER_VERSION, DEFAULT_KUBE_VERSION, DEFAULT_METRICS_SERVER_VERSION, DEFAULT_PROMETHEUS_VERSION, etcdVersionForKube, normalizeVersion } from '../config/versions.js';
 
@@ -484,20 +486,6 @@ function buildVersion(kind: GoBuildKind, req: NormalizedRequest): string {
   }
 }
 
-/** The first executable `name` on PATH, like `command -v`. */
-export function findOnPath(name: string, path: string = process.env.PATH ?? ''): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      if (statSync(file).isFile()) return file;
-    } catch {
-      /* not here */
-    }
-  }
-  return undefined;
-}
 
 /** A human-readable origin for a Go-built binary: the package and version it was built from. */
 export function goBuildOrigin(kind: GoBuildKind, version: string, name: string): string {

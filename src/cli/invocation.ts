@@ -1,5 +1,6 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { basename, delimiter, isAbsolute, join, relative } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { findOnPath } from '../util/find-on-path.js';
+import { basename, isAbsolute, join, relative } from 'node:path';
 import { shellQuote } from '../exec/shell-quote.js';
 
 // No oclif import here: the fast create prints the closing hint too.
@@ -79,17 +80,3 @@ function realFile(file: string): string | undefined {
   }
 }
 
-/** The first executable `name` on PATH, as the shell would find it. */
-function findOnPath(name: string, path: string): string | undefined {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const file = join(dir, name);
-    try {
-      accessSync(file, constants.X_OK);
-      if (statSync(file).isFile()) return file;
-    } catch {
-      // not in this directory
-    }
-  }
-  return undefined;
-}

@@ -8,11 +8,11 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import pLimit from 'p-limit';
-import { kwokts, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
+import { fillDisk, kwokts, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
 
 const NAME = 'hd-bad';
 
@@ -262,31 +262,6 @@ describe('bad input', { timeout: 900_000 }, () => {
   }
 });
 
-/** Write zeros into `file` until the file system says it is full. */
-function fill(file: string): void {
-  const fd = openSync(file, 'w');
-  const block = Buffer.alloc(1 << 20);
-  try {
-    for (;;) {
-      try {
-        writeSync(fd, block);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOSPC') {
-          // The last partial block: whatever is left, a page at a time.
-          try {
-            for (;;) writeSync(fd, block, 0, 4096);
-          } catch {
-            return;
-          }
-        }
-        throw error;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /**
  * A full disk under a stopped cluster (a small tmpfs as its workdir, filled): `start` must say to
  * free space on that file system, not to move KWOK_WORKDIR (the cluster lives there), and leave
@@ -312,7 +287,7 @@ describe('bad input: start on a full disk', { timeout: 600_000 }, () => {
       assert.equal(created.exitCode, 0, created.stderr);
       const stopped = await kwokts(box, ['--name', name, 'stop', 'cluster']);
       assert.equal(stopped.exitCode, 0, stopped.stderr);
-      fill(join(disk, 'filler'));
+      fillDisk(join(disk, 'filler'));
       const result = await kwokts(box, ['--name', name, 'start', 'cluster'], { timeoutMs: 120_000 });
       const lines = result.stderr.split('\n').filter((l) => l !== '');
       assert.notEqual(result.exitCode, 0, result.stderr);

@@ -7,10 +7,10 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { failure, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type CliResult, type Sandbox } from './harness.js';
+import { failure, fillDisk, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type CliResult, type Sandbox } from './harness.js';
 
 /** Processes started for a cluster under `dir` (their owner marker names it), zombies aside. */
 function markedProcesses(dir: string): number[] {
@@ -201,29 +201,6 @@ describe('a component that stops answering or dies under a running cluster', { t
   });
 });
 
-/** Write zeros into `file` until the file system says it is full. */
-function fill(file: string): void {
-  const fd = openSync(file, 'w');
-  const block = Buffer.alloc(1 << 20);
-  try {
-    for (;;) {
-      try {
-        writeSync(fd, block);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-        // The last partial block: whatever is left, a page at a time.
-        try {
-          for (;;) writeSync(fd, block, 0, 4096);
-        } catch {
-          return;
-        }
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
 describe('the disk fills up under a running cluster', { timeout: 900_000 }, () => {
   test('scale ends when etcd dies of it, naming etcd and the full file system', async (t) => {
     requireBinaries();
@@ -234,7 +211,7 @@ describe('the disk fills up under a running cluster', { timeout: 900_000 }, () =
     try {
       const created = await kwokts(env.box, ['--name', name, 'create', 'cluster', '--wait', '2m']);
       assert.equal(created.exitCode, 0, failure(created));
-      fill(filler);
+      fillDisk(filler);
       // More nodes than a full disk can hold: etcd must grow its database, cannot, and dies.
       const result = await kwokts(env.box, ['--name', name, 'scale', 'node', '--replicas', '20000', '--timeout', '5m'], { timeoutMs: 420_000 });
       const error = assertOneLineFailure(result, 1);

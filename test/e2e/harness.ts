@@ -3,7 +3,7 @@
  * KUBECONFIG, sharing only the binary cache (the Go-built binaries are expensive).
  */
 import { execa, type ResultPromise } from 'execa';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
 import { createServer } from 'node:net';
@@ -386,4 +386,27 @@ export function availableKectl(): string | undefined {
   if (existsSync(built)) return built;
   for (const dir of (process.env.PATH ?? '').split(delimiter)) if (dir && existsSync(join(dir, 'kectl'))) return join(dir, 'kectl');
   return undefined;
+}
+
+/** Writes zeros into `file` until the file system says it is full (a full-disk case's set-up). */
+export function fillDisk(file: string): void {
+  const fd = openSync(file, 'w');
+  const block = Buffer.alloc(1 << 20);
+  try {
+    for (;;) {
+      try {
+        writeSync(fd, block);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+        // The last partial block: whatever is left, a page at a time.
+        try {
+          for (;;) writeSync(fd, block, 0, 4096);
+        } catch {
+          return;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
