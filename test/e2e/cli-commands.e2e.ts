@@ -62,6 +62,13 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
     writeFileSync(kubeconfig, (await kwokts(box, ['--name', NAME, 'get', 'kubeconfig'])).stdout, { mode: 0o600 });
     const path = (n: string) => join(box.workdir, '..', `gr-export-${n}.yaml`);
     const base = ['--name', NAME, 'snapshot', 'export', '--kubeconfig', kubeconfig, '--filter', 'namespace,configmap'];
+    // kube-controller-manager publishes kube-root-ca.crt into each namespace after the namespace
+    // exists: the two exports compared below must not straddle one of those.
+    await waitFor('kube-root-ca.crt in every namespace', async () => {
+      const namespaces = (await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'namespaces', '-o', 'name'])).stdout.trim().split('\n').filter(Boolean);
+      const published = (await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'configmaps', '-A', '--field-selector', 'metadata.name=kube-root-ca.crt', '-o', 'name'])).stdout.trim().split('\n').filter(Boolean);
+      return namespaces.length > 0 && published.length === namespaces.length;
+    });
     // A user without RBAC rights may not list: the impersonation really happens.
     const denied = await kwokts(box, [...base, '--path', path('denied'), '--as', 'gr-nobody']);
     assert.equal(denied.exitCode, 1, denied.stderr);
