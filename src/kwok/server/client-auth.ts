@@ -53,7 +53,7 @@ export function identityOf(socket: unknown): ClientIdentity | undefined {
   };
 }
 
-const UNAUTHORIZED: Refusal = { status: 401, message: 'Unauthorized: this endpoint takes HTTPS with a client certificate of the cluster CA' };
+const UNAUTHORIZED: Refusal = { status: 401, message: 'Unauthorized: this endpoint takes HTTPS with a client certificate of the cluster CA (or, where the controller may ask the apiserver, a bearer token)' };
 
 function forbidden(identity: ClientIdentity, path: string, why = ''): Refusal {
   return { status: 403, message: `Forbidden: user "${identity.user}" may not use ${path}${why}` };
