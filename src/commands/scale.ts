@@ -27,6 +27,11 @@ export default class Scale extends BaseCommand<typeof Scale> {
     param: Flags.string({ description: 'jq assignment applied to the template parameters (repeatable)', multiple: true, default: [] }),
     namespace: Flags.string({ char: 'n', description: 'namespace of namespaced copies', default: 'default' }),
     'serial-length': Flags.integer({ description: `digits of the number suffix (0: no suffix, one replica; at most ${MAX_SERIAL_LENGTH})`, default: 6 }),
+    pace: Flags.boolean({
+      description: 'keep the copies created but not yet Ready (nodes, pods) to about a second of what the cluster makes Ready; --no-pace creates as fast as the apiserver answers (kwokts addition)',
+      default: true,
+      allowNo: true,
+    }),
     concurrency: Flags.integer({ description: 'requests in flight', default: 32, hidden: true }),
     timeout: durationFlag({ description: 'a deadline for the whole command: past it the copies made so far are kept and the command exits 5 (default: none)' }),
   };
@@ -54,6 +59,7 @@ export default class Scale extends BaseCommand<typeof Scale> {
       onProgress: (message) => this.logger.info(`${args.kind}: ${message}`),
       signal: guard.signal,
       cluster: flags.name,
+      pace: flags.pace,
     }));
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
     const what = `${result.ref.resource} ${args.name ?? args.kind}`;

@@ -2,11 +2,12 @@
  * `scale`: make the number of labelled copies of a resource equal to --replicas, through the
  * API with bounded concurrency over keep-alive connections (10,000 pods in seconds, not minutes).
  */
-import pLimit from 'p-limit';
 import { buildConnection, HttpKubeClient, KubeApiError, loadKubeConfig, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
 import { NotFoundError, OperationError, UsageError } from '../util/errors.js';
 import { silentLogger } from '../util/log.js';
 import { planScale } from './plan.js';
+import { Pacer, type PacerOptions } from './pacer.js';
+import { readyTest, watchReadiness } from './readiness.js';
 import { applyParams, renderObject, SCALE_LABEL, serialName, type KwokctlResource } from './resource.js';
 
 export interface ScaleOptions {
@@ -23,6 +24,13 @@ export interface ScaleOptions {
   signal?: AbortSignal;
   /** The cluster's name, for the commands a hint suggests. */
   cluster?: string;
+  /**
+   * Keep the copies created but not yet Ready to about a second of the cluster's pace (see
+   * pacer.ts). On by default; off creates as fast as the apiserver answers.
+   */
+  pace?: boolean;
+  /** Pacing rules, for tests and benchmarks. */
+  pacer?: PacerOptions;
 }
 
 /**
@@ -93,38 +101,119 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
     result.deleted = plan.delete;
     return result;
   }
-  const limit = pLimit(options.concurrency ?? 32);
+  const concurrency = options.concurrency ?? 32;
   const total = plan.create.length + plan.delete.length;
   let done = 0;
   let lastReport = 0;
+  const isReady = readyTest(ref);
+  const pacer = options.pace !== false && isReady && plan.create.length > 0 ? new Pacer(options.pacer) : undefined;
+  let readyCount = 0;
   const tick = (): void => {
     done++;
     const now = Date.now();
     if (options.onProgress && (done === total || now - lastReport > 1000)) {
       lastReport = now;
-      options.onProgress(`${done}/${total} ${plan.create.length > 0 ? 'created' : 'deleted'}`);
+      const paced = pacer ? `, ${readyCount} Ready, ${pacer.backlog} not yet` : '';
+      options.onProgress(`${done}/${total} ${plan.create.length > 0 ? 'created' : 'deleted'}${paced}`);
     }
   };
-  await Promise.all([
-    ...plan.create.map((index) =>
-      limit(async () => {
-        options.signal?.throwIfAborted();
+  if (plan.create.length > 0) {
+    const turns = pacer ? new Turns() : undefined;
+    const stopWatch = pacer && isReady
+      ? watchReadiness({ client, ref, name: options.name, ...(namespace ? { namespace } : {}), isReady, onReady: (name) => {
+        const before = pacer.backlog;
+        pacer.ready(name);
+        if (pacer.backlog < before) readyCount++;
+        turns?.wake();
+      } }, options.signal)
+      : undefined;
+    try {
+      await forEach(plan.create, concurrency, async (index) => {
         const object = index === 0 ? sample : render(index);
-        await explainApiError(`cannot create ${ref.kind} ${object.metadata.name}`, () => client.create(ref, object, { ...(namespace ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) }));
-        result.created.push(object.metadata.name!);
-        tick();
-      }),
-    ),
-    ...plan.delete.map((name) =>
-      limit(async () => {
+        const name = object.metadata.name!;
+        if (pacer && turns) {
+          // Checked and taken in one step, so creators woken together cannot all pass one free place.
+          await turns.waitFor(() => {
+            const wasUnpaced = pacer.unpaced;
+            if (!pacer.mayStart()) return false;
+            pacer.started(name);
+            if (pacer.unpaced && !wasUnpaced) options.onProgress?.(`no ${ref.kind} became Ready for ${(pacer.stallMs / 1000).toFixed(0)}s: creating without pacing until one does`);
+            return true;
+          }, options.signal);
+        }
         options.signal?.throwIfAborted();
-        await explainApiError(`cannot delete ${ref.kind} ${name}`, () => client.delete(ref, { name, ...(namespace ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) }));
-        result.deleted.push(name);
+        try {
+          await explainApiError(`cannot create ${ref.kind} ${name}`, () => client.create(ref, object, { ...(namespace ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) }));
+        } catch (error) {
+          pacer?.abandoned(name);
+          turns?.wake();
+          throw error;
+        }
+        result.created.push(name);
         tick();
-      }),
-    ),
-  ]);
+      });
+    } finally {
+      stopWatch?.();
+    }
+  }
+  // Deleting is not paced: nothing waits on a copy to go away.
+  await forEach(plan.delete, concurrency, async (name) => {
+    options.signal?.throwIfAborted();
+    await explainApiError(`cannot delete ${ref.kind} ${name}`, () => client.delete(ref, { name, ...(namespace ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) }));
+    result.deleted.push(name);
+    tick();
+  });
   return result;
+}
+
+/** Runs `task` on each item, `limit` at a time; the first failure stops taking new items. */
+async function forEach<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (!failed && next < items.length) {
+        try {
+          await task(items[next++]!);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    }),
+  );
+}
+
+/**
+ * Where the creators wait for the pacer: woken by each Ready copy, and every 100 ms so the pacer's
+ * clock-based rules (the last second's window, the stall) are seen without a Ready event.
+ */
+class Turns {
+  private waiters: Array<() => void> = [];
+
+  wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Waits until `take` returns true; `take` checks and takes a place in one synchronous step. */
+  async waitFor(take: () => boolean, signal?: AbortSignal): Promise<void> {
+    while (!take()) {
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, 100);
+        const onAbort = (): void => done();
+        function done(): void {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }
+        this.waiters.push(done);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
+  }
 }
 
 const namespacesResource: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false };

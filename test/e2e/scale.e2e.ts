@@ -4,6 +4,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { nodesResource } from '../../src/kube/client/resources.js';
+import { Reflector } from '../../src/kube/index.js';
+import { clientForKubeconfig } from '../../src/scale/scale.js';
+import { silentLogger } from '../../src/util/log.js';
 import { kwokts, requireBinaries, sandbox, waitFor, type Sandbox } from './harness.js';
 
 const NAME = 'scale';
@@ -57,6 +62,50 @@ describe('scale', { timeout: 600_000 }, () => {
     const out = await ok(box, ['kubectl', 'get', 'node', 'big-000000', '-o', 'jsonpath={.metadata.labels.size} {.status.capacity.cpu}']);
     assert.equal(out.trim(), 'big 128');
     assert.equal((await lines(box, ['kubectl', 'get', 'nodes', '-l', 'kwok.x-k8s.io/kwokctl-scale=node', '-o', 'name'])).length, 3);
+  });
+
+  test('paced: created-but-not-Ready nodes stay within the window the Ready ones open', async () => {
+    // The pacer lets a copy start only while fewer than max(32, 0.4 × Ready in the last second) are
+    // waiting. A watch sees events in the apiserver's order, so when it sees a node created, it has
+    // already seen every Ready the scale had seen when it let that node start: at every event the
+    // backlog seen here is within max(32, 0.4 × Ready seen so far).
+    const client = await clientForKubeconfig(join(box.workdir, 'clusters', NAME, 'kubeconfig.yaml'), 2);
+    const created = new Set<string>();
+    const ready = new Set<string>();
+    let worst = { backlog: 0, ready: 0 };
+    let breaches = 0;
+    const stop = new AbortController();
+    const reflector = new Reflector({
+      client,
+      ref: nodesResource,
+      selectors: { labelSelector: 'kwok.x-k8s.io/kwokctl-scale=paced' },
+      logger: silentLogger,
+      onEvent: (type, node) => {
+        const name = node.metadata.name!;
+        if (type === 'DELETED') return;
+        created.add(name);
+        const conditions = (node['status'] as { conditions?: Array<{ type: string; status: string }> } | undefined)?.conditions ?? [];
+        if (conditions.some((c) => c.type === 'Ready' && c.status === 'True')) ready.add(name);
+        const backlog = created.size - ready.size;
+        if (backlog > Math.max(32, Math.floor(0.4 * ready.size))) breaches++;
+        if (backlog > worst.backlog) worst = { backlog, ready: ready.size };
+      },
+    });
+    const running = reflector.run(stop.signal);
+    await reflector.waitForSync();
+    try {
+      const result = await kwokts(box, ['--name', NAME, 'scale', 'node', 'paced', '--replicas', '300']);
+      assert.equal(result.exitCode, 0, result.stderr);
+      // A stall (nothing Ready for seconds, as on a starved machine) lifts the bound, and says so.
+      const stalled = /creating without pacing/.test(result.stderr + result.stdout);
+      await waitFor('300 paced nodes Ready', () => ready.size === 300, 120_000);
+      if (!stalled) assert.equal(breaches, 0, `backlog went past the window: worst ${worst.backlog} waiting with ${worst.ready} Ready`);
+      assert.match(result.stderr + result.stdout, /300\/300 created, \d+ Ready, \d+ not yet/);
+    } finally {
+      stop.abort();
+      await running;
+    }
+    await ok(box, ['scale', 'node', 'paced', '--replicas', '0']);
   });
 
   test('bad input: one line, non-zero, nothing created', async () => {
