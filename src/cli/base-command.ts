@@ -1,4 +1,4 @@
-import { Command, Flags, type Interfaces } from '@oclif/core';
+import { Command, type Interfaces } from '@oclif/core';
 import { DryRunExecutor } from '../exec/dry-run-executor.js';
 import type { Executor } from '../exec/executor.js';
 import { RealExecutor } from '../exec/real-executor.js';
@@ -8,6 +8,8 @@ import { UsageError } from '../util/errors.js';
 import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
 import { FlagSyntaxError, normalizeFlags, type FlagShape } from './pflag.js';
 import { reportError } from './report-error.js';
+import { GLOBAL_FLAGS } from './command-flags.js';
+import { toOclifFlags } from './oclif-flags.js';
 import { unknownFlagHint } from './suggest.js';
 import { installInterruptHandlers } from './interrupts.js';
 import { armDeadline } from './deadline.js';
@@ -23,12 +25,7 @@ export type GlobalFlags<T extends typeof Command> = Interfaces.InferredFlags<(ty
  * Commands only parse, call a verb in src/cluster and render its result.
  */
 export abstract class BaseCommand<T extends typeof Command> extends Command {
-  static override baseFlags = {
-    name: Flags.string({ description: 'cluster name', default: DEFAULT_CLUSTER_NAME, helpGroup: 'GLOBAL' }),
-    config: Flags.string({ char: 'c', description: 'config file (repeatable or comma-separated; "-" for stdin); $KWOK_WORKDIR/kwok.yaml is read first when it exists', multiple: true, delimiter: ',', default: [], defaultHelp: async () => '~/.kwok/kwok.yaml', helpGroup: 'GLOBAL' }),
-    'dry-run': Flags.boolean({ description: 'print the commands that would run and change nothing', default: false, helpGroup: 'GLOBAL' }),
-    v: Flags.string({ char: 'v', description: 'log level: DEBUG, INFO, WARN, ERROR (or -4, 0, 4, 8)', default: 'INFO', helpGroup: 'GLOBAL' }),
-  };
+  static override baseFlags = toOclifFlags(GLOBAL_FLAGS);
 
   protected flags!: GlobalFlags<T>;
   protected args!: Interfaces.InferredArgs<T['args']>;

@@ -1,8 +1,10 @@
-import { DEFAULT_CLUSTER_NAME, validateClusterName } from '../naming/naming.js';
+import { validateClusterName } from '../naming/naming.js';
 import { parseDurationFlag } from '../util/duration.js';
 import { parseLogLevel } from '../util/log.js';
 import type { CreateClusterFlags } from './create-cluster.js';
 import { optionFlagShapes } from './option-values.js';
+import { CREATE_CLUSTER_OWN_FLAGS, GLOBAL_FLAGS } from './command-flags.js';
+import type { FlagDecl } from './flag-decl.js';
 import { normalizeFlags, type FlagShape } from './pflag.js';
 
 // No oclif import here: this is how the fast create reads its flags without oclif.
@@ -16,21 +18,30 @@ export interface FastFlag extends FlagShape {
 }
 
 /**
- * `create cluster`'s flags, BaseCommand.baseFlags included, as src/commands/create/cluster.ts
- * defines them for oclif; a unit test keeps the two equal (and reads argument lists through both).
+ * `create cluster`'s flags, BaseCommand's included, from the declarations its oclif command is
+ * defined from (command-flags.ts, and the option table for optionFlags).
  */
 export const CREATE_CLUSTER_FLAGS: Readonly<Record<string, FastFlag>> = {
-  name: { type: 'option', default: DEFAULT_CLUSTER_NAME },
-  config: { type: 'option', char: 'c', multiple: true, delimiter: ',', default: [] },
-  'dry-run': { type: 'boolean', default: false },
-  v: { type: 'option', char: 'v', default: 'INFO' },
+  ...fastFlags(GLOBAL_FLAGS),
   ...optionFlagShapes(),
-  'extra-args': { type: 'option', multiple: true, default: [] },
-  kubeconfig: { type: 'option' },
-  wait: { type: 'option', parse: 'duration' },
-  timeout: { type: 'option', parse: 'duration' },
-  retain: { type: 'boolean', default: false },
+  ...fastFlags(CREATE_CLUSTER_OWN_FLAGS),
 };
+
+function fastFlags(decls: Readonly<Record<string, FlagDecl>>): Record<string, FastFlag> {
+  const out: Record<string, FastFlag> = {};
+  for (const [name, d] of Object.entries(decls)) {
+    out[name] = {
+      type: d.type,
+      ...(d.char ? { char: d.char } : {}),
+      ...(d.multiple ? { multiple: true } : {}),
+      ...(d.allowNo ? { allowNo: true } : {}),
+      ...(d.delimiter ? { delimiter: d.delimiter } : {}),
+      ...(d.default !== undefined ? { default: d.default } : {}),
+      ...(d.parse ? { parse: d.parse } : {}),
+    };
+  }
+  return out;
+}
 
 const HELP = new Set(['--help', '-h']);
 

@@ -20,17 +20,5 @@ export function durationFlag(options: { description: string; shownDefault?: stri
   })();
 }
 
-/** `--wait` and `--timeout` of create and start cluster (kwokctl's names, kwokts' defaults). */
-export function waitFlags(verb: 'created' | 'started') {
-  return {
-    wait: durationFlag({
-      description:
-        'how long to wait for every component to be ready; exits 5 if they are not. 0 waits only until kube-apiserver serves (what kwokctl does without --wait)',
-      shownDefault: '2m',
-    }),
-    timeout: durationFlag({ description: `a deadline for the whole command: past it the cluster ${verb === 'created' ? 'is rolled back' : 'is left as it is'} and the command exits 5 (default: none)` }),
-  };
-}
-
 // Kept importable from here; it lives in wait-plan.ts so that code without oclif can use it.
 export { waitPlan } from './wait-plan.js';

@@ -6,7 +6,8 @@ import { validateClusterName, DEFAULT_CLUSTER_NAME } from '../naming/naming.js';
 import { parseLogLevel } from '../util/log.js';
 import { packageRoot } from '../util/package-root.js';
 export { exitWhenFlushed } from './exit.js';
-import { GLOBAL_FLAG_SHAPES } from './global-flags.js';
+import { DELETE_CLUSTER_FLAGS, GET_CLUSTERS_FLAGS, GLOBAL_FLAG_SHAPES, GLOBAL_FLAGS, SNAPSHOT_RESTORE_FLAGS } from './command-flags.js';
+import { flagShapes } from './flag-decl.js';
 import { flagTokenCount, normalizeFlags, type FlagShape } from './pflag.js';
 
 /**
@@ -34,23 +35,10 @@ export interface Globals {
 
 const PASSTHROUGH = new Set<string>(['kubectl', 'etcdctl', 'kectl']);
 const HELP = new Set(['--help', '-h']);
-const GET_CLUSTERS_FLAGS: Readonly<Record<string, FlagShape>> = { ...GLOBAL_FLAG_SHAPES, output: { type: 'option', char: 'o' } };
-/** `delete cluster`'s own flags (src/commands/delete/cluster.ts; a unit test keeps them equal). */
-export const DELETE_CLUSTER_FLAGS: Readonly<Record<string, FlagShape>> = {
-  ...GLOBAL_FLAG_SHAPES,
-  all: { type: 'boolean' },
-  force: { type: 'boolean' },
-  kubeconfig: { type: 'option' },
-};
-
-/** `snapshot restore`'s own flags (src/commands/snapshot/restore.ts; a unit test keeps them equal). */
-export const SNAPSHOT_RESTORE_FLAGS: Readonly<Record<string, FlagShape>> = {
-  ...GLOBAL_FLAG_SHAPES,
-  path: { type: 'option' },
-  format: { type: 'option' },
-  filter: { type: 'option', multiple: true },
-  replay: { type: 'boolean' },
-};
+// Each command's flags as its oclif command declares them (command-flags.ts), the global ones included.
+const GET_CLUSTERS_SHAPES = flagShapes({ ...GLOBAL_FLAGS, ...GET_CLUSTERS_FLAGS });
+export const DELETE_CLUSTER_SHAPES = flagShapes({ ...GLOBAL_FLAGS, ...DELETE_CLUSTER_FLAGS });
+export const SNAPSHOT_RESTORE_SHAPES = flagShapes({ ...GLOBAL_FLAGS, ...SNAPSHOT_RESTORE_FLAGS });
 
 /** Which fast command `argv` is, or undefined when the oclif path must handle it. */
 export function classifyFast(argv: readonly string[]): FastCommand | undefined {
@@ -78,7 +66,7 @@ export function classifyFast(argv: readonly string[]): FastCommand | undefined {
     if (words.join(' ') === 'get clusters') {
       const rest = argv.slice(i);
       if (rest.some((t) => HELP.has(t))) return undefined;
-      const read = readGlobals([...leading, ...rest], GET_CLUSTERS_FLAGS);
+      const read = readGlobals([...leading, ...rest], GET_CLUSTERS_SHAPES);
       if (!read) return undefined;
       const output = read.values.get('output') ?? 'name';
       if (!(CLUSTER_LIST_FORMATS as readonly string[]).includes(output)) return undefined;
@@ -135,7 +123,7 @@ function classifyDelete(tokens: readonly string[]): FastCommand | undefined {
   if (tokens.some((t) => t === '--' || HELP.has(t))) return undefined;
   let normalized: { argv: string[]; falseBooleans: string[] };
   try {
-    normalized = normalizeFlags(tokens, DELETE_CLUSTER_FLAGS);
+    normalized = normalizeFlags(tokens, DELETE_CLUSTER_SHAPES);
   } catch {
     return undefined;
   }
@@ -164,22 +152,23 @@ function classifyRestore(tokens: readonly string[]): FastCommand | undefined {
   if (tokens.some((t) => t === '--' || HELP.has(t))) return undefined;
   let normalized: { argv: string[]; falseBooleans: string[] };
   try {
-    normalized = normalizeFlags(tokens, SNAPSHOT_RESTORE_FLAGS);
+    normalized = normalizeFlags(tokens, SNAPSHOT_RESTORE_SHAPES);
   } catch {
     return undefined;
   }
   let path: string | undefined;
+  let format: string = SNAPSHOT_RESTORE_FLAGS.format.default;
   const globals: string[] = [];
   for (const token of normalized.argv) {
     const match = /^--([a-z-]+)(?:=(.*))?$/s.exec(token);
     if (!match) return undefined;
     const [, key, value] = match;
     if (key === 'path') path = value;
-    else if (key === 'format' && value === 'etcd') continue;
+    else if (key === 'format' && value !== undefined) format = value;
     else if (key === 'name' || key === 'v') globals.push(token);
     else return undefined;
   }
-  if (!path) return undefined;
+  if (!path || format !== 'etcd') return undefined;
   const read = readGlobals(globals, GLOBAL_FLAG_SHAPES);
   return read && { kind: 'snapshot-restore', globals: read.globals, path };
 }

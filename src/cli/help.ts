@@ -7,7 +7,7 @@ import { resolveOptionValues } from '../config/resolve.js';
 import { resolveWorkdir } from '../naming/naming.js';
 import { silentLogger } from '../util/log.js';
 import { loadCommandConfig } from './command-config.js';
-import { GLOBAL_FLAG_SHAPES } from './global-flags.js';
+import { GLOBAL_FLAG_SHAPES } from './command-flags.js';
 import { flagDescription } from './option-flags.js';
 import { normalizeFlags } from './pflag.js';
 

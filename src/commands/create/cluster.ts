@@ -1,22 +1,18 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { createAndReport, type CreateClusterFlags } from '../../cli/create-cluster.js';
 import { optionFlags } from '../../cli/option-flags.js';
-import { waitFlags } from '../../cli/duration-flag.js';
+import { CREATE_CLUSTER_OWN_FLAGS } from '../../cli/command-flags.js';
+import { toOclifFlags } from '../../cli/oclif-flags.js';
 
 export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
   static override summary = 'Create a cluster';
   static override description = 'Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and the kwok controller, and adds the context kwok-<name> to your kubeconfig.';
   static override examples = ['<%= config.bin %> create cluster', '<%= config.bin %> --name ci create cluster --wait 2m', 'KWOK_KUBE_VERSION=v1.36.1 <%= config.bin %> create cluster --disable kube-scheduler'];
 
-  // The fast path (src/cli/create-cluster-fast.ts) reads these flags as CREATE_CLUSTER_FLAGS
-  // (src/cli/create-cluster-flags.ts); a unit test keeps the two equal.
+  // The fast path (src/cli/create-cluster-flags.ts) reads them from the same declarations.
   static override flags = {
     ...optionFlags(),
-    'extra-args': Flags.string({ description: 'extra argument for a component, COMPONENT=KEY=VALUE (repeatable), e.g. kube-apiserver=v=4', multiple: true, default: [] }),
-    kubeconfig: Flags.string({ description: 'kubeconfig to add the context to (default $KUBECONFIG or ~/.kube/config; "" to skip)' }),
-    ...waitFlags('created'),
-    retain: Flags.boolean({ description: 'keep a cluster whose create failed, for debugging', default: false }),
+    ...toOclifFlags(CREATE_CLUSTER_OWN_FLAGS),
   };
 
   protected override interruptAction = 'rolling back';

@@ -1,5 +1,6 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
+import { DELETE_CLUSTER_FLAGS } from '../../cli/command-flags.js';
+import { toOclifFlags } from '../../cli/oclif-flags.js';
 import { deleteAndReport } from '../../cli/delete-cluster.js';
 import { listClusterNames } from '../../cluster/record.js';
 
@@ -8,11 +9,7 @@ export default class DeleteCluster extends BaseCommand<typeof DeleteCluster> {
   static override description = 'Stops its components, removes its directory and its kubeconfig context. A cluster that does not exist gives a warning and exit 0 (as kwokctl), so cleanup steps may run it unconditionally.';
   static override examples = ['<%= config.bin %> delete cluster', '<%= config.bin %> --name ci delete cluster', '<%= config.bin %> delete cluster --all'];
 
-  static override flags = {
-    all: Flags.boolean({ description: 'delete every cluster', default: false }),
-    force: Flags.boolean({ description: "when the runtime cannot stop or remove the components (e.g. its engine is gone), warn and remove the cluster's files and kubeconfig context anyway", default: false }),
-    kubeconfig: Flags.string({ description: 'kubeconfig to remove the context from ("" to skip)', defaultHelp: async () => '$KUBECONFIG or ~/.kube/config' }),
-  };
+  static override flags = toOclifFlags(DELETE_CLUSTER_FLAGS);
 
   async run(): Promise<void> {
     const names = this.flags.all ? listClusterNames(this.workdir) : [this.flags.name];

@@ -1,10 +1,11 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
+import { SNAPSHOT_FLAGS } from '../../cli/command-flags.js';
+import { toOclifFlags } from '../../cli/oclif-flags.js';
 import { resolveToolFor } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
 import { resolveUserKubeconfigPath } from '../../kube/index.js';
 import { exportSnapshot, recordSnapshot } from '../../snapshot/snapshot.js';
-import { snapshotFlags } from '../../snapshot/flags.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
@@ -17,8 +18,7 @@ export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
     '<%= config.bin %> snapshot export --path recording.yaml --record',
   ];
   static override flags = {
-    path: snapshotFlags.path,
-    filter: snapshotFlags.filter,
+    ...toOclifFlags({ path: SNAPSHOT_FLAGS.path, filter: SNAPSHOT_FLAGS.filter }),
     kubeconfig: Flags.string({ description: 'kubeconfig of the cluster to export', defaultHelp: async () => '$KUBECONFIG or ~/.kube/config' }),
     as: Flags.string({ description: 'user to impersonate for the listing (a user or system:serviceaccount:NAMESPACE:NAME)' }),
     'as-group': Flags.string({ description: 'group to impersonate (repeatable or comma-separated)', multiple: true, delimiter: ',' }),

@@ -1,8 +1,8 @@
-import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
+import { SNAPSHOT_RESTORE_FLAGS } from '../../cli/command-flags.js';
+import { toOclifFlags } from '../../cli/oclif-flags.js';
 import { restoreAndReport } from '../../cli/snapshot-restore.js';
 import type { SnapshotFormat } from '../../snapshot/snapshot.js';
-import { snapshotFlags } from '../../snapshot/flags.js';
 
 export default class SnapshotRestore extends BaseCommand<typeof SnapshotRestore> {
   static override summary = 'Restore the cluster from a snapshot';
@@ -13,10 +13,7 @@ export default class SnapshotRestore extends BaseCommand<typeof SnapshotRestore>
     '<%= config.bin %> snapshot restore --path objects.yaml --format k8s',
     '<%= config.bin %> snapshot restore --path recording.yaml --format k8s --replay',
   ];
-  static override flags = {
-    ...snapshotFlags,
-    replay: Flags.boolean({ description: 'k8s format: after the objects, replay the recorded changes with their timing', default: false }),
-  };
+  static override flags = toOclifFlags(SNAPSHOT_RESTORE_FLAGS);
 
   async run(): Promise<void> {
     const { flags } = this;

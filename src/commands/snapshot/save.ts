@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
+import { SNAPSHOT_FLAGS } from '../../cli/command-flags.js';
+import { toOclifFlags } from '../../cli/oclif-flags.js';
 import { loadCluster } from '../../cluster/record.js';
 import { recordSnapshot, saveSnapshot, type SnapshotFormat } from '../../snapshot/snapshot.js';
-import { snapshotFlags } from '../../snapshot/flags.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class SnapshotSave extends BaseCommand<typeof SnapshotSave> {
@@ -15,7 +16,7 @@ export default class SnapshotSave extends BaseCommand<typeof SnapshotSave> {
     '<%= config.bin %> snapshot save --path recording.yaml --format k8s --record',
   ];
   static override flags = {
-    ...snapshotFlags,
+    ...toOclifFlags(SNAPSHOT_FLAGS),
     record: Flags.boolean({ description: 'k8s format: after the save, keep appending every change to the saved objects until Ctrl-C', default: false }),
   };
 

@@ -1,6 +1,8 @@
 import { BaseCommand } from '../../cli/base-command.js';
 import { startCluster } from '../../cluster/lifecycle.js';
-import { waitFlags, waitPlan } from '../../cli/duration-flag.js';
+import { waitFlags } from '../../cli/command-flags.js';
+import { waitPlan } from '../../cli/duration-flag.js';
+import { toOclifFlags } from '../../cli/oclif-flags.js';
 import { refreshPassthroughFacts } from '../../cli/launcher-facts.js';
 
 export default class StartCluster extends BaseCommand<typeof StartCluster> {
@@ -8,9 +10,7 @@ export default class StartCluster extends BaseCommand<typeof StartCluster> {
   static override description = 'Starts every component that is not running, in dependency order, and waits until the cluster is ready (--wait). Running components are left alone.';
   static override examples = ['<%= config.bin %> start cluster', '<%= config.bin %> --name ci start cluster --wait 2m'];
 
-  static override flags = {
-    ...waitFlags('started'),
-  };
+  static override flags = toOclifFlags(waitFlags('started'));
 
   async run(): Promise<void> {
     const { waitMs, waitFor } = waitPlan(this.flags.wait);

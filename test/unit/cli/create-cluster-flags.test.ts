@@ -21,6 +21,8 @@ const oclifFlags = (): Record<string, OclifFlag> => ({ ...BaseCommand.baseFlags,
  */
 const UNDERSTOOD = new Set(['parse', 'description', 'default', 'helpGroup', 'input', 'multiple', 'type', 'char', 'delimiter', 'defaultHelp', 'allowNo', 'hidden', 'helpValue']);
 
+// Both come from the same declarations (command-flags.ts and the option table); this checks that
+// the two translators agree, and that oclif gets nothing the fast reader cannot read.
 test("the fast create's flag table is create cluster's oclif flags (BaseCommand's included)", async () => {
   const fromOclif: Record<string, FastFlag> = {};
   for (const [name, flag] of Object.entries(oclifFlags())) {
