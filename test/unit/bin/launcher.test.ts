@@ -188,6 +188,9 @@ test('everything else runs node bin/run.js with the arguments untouched', async 
       ['--name', 'a-', 'kubectl'],
       ['--name', 'a'.repeat(64), 'kubectl'],
       ['--name', 'no-such-cluster', 'kubectl', 'get'],
+      // Other spellings of the existing cluster's directory: the file names the one it was written for.
+      ['--name', './kwok', 'kubectl', 'get'],
+      ['--name', 'x/../kwok', 'kubectl', 'get'],
       ['--', 'kubectl'],
       ['kubectl-x'],
       ['--help', 'kubectl'],
