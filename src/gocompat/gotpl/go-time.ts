@@ -7,7 +7,6 @@
  * Use of this source code is governed by a BSD-style license:
  * https://go.dev/LICENSE (BSD-3-Clause). Modifications: TypeScript port for kwokts.
  */
-import { parseGoDuration } from '../go-duration.js';
 import { typed } from './signature.js';
 import type { GoObject } from './values.js';
 
@@ -937,9 +936,4 @@ export function roundDuration(d: bigint, m: bigint): bigint {
   }
   if (r + r < m) return d - r;
   return d + m - r;
-}
-
-/** time.ParseDuration; undefined on error (the project's single port of it). */
-export function parseDuration(s: string): bigint | undefined {
-  return parseGoDuration(s);
 }

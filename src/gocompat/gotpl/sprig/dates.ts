@@ -9,11 +9,11 @@ import {
   UTC,
   formatDuration,
   loadLocation,
-  parseDuration,
   parseTime,
   roundDuration,
   TimeParseError,
 } from '../go-time.js';
+import { parseGoDuration } from '../../go-duration.js';
 import { typed, type FuncMap } from '../signature.js';
 
 const SECOND = 1_000_000_000n;
@@ -51,7 +51,7 @@ export function sprigDates(options: DateOptions = {}): FuncMap {
   };
 
   const mustDateModify = (fmt: unknown, date: unknown): GoTime => {
-    const d = parseDuration(fmt as string);
+    const d = parseGoDuration(fmt as string);
     if (d === undefined) throw new FuncError(`time: invalid duration ${JSON.stringify(fmt)}`);
     return (date as GoTime).addNanos(d);
   };
@@ -64,11 +64,11 @@ export function sprigDates(options: DateOptions = {}): FuncMap {
     htmlDate: typed(['any'], (date) => dateInZone('2006-01-02', date, 'Local')),
     htmlDateInZone: typed(['any', 'string'], (date, zone) => dateInZone('2006-01-02', date, zone as string)),
     dateModify: typed(['string', 'time'], (fmt, date) => {
-      const d = parseDuration(fmt as string);
+      const d = parseGoDuration(fmt as string);
       return d === undefined ? date : (date as GoTime).addNanos(d);
     }),
     date_modify: typed(['string', 'time'], (fmt, date) => {
-      const d = parseDuration(fmt as string);
+      const d = parseGoDuration(fmt as string);
       return d === undefined ? date : (date as GoTime).addNanos(d);
     }),
     mustDateModify: typed(['string', 'time'], mustDateModify),
@@ -85,7 +85,7 @@ export function sprigDates(options: DateOptions = {}): FuncMap {
     }),
     durationRound: typed(['any'], (duration) => {
       let d = 0n;
-      if (typeof duration === 'string') d = parseDuration(duration) ?? 0n;
+      if (typeof duration === 'string') d = parseGoDuration(duration) ?? 0n;
       else if (typeof duration === 'bigint') d = duration;
       else if (duration instanceof GoTime) d = since(duration);
       const u = d < 0n ? -d : d;

@@ -1,7 +1,8 @@
 /** Go reference-time layouts, parsing and durations, checked against Go's own results. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { dateOf, formatDuration, parseDuration, parseTime, UTC, type GoLocation } from '../../../../src/gocompat/gotpl/go-time.js';
+import { parseGoDuration } from '../../../../src/gocompat/go-duration.js';
+import { dateOf, formatDuration, parseTime, UTC, type GoLocation } from '../../../../src/gocompat/gotpl/go-time.js';
 import { DURATION_STRINGS, FORMAT_CASES, PARSE_CASES, PARSE_DURATION_CASES } from './go-time-cases.js';
 
 const T_UTC = dateOf(2024, 3, 5, 7, 8, 9, 120_000_000, UTC);
@@ -38,7 +39,7 @@ describe('Duration', () => {
   });
   for (const [input, want] of PARSE_DURATION_CASES) {
     it(`ParseDuration(${JSON.stringify(input)})`, () => {
-      const d = parseDuration(input);
+      const d = parseGoDuration(input);
       assert.equal(d === undefined ? 'ERR' : formatDuration(d), want);
     });
   }
