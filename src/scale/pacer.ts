@@ -8,8 +8,8 @@
  * Ready in the last second, so the creator runs at the cluster's pace and the backlog stays at
  * about a second's worth of work.
  *
- * Pure rules with an injected clock; `scale.ts` feeds it and waits on it, `readiness.ts` tells it
- * which copies became Ready.
+ * The rules are pure, with an injected clock; `Turns` is where creators wait for them. `scale.ts`
+ * feeds them and waits, `readiness.ts` tells them which copies became Ready.
  */
 
 export interface PacerOptions {
@@ -97,5 +97,55 @@ export class Pacer {
     this.readyTimes.push(now);
     this.lastProgress = now;
     this.stalled = false;
+  }
+}
+
+/** Runs `task` on each item, `limit` at a time; the first failure stops taking new items. */
+export async function forEachLimited<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (!failed && next < items.length) {
+        try {
+          await task(items[next++]!);
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    }),
+  );
+}
+
+/**
+ * Where the creators wait for the pacer: woken by each Ready copy, and every 100 ms so the pacer's
+ * clock-based rules (the last second's window, the stall) are seen without a Ready event.
+ */
+export class Turns {
+  private waiters: Array<() => void> = [];
+
+  wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  /** Waits until `take` returns true; `take` checks and takes a place in one synchronous step. */
+  async waitFor(take: () => boolean, signal?: AbortSignal): Promise<void> {
+    while (!take()) {
+      signal?.throwIfAborted();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, 100);
+        const onAbort = (): void => done();
+        function done(): void {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        }
+        this.waiters.push(done);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    }
   }
 }

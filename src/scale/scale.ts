@@ -6,7 +6,7 @@ import { buildConnection, HttpKubeClient, KubeApiError, loadKubeConfig, type Kub
 import { NotFoundError, OperationError, UsageError } from '../util/errors.js';
 import { silentLogger } from '../util/log.js';
 import { planScale } from './plan.js';
-import { Pacer, type PacerOptions } from './pacer.js';
+import { forEachLimited, Pacer, Turns, type PacerOptions } from './pacer.js';
 import { readyTest, watchReadiness } from './readiness.js';
 import { applyParams, renderObject, SCALE_LABEL, serialName, type KwokctlResource } from './resource.js';
 
@@ -128,7 +128,7 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
       } }, options.signal)
       : undefined;
     try {
-      await forEach(plan.create, concurrency, async (index) => {
+      await forEachLimited(plan.create, concurrency, async (index) => {
         const object = index === 0 ? sample : render(index);
         const name = object.metadata.name!;
         if (pacer && turns) {
@@ -157,63 +157,13 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
     }
   }
   // Deleting is not paced: nothing waits on a copy to go away.
-  await forEach(plan.delete, concurrency, async (name) => {
+  await forEachLimited(plan.delete, concurrency, async (name) => {
     options.signal?.throwIfAborted();
     await explainApiError(`cannot delete ${ref.kind} ${name}`, () => client.delete(ref, { name, ...(namespace ? { namespace } : {}), ...(options.signal ? { signal: options.signal } : {}) }));
     result.deleted.push(name);
     tick();
   });
   return result;
-}
-
-/** Runs `task` on each item, `limit` at a time; the first failure stops taking new items. */
-async function forEach<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  await Promise.all(
-    Array.from({ length: Math.min(limit, items.length) }, async () => {
-      while (!failed && next < items.length) {
-        try {
-          await task(items[next++]!);
-        } catch (error) {
-          failed = true;
-          throw error;
-        }
-      }
-    }),
-  );
-}
-
-/**
- * Where the creators wait for the pacer: woken by each Ready copy, and every 100 ms so the pacer's
- * clock-based rules (the last second's window, the stall) are seen without a Ready event.
- */
-class Turns {
-  private waiters: Array<() => void> = [];
-
-  wake(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
-    for (const resolve of waiters) resolve();
-  }
-
-  /** Waits until `take` returns true; `take` checks and takes a place in one synchronous step. */
-  async waitFor(take: () => boolean, signal?: AbortSignal): Promise<void> {
-    while (!take()) {
-      signal?.throwIfAborted();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, 100);
-        const onAbort = (): void => done();
-        function done(): void {
-          clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        }
-        this.waiters.push(done);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    }
-  }
 }
 
 const namespacesResource: ResourceRef = { group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false };

@@ -11,6 +11,7 @@ import { Reflector } from '../../src/kube/client/reflector.js';
 import { nodesResource, podsResource } from '../../src/kube/client/resources.js';
 import type { KubeObject } from '../../src/kube/client/types.js';
 import { silentLogger } from '../../src/util/log.js';
+import { forEachLimited as forEachPaced, Pacer, Turns } from '../../src/scale/pacer.js';
 
 export async function forEachLimited(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -98,6 +99,11 @@ export interface LoadOptions {
    * condition before the controller sees it, so pod-ready's conditions merge into a list.
    */
   scheduler?: boolean;
+  /**
+   * Pace the creator as `kwokts scale` paces itself (src/scale/pacer.ts): a new object starts only
+   * while fewer than max(32, 0.4 × those made Ready in the last second) wait to be Ready.
+   */
+  pace?: boolean;
 }
 
 export type LoadPhase = 'nodes' | 'settle' | 'pods' | 'delete';
@@ -111,6 +117,65 @@ export interface PhaseResult {
   done: number;
   /** [seconds since the phase started, objects in the target state], at each change (for the bench picture). */
   series: Array<[number, number]>;
+  /** Creation phases: each object's delay from its create request to the target state. */
+  latency?: Latency;
+}
+
+export interface Latency {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** The most objects created (requested) but not yet in the target state, sampled every 100 ms. */
+  maxBacklog: number;
+}
+
+/**
+ * Creates `count` objects, `concurrency` requests at a time, paced when asked; `reached` is told
+ * of each object in the target state (from the phase's watch) and keeps the latencies.
+ */
+class Creation {
+  private readonly started = new Map<string, number>();
+  private readonly latencies: number[] = [];
+  private readonly pacer: Pacer | undefined;
+  private readonly turns = new Turns();
+  private maxBacklog = 0;
+  private readonly sampler: NodeJS.Timeout;
+
+  constructor(pace: boolean) {
+    this.pacer = pace ? new Pacer() : undefined;
+    this.sampler = setInterval(() => (this.maxBacklog = Math.max(this.maxBacklog, this.started.size - this.latencies.length)), 100);
+    this.sampler.unref();
+  }
+
+  reached(name: string): void {
+    const at = this.started.get(name);
+    if (at === undefined || at < 0) return;
+    this.latencies.push(performance.now() - at);
+    this.started.set(name, -1);
+    this.pacer?.ready(name);
+    this.turns.wake();
+  }
+
+  async run(count: number, concurrency: number, nameOf: (i: number) => string, create: (i: number) => Promise<void>): Promise<void> {
+    await forEachPaced(Array.from({ length: count }, (_, i) => i), concurrency, async (i) => {
+      const name = nameOf(i);
+      const pacer = this.pacer;
+      if (pacer) await this.turns.waitFor(() => pacer.mayStart() && (pacer.started(name), true));
+      this.started.set(name, performance.now());
+      await create(i);
+    });
+  }
+
+  latency(): Latency {
+    clearInterval(this.sampler);
+    const sorted = [...this.latencies].sort((a, b) => a - b);
+    const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
+    return { p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted.at(-1) ?? NaN, maxBacklog: this.maxBacklog };
+  }
+}
+
+function describeLatency(l: Latency): string {
+  return `p50 ${l.p50Ms.toFixed(0)} ms, p99 ${l.p99Ms.toFixed(0)} ms, max ${l.maxMs.toFixed(0)} ms after the request; at most ${l.maxBacklog} waiting`;
 }
 
 export interface LoadResult {
@@ -154,13 +219,17 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
   try {
     const readyNodes = new Set<string>();
     const settledNodes = new Set<string>();
+    const nodeCreation = new Creation(options.pace ?? false);
     const nodeWatch = new Reflector({
       client,
       ref: nodesResource,
       logger: silentLogger,
       onEvent: (type, node) => {
         const name = node.metadata.name ?? '';
-        if (type !== 'DELETED' && isReadyNode(node)) readyNodes.add(name);
+        if (type !== 'DELETED' && isReadyNode(node)) {
+          readyNodes.add(name);
+          nodeCreation.reached(name);
+        }
         if (type !== 'DELETED' && isSettledNode(node)) settledNodes.add(name);
         else settledNodes.delete(name);
       },
@@ -170,7 +239,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     mark('nodes');
     const nodeStart = performance.now();
     const nodeSeries = track(() => readyNodes.size, nodeStart);
-    await forEachLimited(nodes, concurrency, async (i) => {
+    await nodeCreation.run(nodes, concurrency, nodeName, async (i) => {
       await client.create(nodesResource, {
         apiVersion: 'v1',
         kind: 'Node',
@@ -180,8 +249,9 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     });
     const nodesCreated = (performance.now() - nodeStart) / 1000;
     const nodesDone = await waitUntil(() => readyNodes.size >= nodes, nodeStart, timeout);
-    const result: LoadResult = { nodesReady: { seconds: nodesDone, requestSeconds: nodesCreated, done: readyNodes.size, series: nodeSeries() } };
-    report(`nodes: ${readyNodes.size}/${nodes} Ready in ${nodesDone.toFixed(1)} s (creation took ${nodesCreated.toFixed(1)} s)`);
+    const nodeLatency = nodeCreation.latency();
+    const result: LoadResult = { nodesReady: { seconds: nodesDone, requestSeconds: nodesCreated, done: readyNodes.size, series: nodeSeries(), latency: nodeLatency } };
+    report(`nodes: ${readyNodes.size}/${nodes} Ready in ${nodesDone.toFixed(1)} s (creation took ${nodesCreated.toFixed(1)} s; ${describeLatency(nodeLatency)})`);
     if (Number.isNaN(nodesDone)) {
       mark('end');
       return result;
@@ -207,6 +277,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     // Pods, all on one node as in kwok's benchmark (or wherever kube-scheduler puts them).
     const running = new Set<string>();
     const present = new Set<string>();
+    const podCreation = new Creation(options.pace ?? false);
     const podWatch = new Reflector({
       client,
       ref: podsResource,
@@ -218,7 +289,10 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
           return;
         }
         present.add(key);
-        if (isRunningPod(pod)) running.add(key);
+        if (isRunningPod(pod)) {
+          running.add(key);
+          podCreation.reached(pod.metadata.name ?? '');
+        }
       },
     });
     void podWatch.run(abort.signal);
@@ -226,7 +300,7 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     mark('pods');
     const podStart = performance.now();
     const podSeries = track(() => running.size, podStart);
-    await forEachLimited(pods, concurrency, async (i) => {
+    await podCreation.run(pods, concurrency, podName, async (i) => {
       await client.create(podsResource, {
         apiVersion: 'v1',
         kind: 'Pod',
@@ -240,8 +314,9 @@ export async function runControllerLoad(client: HttpKubeClient, options: LoadOpt
     });
     const podsCreated = (performance.now() - podStart) / 1000;
     const podsDone = await waitUntil(() => running.size >= pods, podStart, timeout);
-    result.podsRunning = { seconds: podsDone, requestSeconds: podsCreated, done: running.size, series: podSeries() };
-    report(`pods: ${running.size}/${pods} Running in ${podsDone.toFixed(1)} s (creation took ${podsCreated.toFixed(1)} s)`);
+    const podLatency = podCreation.latency();
+    result.podsRunning = { seconds: podsDone, requestSeconds: podsCreated, done: running.size, series: podSeries(), latency: podLatency };
+    report(`pods: ${running.size}/${pods} Running in ${podsDone.toFixed(1)} s (creation took ${podsCreated.toFixed(1)} s; ${describeLatency(podLatency)})`);
     if (Number.isNaN(podsDone)) {
       mark('end');
       return result;

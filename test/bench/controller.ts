@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle] [--scheduler]`
+ * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle] [--scheduler] [--pace]`
  *
  * Our kwok controller (`node bin/kwok-controller.js`, as a cluster runs it: the bundle, with
  * NODE_EXTRA_CA_CERTS deferred, Node's options and kwok's flags as kwokts gives them) beside Go kwok
@@ -231,6 +231,7 @@ async function runOne(controller: Controller, load: Load, settle: boolean, logDi
         mark: sample,
         settle,
         scheduler: load.scheduler,
+        pace: load.pace,
         nodes: load.nodes,
         pods: load.pods,
         concurrency: load.concurrency,
@@ -496,7 +497,7 @@ export function table(rows: string[][]): string {
 
 export async function benchController(args: string[]): Promise<void> {
   // --scheduler: the pods go through kube-scheduler instead of naming a node (LoadOptions.scheduler).
-  const load: Load = { nodes: flag(args, 'nodes', 1000), pods: flag(args, 'pods', 2000), concurrency: flag(args, 'concurrency', 32), timeout: flag(args, 'timeout', 300), scheduler: args.includes('--scheduler') };
+  const load: Load = { nodes: flag(args, 'nodes', 1000), pods: flag(args, 'pods', 2000), concurrency: flag(args, 'concurrency', 32), timeout: flag(args, 'timeout', 300), scheduler: args.includes('--scheduler'), pace: args.includes('--pace') };
   // --no-settle: start the pods right after the last node is Ready, as before (see LoadOptions.settle).
   const settle = !args.includes('--no-settle');
   const startedAt = new Date();
@@ -525,7 +526,7 @@ export async function benchController(args: string[]): Promise<void> {
   }
   const outcomes = runs[0]!;
   const loadavg = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods ${load.scheduler ? 'placed by kube-scheduler' : 'on one node'}, ${load.concurrency} concurrent requests, ${rounds} round(s), load average after ${loadavg}\n`);
+  process.stdout.write(`controller benchmark: ${load.nodes} nodes, ${load.pods} pods ${load.scheduler ? 'placed by kube-scheduler' : 'on one node'}, ${load.concurrency} concurrent requests${load.pace ? ', paced' : ''}, ${rounds} round(s), load average after ${loadavg}\n`);
   if (rounds > 1) {
     process.stdout.write(`${table(summaryRows(runs, load))}\n`);
     process.stdout.write(`(CPU and apiserver request breakdowns below: round 1)\n`);
@@ -547,15 +548,23 @@ export async function benchController(args: string[]): Promise<void> {
   writeResults(results);
 }
 
-type Load = { nodes: number; pods: number; concurrency: number; timeout: number; scheduler: boolean };
+/** pace: the creator paced as `kwokts scale` paces itself (LoadOptions.pace). */
+type Load = { nodes: number; pods: number; concurrency: number; timeout: number; scheduler: boolean; pace?: boolean };
 
 /** One round: each controller's seconds per phase, CPU and memory. */
+function latency(result: PhaseResult | undefined): string {
+  const l = result?.latency;
+  return l && !Number.isNaN(l.p99Ms) ? `${l.p99Ms.toFixed(0)} ms (${l.maxBacklog})` : '-';
+}
+
 function mainRows(outcomes: readonly Outcome[], load: Load, settle: boolean): string[][] {
   return [
     ['', ...outcomes.map((o) => o.label)],
     [`${load.nodes} nodes Ready`, ...outcomes.map((o) => phase(o.load?.nodesReady, load.nodes))],
     ...(settle ? [[`then kcm done with them (not timed)`, ...outcomes.map((o) => phase(o.load?.nodesSettled, load.nodes))]] : []),
+    [`node request→Ready p99 (most waiting)`, ...outcomes.map((o) => latency(o.load?.nodesReady))],
     [`${load.pods} pods Running`, ...outcomes.map((o) => phase(o.load?.podsRunning, load.pods))],
+    [`pod request→Running p99 (most waiting)`, ...outcomes.map((o) => latency(o.load?.podsRunning))],
     [`${load.pods} pods deleted`, ...outcomes.map((o) => phase(o.load?.podsDeleted, load.pods))],
     ['controller CPU', ...outcomes.map((o) => (Number.isNaN(o.cpu) ? '-' : `${o.cpu.toFixed(1)} s`))],
     ['controller peak RSS', ...outcomes.map((o) => (Number.isNaN(o.rssMiB) ? '-' : `${o.rssMiB.toFixed(0)} MiB`))],
@@ -617,6 +626,7 @@ function controllerResults(runs: readonly (readonly Outcome[])[], load: Load, st
       const floors = all.map((r) => phaseFloors(r)[index]).filter((f): f is number => f !== undefined);
       if (floors.length > 0) results.timings.push(timing(`${target} ${name}: floor`, o.label, 's', floors));
       results.series.push({ name, tool: o.label, target, points: p.series });
+      if (p.latency) results.timings.push(timing(`${target} ${name}: p99 after the request`, o.label, 'ms', all.map((r) => r.load?.[key]?.latency?.p99Ms ?? NaN)));
     }
   }
   // kcm's catching up between the phases: a figure, not a curve (no controller is timed by it).
