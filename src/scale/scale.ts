@@ -1,6 +1,7 @@
 /**
  * `scale`: make the number of labelled copies of a resource equal to --replicas, through the
- * API with bounded concurrency over keep-alive connections (10,000 pods in seconds, not minutes).
+ * API with bounded concurrency over keep-alive connections (10,000 pods in seconds, not minutes);
+ * nodes and pods are created at the pace the cluster makes them Ready (pacer.ts).
  */
 import { buildConnection, HttpKubeClient, KubeApiError, loadKubeConfig, type KubeClient, type KubeObject, type ResourceRef } from '../kube/index.js';
 import { NotFoundError, OperationError, UsageError } from '../util/errors.js';
@@ -119,12 +120,12 @@ export async function scale(client: KubeClient, options: ScaleOptions): Promise<
   };
   if (plan.create.length > 0) {
     const turns = pacer ? new Turns() : undefined;
-    const stopWatch = pacer && isReady
+    const stopWatch = pacer && turns && isReady
       ? watchReadiness({ client, ref, name: options.name, ...(namespace ? { namespace } : {}), isReady, onReady: (name) => {
         const before = pacer.backlog;
         pacer.ready(name);
         if (pacer.backlog < before) readyCount++;
-        turns?.wake();
+        turns.wake();
       } }, options.signal)
       : undefined;
     try {
