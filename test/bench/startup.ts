@@ -6,6 +6,8 @@
  *   kubectl version --client  through each tool against one cluster, and kubectl run directly;
  *                             also `node bin/run.js` (the Node passthrough the launcher skips)
  *   delete cluster (absent)   a delete of a cluster that does not exist: start-up and the lookup
+ *   config view               a command through oclif (not one the fast path runs), empty workdir
+ *   create cluster --help     the help of the command with the most flags
  * kwokts runs as a user runs it: the package's "bin" entry (bin/kwokts, the sh launcher) behind
  * a symlink, as npm installs it. The cluster is made once by kwokts (binaries cached) and
  * deleted at the end. Rounds are
@@ -68,7 +70,15 @@ export async function benchStartup(args: string[]): Promise<void> {
   const kwokts = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokts', command: installed, args: a, env: e });
   const peer = (caseName: string, a: string[], e = env): Contender => ({ case: caseName, tool: 'kwokctl', command: kwokctl, args: a, env: e });
   const absent = 'delete cluster (absent)';
-  const contenders: Contender[] = [kwokts('--version', ['--version']), kwokts('get clusters', ['get', 'clusters'], emptyEnv), kwokts(absent, ['--name', 'bench-absent', 'delete', 'cluster'], emptyEnv)];
+  // The same arguments for both tools, case by case.
+  const cases: Array<[string, string[], typeof env]> = [
+    ['--version', ['--version'], env],
+    ['get clusters', ['get', 'clusters'], emptyEnv],
+    [absent, ['--name', 'bench-absent', 'delete', 'cluster'], emptyEnv],
+    ['config view', ['config', 'view'], emptyEnv],
+    ['create cluster --help', ['create', 'cluster', '--help'], emptyEnv],
+  ];
+  const contenders: Contender[] = cases.map(([name, a, e]) => kwokts(name, a, e));
   // The floor under any Node CLI: Node starting and exiting with nothing to do.
   contenders.push({ case: '--version', tool: 'node -e 0 (floor)', command: node, args: ['-e', '0'], env });
   if (process.env.NODE_EXTRA_CA_CERTS) {
@@ -78,7 +88,7 @@ export async function benchStartup(args: string[]): Promise<void> {
     results.notes.push(`NODE_EXTRA_CA_CERTS is set (${process.env.NODE_EXTRA_CA_CERTS}): kwokctl and kubectl ignore it, plain node pays for it at start-up, bin/kwokts defers it`);
   }
   const hasPeer = existsSync(kwokctl);
-  if (hasPeer) contenders.push(peer('--version', ['--version']), peer('get clusters', ['get', 'clusters'], emptyEnv), peer(absent, ['--name', 'bench-absent', 'delete', 'cluster'], emptyEnv));
+  if (hasPeer) contenders.push(...cases.map(([name, a, e]) => peer(name, a, e)));
   else results.notes.push(`kwokctl not found at ${kwokctl} (set KWOKCTL=/path); only kwokts measured`);
 
   let created = false;
