@@ -439,7 +439,8 @@ const READING: Record<string, string> = {
   restore:
     'restore → served is from the `snapshot restore` command until the cluster serves the restored ' +
     'objects and `/readyz`; restore returns is the command alone.',
-  scale: 'scale rows are `kwokts scale` (kwokctl\'s `scale`) on a cluster with QPS limits lifted, one run each.',
+  scale:
+    'scale rows are `kwokts scale` (kwokctl\'s `scale`) on a cluster with QPS limits lifted, one run each; `kwokts` is paced (created-but-not-Ready copies kept to about a second of the cluster\'s pace), `kwokts --no-pace` is not. "all Ready" and "all Running" wait until every copy is; creation→Ready is each copy\'s delay as a watch sees it, and the run\'s notes give the most copies waiting at a one-second sample and the seconds in which that was more than the copies created in the second before.',
   controller:
     'A controller phase is timed from its first request until every object is in the state asked for. ' +
     "Its floor is the other processes' CPU over the cores: the soonest any controller could have " +
