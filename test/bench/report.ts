@@ -380,7 +380,7 @@ export function commandOf(results: BenchResults): string {
       args = `restore ${p('rounds')} ${flags('objects')}`;
       break;
     case 'controller':
-      args = `controller ${flags('nodes', 'pods', 'concurrency', 'timeout', 'rounds')}${results.params['scheduler'] === true ? ' --scheduler' : ''}`;
+      args = `controller ${flags('nodes', 'pods', 'concurrency', 'timeout', 'rounds')}${results.params['scheduler'] === true ? ' --scheduler' : ''}${results.params['pace'] === true ? ' --pace' : ''}`;
       break;
     case 'scale':
       args = `scale ${flags('nodes', 'pods')}`;
@@ -444,7 +444,9 @@ const READING: Record<string, string> = {
   controller:
     'A controller phase is timed from its first request until every object is in the state asked for. ' +
     "Its floor is the other processes' CPU over the cores: the soonest any controller could have " +
-    'finished on that machine; time over floor is each round\'s phase time over it.',
+    'finished on that machine; time over floor is each round\'s phase time over it. With --pace the ' +
+    'creator is paced as `kwokts scale` is, and "p99 after the request" is each object\'s delay from its ' +
+    'create request to the state asked for.',
   soak:
     'A soak runs each controller in turn on a fresh cluster for the minutes asked, with a sample a ' +
     'minute; Go kwok runs with kwok\'s own stages. "After warm-up" means the samples from the warm-up ' +
