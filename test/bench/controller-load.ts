@@ -12,6 +12,7 @@ import { nodesResource, podsResource } from '../../src/kube/client/resources.js'
 import type { KubeObject } from '../../src/kube/client/types.js';
 import { silentLogger } from '../../src/util/log.js';
 import { forEachLimited as forEachPaced, Pacer, Turns } from '../../src/scale/pacer.js';
+import { percentile } from './results.js';
 
 export async function forEachLimited(count: number, limit: number, task: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
@@ -169,8 +170,7 @@ class Creation {
   latency(): Latency {
     clearInterval(this.sampler);
     const sorted = [...this.latencies].sort((a, b) => a - b);
-    const at = (p: number): number => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? NaN;
-    return { p50Ms: at(0.5), p99Ms: at(0.99), maxMs: sorted.at(-1) ?? NaN, maxBacklog: this.maxBacklog };
+    return { p50Ms: percentile(sorted, 50), p99Ms: percentile(sorted, 99), maxMs: sorted.at(-1) ?? NaN, maxBacklog: this.maxBacklog };
   }
 }
 

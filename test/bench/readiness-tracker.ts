@@ -8,6 +8,7 @@ import type { KubeObject, ResourceRef } from '../../src/kube/client/types.js';
 import { clientForKubeconfig } from '../../src/scale/scale.js';
 import { silentLogger } from '../../src/util/log.js';
 import { isReadyNode, isRunningPod } from './controller-load.js';
+import { percentile } from './results.js';
 
 export interface ReadinessStats {
   copies: number;
@@ -27,11 +28,6 @@ export interface ReadinessTracker {
   /** Resolves when `count` copies made since the tracker started are Ready (checked each sample). */
   allReady(count: number): Promise<void>;
   stop(): Promise<ReadinessStats>;
-}
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 export async function trackReadiness(kubeconfig: string, ref: ResourceRef, label: string): Promise<ReadinessTracker> {

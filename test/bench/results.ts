@@ -66,6 +66,12 @@ export function timing(caseName: string, tool: string, unit: Timing['unit'], sam
   return { case: caseName, tool, unit, samples: [...samples], min: sorted[0] ?? NaN, median, max: sorted.at(-1) ?? NaN };
 }
 
+/** The p-th percentile (nearest rank) of ascending samples; NaN when there are none. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
 /** A results object for a run that started at `startedAt`; the machine is described as it is now. */
 export function newResults(bench: string, title: string, startedAt: Date, params: BenchResults['params'] = {}): BenchResults {
   return {

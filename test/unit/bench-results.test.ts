@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { newResults, RESULTS_SCHEMA, timing, writeResults, type BenchResults } from '../bench/results.js';
+import { newResults, percentile, RESULTS_SCHEMA, timing, writeResults, type BenchResults } from '../bench/results.js';
 import { renderSvg } from '../bench/svg.js';
 
 function sample(): BenchResults {
@@ -73,4 +73,13 @@ test('the SVG has a bar per case and tool, a line per series, text escaped', () 
   assert.ok(svg.includes('note: a note'));
   // Well-formed enough for a parser: every element closed.
   assert.equal([...svg.matchAll(/<text /g)].length, [...svg.matchAll(/<\/text>/g)].length);
+});
+
+test('percentile is the nearest rank of ascending samples', () => {
+  const samples = Array.from({ length: 100 }, (_, i) => i + 1);
+  assert.equal(percentile(samples, 50), 50);
+  assert.equal(percentile(samples, 99), 99);
+  assert.equal(percentile(samples, 100), 100);
+  assert.equal(percentile([7], 99), 7);
+  assert.ok(Number.isNaN(percentile([], 50)));
 });
