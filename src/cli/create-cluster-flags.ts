@@ -4,7 +4,7 @@ import { parseLogLevel } from '../util/log.js';
 import type { CreateClusterFlags } from './create-cluster.js';
 import { optionFlagShapes } from './option-values.js';
 import { CREATE_CLUSTER_OWN_FLAGS, GLOBAL_FLAGS } from './command-flags.js';
-import type { FlagDecl } from './flag-decl.js';
+import { flagShapes, type FlagDecls } from './flag-decl.js';
 import { normalizeFlags, type FlagShape } from './pflag.js';
 
 // No oclif import here: this is how the fast create reads its flags without oclif.
@@ -27,18 +27,12 @@ export const CREATE_CLUSTER_FLAGS: Readonly<Record<string, FastFlag>> = {
   ...fastFlags(CREATE_CLUSTER_OWN_FLAGS),
 };
 
-function fastFlags(decls: Readonly<Record<string, FlagDecl>>): Record<string, FastFlag> {
+/** A declaration's shape (flagShapes) with what reading a value needs: delimiter, default, parser. */
+function fastFlags(decls: FlagDecls): Record<string, FastFlag> {
+  const shapes = flagShapes(decls);
   const out: Record<string, FastFlag> = {};
   for (const [name, d] of Object.entries(decls)) {
-    out[name] = {
-      type: d.type,
-      ...(d.char ? { char: d.char } : {}),
-      ...(d.multiple ? { multiple: true } : {}),
-      ...(d.allowNo ? { allowNo: true } : {}),
-      ...(d.delimiter ? { delimiter: d.delimiter } : {}),
-      ...(d.default !== undefined ? { default: d.default } : {}),
-      ...(d.parse ? { parse: d.parse } : {}),
-    };
+    out[name] = { ...shapes[name]!, ...(d.delimiter ? { delimiter: d.delimiter } : {}), ...(d.default !== undefined ? { default: d.default } : {}), ...(d.parse ? { parse: d.parse } : {}) };
   }
   return out;
 }
