@@ -22,10 +22,7 @@ if (code !== undefined) {
   if (process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS !== undefined) {
     await (await import('../dist/src/util/extra-ca-certs.js')).resumeExtraCaCerts();
   }
-  // The oclif path, bundled (scripts/bundle.mjs); a build without the bundle runs the tsc output.
-  const { main } = await import('../dist/cli/main.js').catch((error) => {
-    if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli/main.js')) return import('../dist/src/cli/main.js');
-    throw error;
-  });
+  // The oclif path: its bundle run from V8's code cache (src/cli/cli-bundle.ts), or the tsc output.
+  const { main } = await (await import('../dist/src/cli/cli-bundle.js')).loadCli(argv);
   await main(argv, import.meta.url);
 }

@@ -6,7 +6,7 @@
 // resolving a tool a record does not name, reporting a broken record) import the tsc-built
 // modules under dist/src instead, so the file stays small.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -133,31 +133,23 @@ for (const [name, entry] of Object.entries(LEAN_ENTRIES)) {
   });
 }
 
-// Every other command: dist/cli/main.js, src/cli/main.ts with oclif, the help class and every
-// command bundled in, each command imported when it runs (or when its help is shown). From
-// node_modules and dist/src, Node resolves, reads and compiles several hundred files before any
-// command runs (oclif alone is most of them); here a command reads a few dozen. Which commands
-// there are, and where each one's module is, comes from the oclif manifest (written from the
-// command classes just before this script runs), so there is no list of them to keep here.
-// esbuild puts a module in a chunk by the set of entries that reach it, so what main.ts loads
-// anyway would be cut into a chunk for each set of commands that also use a piece of it: each
-// command is imported through a module that imports main.ts too, which makes that set the same for
-// all of main.ts's modules.
+// Every other command: dist/cli/main.cjs, src/cli/main.ts with oclif, the help class and every
+// command in one CommonJS file, which bin/run.js runs from V8's code cache (src/util/code-cache.ts,
+// a cache per command): Node 20 keeps no compiled code for ES modules between runs, and compiling
+// oclif, the config schemas and the YAML libraries anew was most of a command's start. Each command
+// is a dynamic import, which esbuild makes a module initialised only when that command runs. The
+// map from command id to module is written from `oclif.manifest.json` (which `oclif manifest`
+// writes from the command classes just before), so a new command needs no entry anywhere; the ids
+// also go to command-ids.json, from which the loader picks a command's cache.
 const manifest = JSON.parse(readFileSync(resolve(root, 'oclif.manifest.json'), 'utf8'));
 const commandModules = Object.entries(manifest.commands).map(([id, command]) => {
   const source = command.relativePath.join('/').replace(/^dist\//, '').replace(/\.js$/, '.ts');
-  return `  ${JSON.stringify(id)}: () => import(${JSON.stringify(`kwokts-command:./${source}`)}),`;
+  return `  ${JSON.stringify(id)}: () => import(${JSON.stringify(`./${source}`)}),`;
 });
 const cliEntry = {
   name: 'cli-entry',
   setup(b) {
     b.onResolve({ filter: /^kwokts-cli$/ }, () => ({ path: 'kwokts-cli', namespace: 'cli-entry' }));
-    b.onResolve({ filter: /^kwokts-command:/ }, (args) => ({ path: args.path.slice('kwokts-command:'.length), namespace: 'cli-command' }));
-    b.onLoad({ filter: /.*/, namespace: 'cli-command' }, (args) => ({
-      loader: 'ts',
-      resolveDir: root,
-      contents: `import './src/cli/main.ts';\nexport { default } from ${JSON.stringify(args.path)};\n`,
-    }));
     b.onLoad({ filter: /.*/, namespace: 'cli-entry' }, () => ({
       loader: 'ts',
       resolveDir: root,
@@ -174,23 +166,31 @@ const cliEntry = {
   },
 };
 rmSync(resolve(root, 'dist/cli'), { recursive: true, force: true });
+// Bundled here besides: semver (oclif checks the Node version with it at every start).
+const cliBundled = cliExternal.filter((name) => name !== 'semver');
 await build({
   absWorkingDir: root,
   entryPoints: { main: 'kwokts-cli' },
   outdir: 'dist/cli',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  chunkNames: 'chunk-[hash]',
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   // oclif reads a tsconfig.json with TypeScript only for a plugin under development; never here.
-  external: [...cliExternal, ...cliExternal.map((name) => `${name}/*`), 'typescript'],
+  external: [...cliBundled, ...cliBundled.map((name) => `${name}/*`), 'typescript'],
   plugins: [cliEntry, zodEnglishOnly],
+  // A CommonJS file has no import.meta: the bundle's own URL stands in (src/util/package-root.ts
+  // walks up from it to the package, as from the module it replaces).
+  define: { 'import.meta.url': '__kwoktsBundleUrl' },
+  // A script V8 takes from its code cache has lost Node's dynamic import() callback (Node 20), so
+  // there is no import() in the file: esbuild makes each a require(), which loads an ES module too.
+  supported: { 'dynamic-import': false },
+  banner: { js: "const __kwoktsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
   legalComments: 'none',
-  banner: { js: "import { createRequire as __kwoktsCreateRequire } from 'node:module'; const require = __kwoktsCreateRequire(import.meta.url);" },
 });
+writeFileSync(resolve(root, 'dist/cli/command-ids.json'), JSON.stringify(Object.keys(manifest.commands)) + '\n');
 
 // The kwok controller that `create cluster` starts on the host (bin/kwok-controller.js runs this
 // file when it exists, else the tsc output dist/src/kwok/main.js). Start-up CPU here is CPU the

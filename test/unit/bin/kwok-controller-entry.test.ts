@@ -70,6 +70,7 @@ function entryBox(entry: string, fastPath: string): { run(env: Record<string, st
   stand('dist/src/util/extra-ca-certs.js', 'export async function resumeExtraCaCerts() { console.log("resumed"); process.env.NODE_EXTRA_CA_CERTS = process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS; delete process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS; }\n');
   stand('dist/src/kwok/main.js', PROGRAM);
   stand('dist/src/cli/main.js', `export async function main() { ${PROGRAM} }\n`);
+  stand('dist/src/cli/cli-bundle.js', "export async function loadCli() { return import('./main.js'); }\n");
   stand('dist/fast/fast-path.js', `${fastPath}\nexport async function exitWhenFlushed(code) { process.exit(code); }\n`);
   return {
     run(env) {
