@@ -50,7 +50,7 @@ const zodEnglishOnly = {
 // The hot commands whose modules the shared build below splits into many small chunks get a file
 // of their own besides, with nothing split out: Node's ES module loader resolves, reads, compiles
 // and links every file apart (an async read each), and for `delete cluster` thirty chunks cost a
-// quarter of its time (#14; 0.14 s against 0.10 s measured, medians of 16). In a lean entry a dynamic import stays
+// sizeable part of its time (`npm run bench -- startup`). In a lean entry a dynamic import stays
 // in the file when `keep` names its module (what the command runs in the common case); one of the
 // shared build's entries (SHARED_ENTRIES) is imported from there; anything else from the tsc output.
 const LEAN_ENTRIES = {
@@ -224,8 +224,7 @@ writeFileSync(resolve(root, 'dist/cli/command-ids.json'), JSON.stringify(Object.
 // The kwok controller that `create cluster` starts on the host (bin/kwok-controller.js runs this
 // file when it exists, else the tsc output dist/src/kwok/main.js). Start-up CPU here is CPU the
 // apiserver does not get while the cluster comes up: from node_modules and dist/src, Node resolves,
-// reads and compiles several hundred files; the bundle costs about a third of that (`--help`: 0.22 s
-// of CPU against 0.60 s, 2026-11-29).
+// reads and compiles several hundred files; the bundle costs a fraction of that.
 // Only the native, optional node-pty stays an import; execa (exec credential plugins, rare) is
 // imported when needed, so it becomes a chunk of its own.
 rmSync(resolve(root, 'dist/kwok-controller'), { recursive: true, force: true });

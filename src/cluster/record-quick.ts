@@ -5,9 +5,9 @@ import { recordFromDocuments } from './record-docs.js';
 import type { LoadedCluster } from './record.js';
 
 /**
- * A cluster's record for a passthrough or a delete, read with js-yaml (about a sixth of the CPU
- * of the yaml library on a cold start, where the record's 20 kB took most of a `kwokts kubectl`
- * call), and only its KwokctlConfiguration document: the Stages after it (kwokDocuments, left
+ * A cluster's record for a passthrough or a delete, read with js-yaml (much less CPU than the
+ * yaml library on a cold start, where reading the record took most of a `kwokts kubectl` call),
+ * and only its KwokctlConfiguration document: the Stages after it (kwokDocuments, left
  * empty here) are half the file and neither reads them. The passthrough reads the tool paths,
  * the etcd ports and the paths, delete the runtime and the components' names, programs and
  * ports: both parsers read those alike (a record quotes every string YAML 1.1 would read as

@@ -56,8 +56,8 @@ const MAX_SOCKET_PATH_BYTES = 103;
  * Why: over TCP every one of the apiserver's etcd clients (about one per resource, dozens) does
  * a TLS handshake with etcd at start-up, and every request and watch event after is encrypted by
  * one side and decrypted by the other. On 2 cores, where kcm, the scheduler and the kwok
- * controller start beside the apiserver, that CPU was about 0.3 s of a create's 2.7 s (`npm run
- * bench -- create`), and etcd spends about a third less CPU without it. The socket is plain gRPC,
+ * controller start beside the apiserver, that CPU is a visible part of a create's time (`npm run
+ * bench -- create` shows it), and etcd spends less CPU without it. The socket is plain gRPC,
  * and its protection is the file system instead of a client
  * certificate: it sits in the cluster directory (0700), which only the cluster's owner can enter.
  * etcd's TCP port stays as it was (TLS with client certificates) for etcdctl and snapshots.
