@@ -21,6 +21,11 @@
  *            stages) in turn, each on its own cluster (`--nodes 2000 --pods 20000 --minutes 30
  *            --tool ours|kwok|both`; `--heartbeat 30s` shortens the heartbeat stage's 10 minutes
  *            for a short run). The JSON is rewritten after every sample; needs `npm run build`.
+ *   capacity  the most nodes a controller keeps Ready with 40 s node leases: ours and Go kwok in
+ *            turn, each on a fresh cluster, the nodes grown in steps (`--steps 1000,2000,4000,8000,16000`),
+ *            each held (`--hold 2m`) with a sample every 10 s; a step holds when no lease was late and
+ *            no node left Ready; each tool stops at its first step that does not, or at half of
+ *            `--minutes 30`. The JSON is rewritten after every sample; needs `npm run build`.
  *   startup  whole-process time of `--version`, `get clusters` and `kubectl version --client`,
  *            kwokts beside kwokctl and kubectl run directly, interleaved rounds (`startup 10`).
  * Each run (but scale-out's, which only prints) writes its figures as JSON and a picture as SVG
@@ -29,6 +34,7 @@
  *            `report --add bench-results/<run>.json` first puts a run there, in place of the
  *            earlier run of the same bench and parameters (./report.ts).
  */
+import { benchCapacity } from './capacity.js';
 import { benchController } from './controller.js';
 import { benchCreate, benchRestore } from './create.js';
 import { benchReport } from './report.js';
@@ -44,6 +50,7 @@ const benches: Record<string, (args: string[]) => Promise<void>> = {
   scale: benchScale,
   'scale-out': benchScaleOut,
   soak: benchSoak,
+  capacity: benchCapacity,
   startup: benchStartup,
   report: benchReport,
 };

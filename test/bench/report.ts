@@ -62,7 +62,7 @@ export interface Row {
 type Figure = Omit<Row, 'command' | 'run'>;
 
 /** The order of the benches on the page: the CLI first, then the cluster, then the controller. */
-const BENCH_ORDER = ['startup', 'create', 'restore', 'scale', 'controller', 'soak'];
+const BENCH_ORDER = ['startup', 'create', 'restore', 'scale', 'controller', 'soak', 'capacity'];
 
 /**
  * Params that say how many times, or how long at most, rather than what was measured: a run that
@@ -78,7 +78,7 @@ const REPEAT_PARAMS = new Set(['rounds', 'timeout']);
 const PAIRED_BENCHES = new Set(['startup', 'create', 'restore', 'controller', 'scale']);
 
 /** A prefix that says which bench a case belongs to, where the case alone does not. */
-const CASE_PREFIX: Record<string, string> = { startup: 'start-up: ', controller: 'controller: ', scale: 'scale: ', soak: 'soak: ' };
+const CASE_PREFIX: Record<string, string> = { startup: 'start-up: ', controller: 'controller: ', scale: 'scale: ', soak: 'soak: ', capacity: 'capacity: ' };
 
 export const isOurs = (tool: string): boolean => tool === 'kwokts' || tool.startsWith('kwokts ');
 export const isPeer = (tool: string): boolean => tool === 'kwokctl' || tool.startsWith('Go kwok');
@@ -358,6 +358,86 @@ export function soakFigures(results: BenchResults): Figure[] {
   return figures;
 }
 
+/**
+ * A capacity run's rows: per controller, the largest step held and the first step that did not
+ * hold (./capacity.ts marks each verdict with a point of "step held" or "step failed", and at the
+ * same time the late leases and the nodes gone NotReady of that hold), the controller's RSS and CPU
+ * over the hold of its largest step held; then each step's time to all Ready (generic). RSS and CPU
+ * get a ratio only when both largest steps are the same count.
+ */
+export function capacityFigures(results: BenchResults): Figure[] {
+  const tools = [...new Set([...results.timings.map((t) => t.tool), ...results.series.map((s) => s.tool)])];
+  const ours = tools.find(isOurs);
+  const peer = tools.find(isPeer);
+  const holdS = Number(param(results, 'holdSeconds'));
+  const seriesOf = (tool: string, name: string): Series | undefined => results.series.find((s) => s.tool === tool && s.name === name);
+  const valueAt = (tool: string, name: string, t: number): number => seriesOf(tool, name)?.points.find(([at]) => at === t)?.[1] ?? NaN;
+  /** The largest step held and when its hold ended; undefined when the tool did not run. */
+  const largest = (tool: string): { nodes: number; at: number } | null | undefined => {
+    if (!results.series.some((s) => s.tool === tool)) return undefined;
+    const held = seriesOf(tool, 'step held')?.points ?? [];
+    return held.reduce<{ nodes: number; at: number } | null>((best, [at, nodes]) => (best === null || nodes > best.nodes ? { nodes, at } : best), null);
+  };
+  const inHold = (tool: string, name: string): number[] => {
+    const l = largest(tool);
+    if (!l) return [];
+    return (seriesOf(tool, name)?.points ?? []).filter(([t, v]) => t > l.at - holdS && t <= l.at && Number.isFinite(v)).map(([, v]) => v);
+  };
+  const perTool: Array<{ measurement: string; cell: (tool: string) => { text: string; value?: number } }> = [
+    {
+      measurement: `largest step held (${String(param(results, 'leaseDurationSeconds'))} s node leases, holds of ${holdS} s, steps ${String(param(results, 'steps')).replaceAll(',', ', ')})`,
+      cell: (tool) => {
+        const l = largest(tool);
+        if (l === undefined) return { text: '' };
+        return l === null ? { text: 'none' } : { text: `${l.nodes} nodes`, value: l.nodes };
+      },
+    },
+    {
+      measurement: 'first step not held',
+      cell: (tool) => {
+        const l = largest(tool);
+        if (l === undefined) return { text: '' };
+        const failed = seriesOf(tool, 'step failed')?.points[0];
+        if (!failed) {
+          const last = Number(String(param(results, 'steps')).split(',').at(-1));
+          if (l?.nodes === last) return { text: 'none: every step held' };
+          return { text: `none failed; the run ended ${l ? `after ${l.nodes} nodes` : 'before any step held'} (its budget, or a signal: see the notes)` };
+        }
+        const [at, nodes] = failed;
+        return { text: `${nodes} nodes: late leases ${valueAt(tool, 'late node leases in the hold', at)}, gone NotReady ${valueAt(tool, 'nodes gone NotReady in the hold', at)}` };
+      },
+    },
+    {
+      measurement: 'controller RSS in the hold of the largest step held (mean)',
+      cell: (tool) => {
+        const values = inHold(tool, 'RSS MiB controller');
+        if (values.length === 0) return { text: '' };
+        const m = mean(values);
+        return { text: `${m.toFixed(0)} MiB at ${largest(tool)!.nodes} nodes`, value: m };
+      },
+    },
+    {
+      measurement: 'controller CPU in the hold of the largest step held (mean, % of one core)',
+      cell: (tool) => {
+        const values = inHold(tool, 'CPU % controller');
+        if (values.length === 0) return { text: '' };
+        const m = mean(values);
+        return { text: `${oneDecimal(m)} % at ${largest(tool)!.nodes} nodes`, value: m };
+      },
+    },
+  ];
+  const sameStep = ours !== undefined && peer !== undefined && largest(ours)?.nodes !== undefined && largest(ours)?.nodes === largest(peer)?.nodes;
+  const figures: Figure[] = [];
+  for (const [i, { measurement, cell }] of perTool.entries()) {
+    const o = ours === undefined ? { text: '' } : cell(ours);
+    const p = peer === undefined ? { text: '' } : cell(peer);
+    if (!o.text && !p.text) continue;
+    const r = o.value !== undefined && p.value !== undefined && (i === 0 || sameStep) ? o.value / p.value : NaN;
+    figures.push({ measurement: `capacity: ${measurement}`, ours: o.text, peer: p.text && `${peer} ${p.text}`, ratio: Number.isFinite(r) ? `${times(r)} (one run each)` : '' });
+  }
+  return [...figures, ...timingFigures(results)];
+}
+
 /** A duration flag from seconds: 3m, 90s. */
 const durationFlag = (seconds: number): string => (seconds % 60 === 0 ? `${seconds / 60}m` : `${seconds}s`);
 
@@ -393,6 +473,11 @@ export function commandOf(results: BenchResults): string {
         ` --warmup ${durationFlag(Number(p('warmupMinutes')) * 60)} --every ${durationFlag(Number(p('sampleEverySeconds')))} ${flags('concurrency')}`;
       break;
     }
+    case 'capacity':
+      args =
+        `capacity --steps ${p('steps')} --hold ${durationFlag(Number(p('holdSeconds')))} ${flags('minutes', 'tool')}` +
+        ` --every ${durationFlag(Number(p('sampleEverySeconds')))} ${flags('concurrency')}`;
+      break;
     default:
       args = [results.bench, ...Object.entries(results.params).map(([name, value]) => (value === true ? `--${name}` : `--${name} ${String(value)}`))].join(' ');
   }
@@ -409,7 +494,7 @@ export function runCell(run: Run): string {
 }
 
 export function rowsOf(run: Run): Row[] {
-  const figures = run.results.bench === 'soak' ? soakFigures(run.results) : timingFigures(run.results);
+  const figures = run.results.bench === 'soak' ? soakFigures(run.results) : run.results.bench === 'capacity' ? capacityFigures(run.results) : timingFigures(run.results);
   const command = `\`${commandOf(run.results)}\``;
   const cell = runCell(run);
   return figures.map((f) => ({ ...f, command, run: cell }));
@@ -453,6 +538,15 @@ const READING: Record<string, string> = {
     '(`--warmup`) or the end of the load, whichever is later; over a short run the slope rests on a ' +
     'few samples, read it with their number. A heartbeat counts when a node\'s lastHeartbeatTime moves ' +
     'at least half the heartbeat stage\'s delay past node-initialize\'s.',
+  capacity:
+    'A capacity run grows the nodes of a fresh cluster per controller in steps, each made by ' +
+    '`kwokts scale node` until every node is Ready and then held; a step holds when through its hold ' +
+    'no node lease was renewed after it expired and no node left Ready, as the watch events show ' +
+    'between the samples too. The leases are kwokctl\'s 40 s before its heartbeat factor (the cluster ' +
+    'runs with the factor at 1, so kube-controller-manager gives a node 40 s too). Each controller ' +
+    'stops at its first step that does not hold or when its share of the minutes (half, with both) is spent; a step that ' +
+    'would not fit in what is left is not started, so "largest step held" is a floor of what the ' +
+    'controller can keep, not its ceiling.',
 };
 
 function runSection(run: Run): string {

@@ -4,7 +4,8 @@
  *
  * The JSON (schema "kwokts-bench/v1"):
  *   schema     "kwokts-bench/v1"
- *   bench      the benchmark's name: startup, create, restore, controller, scale, soak (scale-out only prints)
+ *   bench      the benchmark's name: startup, create, restore, controller, scale, soak, capacity
+ *              (scale-out only prints)
  *   title      one line saying what was measured
  *   startedAt  ISO 8601 UTC time the run started
  *   machine    { cpus, loadavg: [1, 5, 15 min] at the end of the run, node: Node's version, os }

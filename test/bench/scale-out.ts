@@ -78,7 +78,8 @@ function slimPod(pod: KubeObject): KubeObject {
   return { metadata: { name, namespace, resourceVersion }, status: { phase: (pod['status'] as { phase?: string } | undefined)?.phase } } as KubeObject;
 }
 
-function slimNode(node: KubeObject): KubeObject {
+/** A node as a count of Ready nodes needs it: its name and a Ready condition when it is Ready. */
+export function slimNode(node: KubeObject): KubeObject {
   const { name, resourceVersion } = node.metadata;
   return { metadata: { name, resourceVersion }, status: { conditions: isReadyNode(node) ? [{ type: 'Ready', status: 'True' }] : [] } } as KubeObject;
 }

@@ -40,12 +40,11 @@
  * SIGINT/SIGTERM end the run at once (the cluster is deleted; KWOKTS_BENCH_KEEP=1 keeps it).
  * Needs `npm run build`. Never a test: nothing here passes or fails.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { DEFAULT_STAGE_FILES } from '../../src/cluster/default-stages.js';
 import { parseGoDurationMs } from '../../src/gocompat/go-duration.js';
 import { buildConnection } from '../../src/kube/client/connection.js';
 import { HttpKubeClient } from '../../src/kube/client/http-client.js';
@@ -54,21 +53,16 @@ import { leasesResource, nodesResource, podsResource } from '../../src/kube/clie
 import type { KubeObject } from '../../src/kube/client/types.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { silentLogger } from '../../src/util/log.js';
-import { freePort } from '../e2e/harness.js';
+import { benchEnv, launchController } from './bench-cluster.js';
 import { cpuSeconds, isRunningPod } from './controller-load.js';
-import { apiserverCounters, clusterPaths, controllerEnv, controllerFlags, goKwokSpec, kwokts, ourControllerSpec, stagesYaml, waitHealthy, type Controller } from './controller.js';
+import { apiserverCounters, clusterPaths, kwokts, waitHealthy } from './controller.js';
+import { clock, fixed, shortName, signed, sleep } from './lines.js';
 import { newResults, timing, writeResults, type BenchResults, type Series } from './results.js';
 import { componentPids, leaseFigures, numberOption, option, rssMiB, slim } from './scale-out.js';
+import { toolChoice, toolRuns, type ToolRun } from './tool-runs.js';
 
-const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
 const HEARTBEAT_STAGE = 'node-heartbeat-with-lease';
-/** kwok's own default set as kwokctl gives it to kwok (pkg/kwokctl/runtime/cluster.go), under kustomize/stage/. */
-const KWOK_STAGE_FILES = ['node/fast/node-initialize.yaml', 'node/heartbeat-with-lease/node-heartbeat-with-lease.yaml', 'pod/fast/pod-ready.yaml', 'pod/fast/pod-complete.yaml', 'pod/fast/pod-delete.yaml'];
 const LEASE_DURATION_SECONDS = 200;
-/** Short names for the sample lines; the series keep the pid files' names. */
-const SHORT: Record<string, string> = { 'kube-apiserver': 'apiserver', 'kube-controller-manager': 'kcm', 'kube-scheduler': 'scheduler' };
-
-type Tool = 'ours' | 'kwok';
 
 interface SoakOptions {
   nodes: number;
@@ -78,15 +72,6 @@ interface SoakOptions {
   warmupMs: number;
   everyMs: number;
   concurrency: number;
-}
-
-interface ToolRun {
-  tool: Tool;
-  controller: Controller;
-  /** The stage YAML given to the controller with --config. */
-  stages: string;
-  /** Where the stages came from, for the notes. */
-  stagesFrom: string;
 }
 
 /** What the bench knows of one node: Ready or not, its addresses, its Ready heartbeats. */
@@ -191,13 +176,6 @@ export function withHeartbeatDelay(yaml: string, ms: number): string {
   return docs.map((d) => String(d).replace(/^---\s*\n/, '').trim()).join('\n---\n') + '\n';
 }
 
-/** kwok's module source (for its stage YAML): KWOK_SOURCE, else the Go module cache. */
-function kwokSource(version: string): string {
-  if (process.env.KWOK_SOURCE) return process.env.KWOK_SOURCE;
-  const modcache = process.env.GOMODCACHE || join(process.env.GOPATH?.split(delimiter)[0] || join(homedir(), 'go'), 'pkg', 'mod');
-  return join(modcache, 'sigs.k8s.io', `kwok@${version}`);
-}
-
 /** The heartbeat stage's delay and jitter in ms (NaN where absent). */
 function stageDelay(yaml: string): { durationMs: number; jitterMs: number; text: string } {
   for (const doc of parseAllDocuments(yaml)) {
@@ -208,51 +186,6 @@ function stageDelay(yaml: string): { durationMs: number; jitterMs: number; text:
     return { durationMs: d, jitterMs: j, text: Number.isFinite(j) && j > d ? `${d / 1000}–${j / 1000} s` : `${d / 1000} s` };
   }
   return { durationMs: NaN, jitterMs: NaN, text: 'none' };
-}
-
-/** The controllers the --tool asks for, each with its stage YAML; notes for what is missing. */
-async function toolRuns(tool: string, heartbeatMs: number | undefined, notes: string[]): Promise<ToolRun[]> {
-  const runs: ToolRun[] = [];
-  const shorten = (yaml: string): string => (heartbeatMs === undefined ? yaml : withHeartbeatDelay(yaml, heartbeatMs));
-  if (tool === 'ours' || tool === 'both') {
-    runs.push({ tool: 'ours', controller: ourControllerSpec('soak-ours'), stages: shorten(stagesYaml(DEFAULT_STAGE_FILES)), stagesFrom: `templates/stages (${DEFAULT_STAGE_FILES.join(', ')})` });
-  }
-  if (tool === 'kwok' || tool === 'both') {
-    const goKwok = await goKwokSpec();
-    if ('missing' in goKwok) {
-      notes.push(goKwok.missing);
-    } else {
-      const version = /v\d+\.\d+\.\d+\S*/.exec(goKwok.label)?.[0] ?? 'v0.8.0';
-      const source = join(kwokSource(version), 'kustomize', 'stage');
-      if (KWOK_STAGE_FILES.every((f) => existsSync(join(source, f)))) {
-        runs.push({ tool: 'kwok', controller: goKwok, stages: shorten(stagesYaml(KWOK_STAGE_FILES, source)), stagesFrom: `kwok's own, ${source} (${KWOK_STAGE_FILES.join(', ')})` });
-      } else {
-        const note = `${goKwok.label}: kwok's stage YAML not found under ${source} (set KWOK_SOURCE=/path/to/kwok's source); it ran with kwokts's templates/stages instead`;
-        notes.push(note);
-        process.stderr.write(`warning: ${note}\n`);
-        runs.push({ tool: 'kwok', controller: goKwok, stages: shorten(stagesYaml(DEFAULT_STAGE_FILES)), stagesFrom: `kwokts's templates/stages (kwok's own not found)` });
-      }
-    }
-  }
-  return runs;
-}
-
-const clock = (): string => new Date().toISOString().slice(11, 19);
-const fixed = (value: number, digits = 0): string => (Number.isFinite(value) ? value.toFixed(digits) : '-');
-const signed = (value: number, digits = 1): string => (Number.isFinite(value) ? `${value >= 0 ? '+' : ''}${value.toFixed(digits)}` : '-');
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted || ms <= 0) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** Refused writes of node status by code ("422": 40), from the apiserver's request counters. */
@@ -271,7 +204,7 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
   const label = run.controller.label;
   const cluster = `soak-${run.tool}`;
   const dir = mkdtempSync(join(tmpdir(), `kwokts-bench-${cluster}-`));
-  const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
+  const env = benchEnv(dir);
   const say = (line: string): void => void process.stdout.write(`[${clock()}] ${label} ${line}\n`);
   const note = (line: string): void => void results.notes.push(`${label}: ${line}`);
   const log = join(logDir, `${run.tool}.log`);
@@ -291,11 +224,8 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
     await kwokts(['create', 'cluster', '--disable', 'kwok-controller', '--disable-qps-limits', '--etcd-quota-backend-size', '8Gi', '--wait', '5m'], env, cluster, stop);
     const clusterDir = join(env.KWOK_WORKDIR, 'clusters', cluster);
     const paths = clusterPaths(clusterDir);
-    const stagesFile = join(clusterDir, 'soak-stages.yaml');
-    writeFileSync(stagesFile, run.stages);
-    const port = await freePort();
-    const fd = openSync(log, 'w');
-    child = spawn(run.controller.command, [...run.controller.entry, ...controllerFlags(paths, stagesFile, port, LEASE_DURATION_SECONDS), ...run.controller.extra], { stdio: ['ignore', fd, fd], env: controllerEnv(env) });
+    const launched = await launchController(run, paths, LEASE_DURATION_SECONDS, log, env);
+    child = launched.child;
     const controllerChild = child;
     controllerChild.once('exit', (code, signal) => {
       if (end.signal.aborted) return;
@@ -303,7 +233,7 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
       note(`the controller exited (${code ?? signal}) before the run's end`);
       end.abort();
     });
-    await waitHealthy(port, controllerChild, 120);
+    await waitHealthy(launched.port, controllerChild, 120);
     say(`cluster ${cluster} and controller up in ${((performance.now() - createStart) / 1000).toFixed(1)} s (${clusterDir})`);
 
     const { config } = loadKubeConfig({ kubeconfig: paths.kubeconfig, logger: silentLogger });
@@ -383,13 +313,13 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
       for (const [name, pid] of Object.entries(pids)) {
         const mib = rssMiB(pid);
         point(`RSS MiB ${name}`, 0, t, mib);
-        rss.push(`${SHORT[name] ?? name} ${fixed(mib)}`);
+        rss.push(`${shortName(name)} ${fixed(mib)}`);
         const used = cpuSeconds(pid);
         const before = previousCpu[name];
         if (before && t > before.t) {
           const percent = (100 * (used - before.cpu)) / (t - before.t);
           point(`CPU % ${name}`, 0, t, percent);
-          cpu.push(`${SHORT[name] ?? name} ${fixed(percent)}`);
+          cpu.push(`${shortName(name)} ${fixed(percent)}`);
         }
         previousCpu[name] = { t, cpu: used };
       }
@@ -493,8 +423,7 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
 }
 
 export async function benchSoak(args: string[]): Promise<void> {
-  const tool = option(args, 'tool') ?? 'both';
-  if (!['ours', 'kwok', 'both'].includes(tool)) throw new Error(`--tool ${tool}: one of ours, kwok, both`);
+  const tool = toolChoice(option(args, 'tool'));
   const minutes = numberOption(args, 'minutes', 30);
   const duration = (name: string, fallback: number | undefined): number | undefined => {
     const text = option(args, name);
@@ -515,7 +444,8 @@ export async function benchSoak(args: string[]): Promise<void> {
   };
   if (!(options.nodes > 0 && options.pods >= 0 && minutes > 0)) throw new Error('--nodes must be positive, --pods not negative, --minutes positive');
   const notes: string[] = [];
-  const runs = await toolRuns(tool, options.heartbeatMs, notes);
+  const heartbeatMs = options.heartbeatMs;
+  const runs = await toolRuns(tool, 'soak', notes, heartbeatMs === undefined ? undefined : (yaml) => withHeartbeatDelay(yaml, heartbeatMs));
   const results = newResults('soak', `soak: ${options.nodes} dual-stack nodes, ${options.pods} pods, ${minutes} min per tool; RSS, CPU, NotReady nodes, late leases, heartbeats`, new Date(), {
     nodes: options.nodes,
     pods: options.pods,

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import {
   addRuns,
+  capacityFigures,
   CARRIED_OVER_FILE,
   commandOf,
   formatSeconds,
@@ -155,6 +156,44 @@ describe('figures', () => {
     assert.equal(commandOf(soak), 'npm run bench -- soak --nodes 3 --pods 0 --minutes 4 --tool both --heartbeat 30s --warmup 2m --every 1m --concurrency 32');
     const ownDelay = { ...soak, params: { ...soak.params, heartbeat: "the stage's own delay", warmupMinutes: 2.5, sampleEverySeconds: 30 } };
     assert.equal(commandOf(ownDelay), 'npm run bench -- soak --nodes 3 --pods 0 --minutes 4 --tool both --warmup 150s --every 30s --concurrency 32');
+  });
+
+  test('capacityFigures: the largest step held, the first not held, RSS and CPU in that hold, each step\'s time', () => {
+    const capacity = roundTrip(
+      run('capacity', '2026-12-06T08:00:00Z', { steps: '100,200,400', holdSeconds: 60, minutes: 10, tool: 'both', sampleEverySeconds: 10, leaseDurationSeconds: 40, concurrency: 32 }, (r) => {
+        // Ours: 100 held (hold ending at 70 s), 200 failed at 150 s. The peer: 100 and 200 held, 400 cut.
+        r.timings.push(timing('100 nodes all Ready (from the step\'s start)', 'kwokts (TS)', 's', [2]), timing('200 nodes all Ready (from the step\'s start)', 'kwokts (TS)', 's', [4]));
+        r.timings.push(timing('100 nodes all Ready (from the step\'s start)', 'Go kwok v0.8.0', 's', [4]), timing('200 nodes all Ready (from the step\'s start)', 'Go kwok v0.8.0', 's', [8]), timing('400 nodes all Ready (from the step\'s start)', 'Go kwok v0.8.0', 's', [NaN]));
+        const every10 = (from: number, to: number, value: (t: number) => number): Array<[number, number]> => Array.from({ length: (to - from) / 10 + 1 }, (_, i) => [from + 10 * i, value(from + 10 * i)]);
+        r.series.push(
+          { name: 'RSS MiB controller', tool: 'kwokts (TS)', target: 0, points: every10(0, 150, (t) => (t <= 70 ? 100 : 200)) },
+          { name: 'CPU % controller', tool: 'kwokts (TS)', target: 0, points: every10(10, 150, (t) => (t <= 70 ? 4 : 40)) },
+          { name: 'step held', tool: 'kwokts (TS)', target: 400, points: [[70, 100]] },
+          { name: 'step failed', tool: 'kwokts (TS)', target: 400, points: [[150, 200]] },
+          { name: 'late node leases in the hold', tool: 'kwokts (TS)', target: 0, points: [[70, 0], [150, 12]] },
+          { name: 'nodes gone NotReady in the hold', tool: 'kwokts (TS)', target: 0, points: [[70, 0], [150, 3]] },
+          { name: 'RSS MiB controller', tool: 'Go kwok v0.8.0', target: 0, points: every10(0, 160, () => 50) },
+          { name: 'CPU % controller', tool: 'Go kwok v0.8.0', target: 0, points: every10(10, 160, () => 2) },
+          { name: 'step held', tool: 'Go kwok v0.8.0', target: 400, points: [[70, 100], [150, 200]] },
+          { name: 'late node leases in the hold', tool: 'Go kwok v0.8.0', target: 0, points: [[70, 0], [150, 0]] },
+          { name: 'nodes gone NotReady in the hold', tool: 'Go kwok v0.8.0', target: 0, points: [[70, 0], [150, 0]] },
+        );
+      }),
+    );
+    const figures = capacityFigures(capacity);
+    const row = (m: string): [string, string, string] => {
+      const f = figures.find((x) => x.measurement === `capacity: ${m}`);
+      assert.ok(f, `no row ${m}: ${figures.map((x) => x.measurement).join(', ')}`);
+      return [f.ours, f.peer, f.ratio];
+    };
+    assert.deepEqual(row('largest step held (40 s node leases, holds of 60 s, steps 100, 200, 400)'), ['100 nodes', 'Go kwok v0.8.0 200 nodes', '0.50× (one run each)']);
+    assert.deepEqual(row('first step not held'), ['200 nodes: late leases 12, gone NotReady 3', 'Go kwok v0.8.0 none failed; the run ended after 200 nodes (its budget, or a signal: see the notes)', '']);
+    // The hold of ours's 100 ran from 10 s to 70 s (the samples after 10 s); the peer's 200 to 150 s. Not the same step: no ratio.
+    assert.deepEqual(row('controller RSS in the hold of the largest step held (mean)'), ['100 MiB at 100 nodes', 'Go kwok v0.8.0 50 MiB at 200 nodes', '']);
+    assert.deepEqual(row('controller CPU in the hold of the largest step held (mean, % of one core)'), ['4.0 % at 100 nodes', 'Go kwok v0.8.0 2.0 % at 200 nodes', '']);
+    assert.deepEqual(row('200 nodes all Ready (from the step\'s start)'), ['4.00 s', 'Go kwok v0.8.0 8.00 s', '0.50× (one run each)']);
+    assert.deepEqual(row('400 nodes all Ready (from the step\'s start)'), ['', 'Go kwok v0.8.0 not finished (its one run)', '']);
+    assert.equal(commandOf(capacity), 'npm run bench -- capacity --steps 100,200,400 --hold 1m --minutes 10 --tool both --every 10s --concurrency 32');
   });
 
   test('commandOf: the bench and every setting its params record', () => {
