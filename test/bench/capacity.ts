@@ -25,7 +25,9 @@
  *   - A tool stops at its first step that does not hold, and when its budget is spent: half of
  *     --minutes each (all of it with --tool ours or kwok), counted from its cluster's creation. A
  *     step whose growth (at the last step's pace per node) and hold do not fit in what is left is
- *     not started (./capacity-steps.ts); a step the budget ends is cut, neither held nor failed.
+ *     not started (./capacity-steps.ts); a step the budget ends is cut, neither held nor failed. A
+ *     step fails while it grows too, at the first late lease or node gone from Ready: the
+ *     controller is already losing what it had, and the rest might never be Ready.
  * A line per sample (nodes, Ready, NotReady, late leases now and in the step, the oldest renewal,
  * RSS and CPU of every process) and per step; at the end a table, the tools side by side, with
  * the ratio of their largest steps held.
@@ -93,7 +95,13 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
   const end = new AbortController();
   const onStop = (): void => end.abort();
   stop.addEventListener('abort', onStop, { once: true });
-  const budget = AbortSignal.any([end.signal, AbortSignal.timeout(budgetMs)]);
+  // A timer of our own rather than AbortSignal.timeout inside AbortSignal.any: Node 20 can collect
+  // that timeout signal before it fires, and a budget that never ends leaves the step growing forever.
+  const budgetController = new AbortController();
+  const onEnd = (): void => budgetController.abort();
+  end.signal.addEventListener('abort', onEnd, { once: true });
+  const budgetTimer = setTimeout(onEnd, budgetMs);
+  const budget = budgetController.signal;
   const watches = new AbortController();
   let child: ChildProcess | undefined;
   let client: HttpKubeClient | undefined;
@@ -219,26 +227,36 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
       point('nodes asked for', top, step.nodes);
       tally.openWindow();
       let scaleError: string | undefined;
-      const scaling = kwokts(['scale', 'node', '--replicas', String(step.nodes), '--concurrency', String(options.concurrency)], env, cluster, budget).then(
+      // A node lease gone late, or a node gone from Ready, while the step grows: the controller
+      // already does not keep what it has, and waiting for the rest to be Ready could outlast the budget.
+      let lost: string | undefined;
+      const scaleAbort = new AbortController();
+      const stopScale = (): void => scaleAbort.abort();
+      budget.addEventListener('abort', stopScale, { once: true });
+      const scaling = kwokts(['scale', 'node', '--replicas', String(step.nodes), '--concurrency', String(options.concurrency)], env, cluster, scaleAbort.signal).then(
         () => say(`${step.nodes} nodes created in ${((performance.now() - stepStart) / 1000).toFixed(1)} s (kwokts scale node)`),
         (error: unknown) => {
-          if (!budget.aborted) scaleError = `kwokts scale node failed: ${firstLine(error)}`;
+          if (!scaleAbort.signal.aborted) scaleError = `kwokts scale node failed: ${firstLine(error)}`;
         },
       );
       let nextSample = stepStart + options.everyMs;
-      while (tally.readyCount() < step.nodes && !budget.aborted && scaleError === undefined) {
+      while (tally.readyCount() < step.nodes && !budget.aborted && scaleError === undefined && lost === undefined) {
         if (performance.now() >= nextSample) {
           sample(`${step.nodes} nodes, growing ${seconds(performance.now() - stepStart)} s`, 'growth');
           nextSample += options.everyMs;
         }
-        await sleep(Math.min(250, nextSample - performance.now()), budget);
+        const now = tally.sample(Date.now());
+        if (now.lateInWindow > 0 || now.goneNotReadyInWindow > 0) lost = `late leases ${now.lateInWindow}, gone NotReady ${now.goneNotReadyInWindow}`;
+        else await sleep(Math.min(250, nextSample - performance.now()), budget);
       }
+      if (lost !== undefined) scaleAbort.abort();
       await scaling;
+      budget.removeEventListener('abort', stopScale);
       const grownMs = performance.now() - stepStart;
       const grown = tally.sample(Date.now());
       if (grown.ready < step.nodes) {
-        step.verdict = scaleError !== undefined || controllerExit !== undefined ? 'failed' : 'cut';
-        step.reason = `${scaleError ?? interruption()} while growing (${grown.ready} of ${step.nodes} Ready)`;
+        step.verdict = lost !== undefined || scaleError !== undefined || controllerExit !== undefined ? 'failed' : 'cut';
+        step.reason = `${lost ?? scaleError ?? interruption()} while growing (${grown.ready} of ${step.nodes} Ready)`;
         step.growLateLeases = grown.lateInWindow;
         results.timings.push(timing(`${step.nodes} nodes all Ready (from the step's start)`, label, 's', [NaN]));
         say(`${step.nodes} nodes: ${stepCell(step)}`);
@@ -310,6 +328,7 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
     for (const step of steps) if (step.verdict === 'not reached') step.reason ??= stop.aborted ? 'stopped by a signal' : 'the run failed';
     process.exitCode = 1;
   } finally {
+    clearTimeout(budgetTimer);
     end.abort();
     watches.abort();
     client?.close();
