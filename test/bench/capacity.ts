@@ -37,7 +37,8 @@
  * Ready); series per tool over the seconds since its controller was up: nodes asked for, nodes
  * Ready and NotReady, late leases now, each process's RSS MiB and CPU %; at each step's verdict a
  * point of "step held" or "step failed" (value: the step's node count) and of "late node leases
- * in the hold" and "nodes gone NotReady in the hold"; notes with each step's verdict and figures.
+ * in the hold" and "nodes gone NotReady in the hold" (of its growth, for a step that failed while
+ * growing); notes with each step's verdict and figures.
  * SIGINT/SIGTERM end the run at once (the cluster is deleted; KWOKTS_BENCH_KEEP=1 keeps it). The
  * bench's own watches of every node and lease share the machine with the controller; their CPU is
  * in the lines as "bench". Needs `npm run build`. Never a test: nothing here passes or fails.
@@ -258,6 +259,12 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
         step.verdict = lost !== undefined || scaleError !== undefined || controllerExit !== undefined ? 'failed' : 'cut';
         step.reason = `${lost ?? scaleError ?? interruption()} while growing (${grown.ready} of ${step.nodes} Ready)`;
         step.growLateLeases = grown.lateInWindow;
+        if (step.verdict === 'failed') {
+          // The report reads a step's verdict and counts from these points, whichever phase failed.
+          point('step failed', top, step.nodes);
+          point('late node leases in the hold', 0, grown.lateInWindow);
+          point('nodes gone NotReady in the hold', 0, grown.goneNotReadyInWindow);
+        }
         results.timings.push(timing(`${step.nodes} nodes all Ready (from the step's start)`, label, 's', [NaN]));
         say(`${step.nodes} nodes: ${stepCell(step)}`);
         note(`${step.nodes} nodes: ${stepCell(step)}`);
