@@ -85,7 +85,8 @@ export function codeCacheKey(argv: readonly string[], commandIds: readonly strin
   const words: string[] = [];
   for (const token of argv) {
     if (token === '--') break;
-    if (/^[a-z][a-z0-9-]*$/.test(token)) words.push(token);
+    // `__complete`, the shells' completion command, is a word too.
+    if (/^[a-z_][a-z0-9_-]*$/.test(token)) words.push(token);
   }
   let id = 'main';
   for (let i = 0; i < words.length && id === 'main'; i += 1) {

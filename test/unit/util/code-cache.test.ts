@@ -6,12 +6,14 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { CODE_CACHE_DIR, codeCacheKey } from '../../../src/util/code-cache.js';
 
-const IDS = ['create:cluster', 'delete:cluster', 'get:clusters', 'scale', 'kubectl', 'config:view'];
+const IDS = ['create:cluster', 'delete:cluster', 'get:clusters', 'scale', 'kubectl', 'config:view', '__complete'];
 
 test('the cache key is the command the words name, wherever the flags are, and main for anything else', () => {
   assert.equal(codeCacheKey(['create', 'cluster', '--name', 'x'], IDS), 'create-cluster');
   assert.equal(codeCacheKey(['--name', 'x', 'config', 'view'], IDS), 'config-view');
   assert.equal(codeCacheKey(['scale', 'node', '--replicas', '5'], IDS), 'scale');
+  // Each TAB press of a completing shell runs this one.
+  assert.equal(codeCacheKey(['__complete', 'create', 'cluster', '--run'], IDS), '__complete');
   assert.equal(codeCacheKey(['create', 'cluster', '--help'], IDS), 'create-cluster.help');
   assert.equal(codeCacheKey(['-h'], IDS), 'main.help');
   // A typo or a cluster name never names a file.
