@@ -60,6 +60,7 @@ import { CapacityTally, type TallySample } from './capacity-watch.js';
 import { cpuSeconds } from './controller-load.js';
 import { clusterPaths, kwokts, waitHealthy } from './controller.js';
 import { clock, fixed, shortName, sleep } from './lines.js';
+import { startLongRun } from './long-run.js';
 import { newResults, timing, writeResults, type BenchResults, type Series } from './results.js';
 import { componentPids, numberOption, option, rssMiB, slim, slimNode } from './scale-out.js';
 import { toolChoice, toolRuns, type ToolRun } from './tool-runs.js';
@@ -389,19 +390,7 @@ export async function benchCapacity(args: string[]): Promise<void> {
     concurrency: options.concurrency,
   });
   results.notes.push(...notes);
-  let announced = false;
-  const save = (): void => {
-    writeResults(results, undefined, !announced);
-    announced = true;
-  };
-  const stop = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => {
-    process.stdout.write(`[${clock()}] ${signal}: ending the run\n`);
-    stop.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const logDir = mkdtempSync(join(tmpdir(), 'kwokts-bench-capacity-logs-'));
+  const { save, signal: stopSignal, logDir, close } = startLongRun(results);
   process.stdout.write(
     `capacity: ${runs.map((r) => r.controller.label).join(', ') || 'no controller'}; steps ${options.steps.join(', ')} nodes, holds of ${seconds(options.holdMs)} s, ` +
       `node leases ${LEASE_DURATION_SECONDS} s, a sample every ${seconds(options.everyMs)} s, ${seconds(budgetMs)} s per tool; logs in ${logDir}\n`,
@@ -410,12 +399,11 @@ export async function benchCapacity(args: string[]): Promise<void> {
   const done: ToolSteps[] = [];
   try {
     for (const run of runs) {
-      if (stop.signal.aborted) break;
-      done.push({ label: run.controller.label, steps: await capacityOne(run, options, budgetMs, results, save, logDir, stop.signal) });
+      if (stopSignal.aborted) break;
+      done.push({ label: run.controller.label, steps: await capacityOne(run, options, budgetMs, results, save, logDir, stopSignal) });
     }
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    close();
     if (done.length === 2) {
       const r = largestHeldRatio(done[0]!.steps, done[1]!.steps);
       results.notes.push(`largest step held, ${done[0]!.label} ÷ ${done[1]!.label}: ${Number.isFinite(r) ? `${r.toFixed(2)}×` : '- (one of them held none)'}`);

@@ -57,6 +57,7 @@ import { benchEnv, launchController } from './bench-cluster.js';
 import { cpuSeconds, isRunningPod } from './controller-load.js';
 import { apiserverCounters, clusterPaths, kwokts, waitHealthy } from './controller.js';
 import { clock, fixed, shortName, signed, sleep } from './lines.js';
+import { startLongRun } from './long-run.js';
 import { newResults, timing, writeResults, type BenchResults, type Series } from './results.js';
 import { componentPids, leaseFigures, numberOption, option, rssMiB, slim } from './scale-out.js';
 import { toolChoice, toolRuns, type ToolRun } from './tool-runs.js';
@@ -458,29 +459,16 @@ export async function benchSoak(args: string[]): Promise<void> {
     concurrency: options.concurrency,
   });
   results.notes.push(...notes);
-  let announced = false;
-  const save = (): void => {
-    writeResults(results, undefined, !announced);
-    announced = true;
-  };
-  const stop = new AbortController();
-  const onSignal = (signal: NodeJS.Signals): void => {
-    process.stdout.write(`[${clock()}] ${signal}: ending the run\n`);
-    stop.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const logDir = mkdtempSync(join(tmpdir(), 'kwokts-bench-soak-logs-'));
+  const { save, signal: stopSignal, logDir, close } = startLongRun(results);
   process.stdout.write(`soak: ${runs.map((r) => r.controller.label).join(', ') || 'no controller'}; ${options.nodes} nodes, ${options.pods} pods, ${minutes} min each, heartbeat ${results.params['heartbeat']}, a sample every ${options.everyMs / 1000} s; logs in ${logDir}\n`);
   save();
   try {
     for (const run of runs) {
-      if (stop.signal.aborted) break;
-      await soakOne(run, options, results, save, logDir, stop.signal);
+      if (stopSignal.aborted) break;
+      await soakOne(run, options, results, save, logDir, stopSignal);
     }
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    close();
     save();
   }
   process.stdout.write(results.notes.map((n) => `note: ${n}\n`).join(''));
