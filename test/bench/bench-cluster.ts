@@ -3,14 +3,14 @@
  * tool: the environment kwokts runs with (a workdir and kubeconfig of the bench's own, the shared
  * binary cache, the binary runtime) and the controller the bench starts on it in place of the
  * cluster's own (`create cluster --disable kwok-controller`), with the flags a cluster gives its
- * controller (./controller.ts).
+ * controller (./controller.ts); and the end of both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, writeFileSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../e2e/harness.js';
-import { controllerEnv, controllerFlags, type ClusterPaths } from './controller.js';
+import { controllerEnv, controllerFlags, kwokts, type ClusterPaths } from './controller.js';
 import type { ToolRun } from './tool-runs.js';
 
 const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
@@ -36,4 +36,22 @@ export async function launchController(run: ToolRun, paths: ClusterPaths, leaseD
   const child = spawn(run.controller.command, [...run.controller.entry, ...controllerFlags(paths, stagesFile, port, leaseDurationSeconds), ...run.controller.extra], { stdio: ['ignore', fd, fd], env: controllerEnv(env) });
   closeSync(fd);
   return { child, port };
+}
+
+/**
+ * The controller stopped (SIGTERM, SIGKILL a second later) and the cluster deleted with `dir`,
+ * unless KWOKTS_BENCH_KEEP asks to keep it; `say` gets what went wrong or what was kept.
+ */
+export async function tearDown(child: ChildProcess | undefined, env: BenchEnv, cluster: string, dir: string, say: (line: string) => void): Promise<void> {
+  if (child?.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 1000));
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+  if (!process.env.KWOKTS_BENCH_KEEP) {
+    await kwokts(['delete', 'cluster'], env, cluster).catch((e: unknown) => say(`delete: ${String(e)}`));
+    rmSync(dir, { recursive: true, force: true });
+  } else {
+    say(`kept: KWOK_WORKDIR=${env.KWOK_WORKDIR} (KWOKTS_BENCH_KEEP)`);
+  }
 }

@@ -44,7 +44,7 @@
  * in the lines as "bench". Needs `npm run build`. Never a test: nothing here passes or fails.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseGoDurationMs } from '../../src/gocompat/go-duration.js';
@@ -54,7 +54,7 @@ import { Reflector } from '../../src/kube/client/reflector.js';
 import { leasesResource, nodesResource } from '../../src/kube/client/resources.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { silentLogger } from '../../src/util/log.js';
-import { benchEnv, launchController } from './bench-cluster.js';
+import { benchEnv, launchController, tearDown } from './bench-cluster.js';
 import { capacityTable, judgeHold, largestHeldRatio, parseSteps, planStep, stepCell, summarize, type StepRecord, type ToolSteps } from './capacity-steps.js';
 import { CapacityTally, type TallySample } from './capacity-watch.js';
 import { cpuSeconds } from './controller-load.js';
@@ -341,17 +341,7 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
     watches.abort();
     client?.close();
     stop.removeEventListener('abort', onStop);
-    if (child?.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 1000));
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    if (!process.env.KWOKTS_BENCH_KEEP) {
-      await kwokts(['delete', 'cluster'], env, cluster).catch((e: unknown) => say(`delete: ${String(e)}`));
-      rmSync(dir, { recursive: true, force: true });
-    } else {
-      say(`kept: KWOK_WORKDIR=${env.KWOK_WORKDIR} (KWOKTS_BENCH_KEEP)`);
-    }
+    await tearDown(child, env, cluster, dir, say);
   }
   const sum = summarize(steps);
   note(`largest step held ${sum.largestHeld ?? 'none'}; first step failed ${sum.firstFailed ? `${sum.firstFailed.nodes} (${sum.firstFailed.reason ?? 'failed'})` : 'none'}; not reached ${steps.filter((s) => s.verdict === 'not reached').map((s) => `${s.nodes} (${s.reason ?? '-'})`).join(', ') || 'none'}`);

@@ -41,7 +41,7 @@
  * Needs `npm run build`. Never a test: nothing here passes or fails.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
@@ -53,7 +53,7 @@ import { leasesResource, nodesResource, podsResource } from '../../src/kube/clie
 import type { KubeObject } from '../../src/kube/client/types.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { silentLogger } from '../../src/util/log.js';
-import { benchEnv, launchController } from './bench-cluster.js';
+import { benchEnv, launchController, tearDown } from './bench-cluster.js';
 import { cpuSeconds, isRunningPod } from './controller-load.js';
 import { apiserverCounters, clusterPaths, kwokts, waitHealthy } from './controller.js';
 import { clock, fixed, shortName, signed, sleep } from './lines.js';
@@ -409,17 +409,7 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
     watches.abort();
     client?.close();
     stop.removeEventListener('abort', onStop);
-    if (child?.exitCode === null) {
-      child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 1000));
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    if (!process.env.KWOKTS_BENCH_KEEP) {
-      await kwokts(['delete', 'cluster'], env, cluster).catch((e: unknown) => say(`delete: ${String(e)}`));
-      rmSync(dir, { recursive: true, force: true });
-    } else {
-      say(`kept: KWOK_WORKDIR=${env.KWOK_WORKDIR} (KWOKTS_BENCH_KEEP)`);
-    }
+    await tearDown(child, env, cluster, dir, say);
   }
 }
 
