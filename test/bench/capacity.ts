@@ -59,10 +59,11 @@ import { capacityTable, judgeHold, largestHeldRatio, parseSteps, planStep, stepC
 import { CapacityTally, type TallySample } from './capacity-watch.js';
 import { cpuSeconds } from './controller-load.js';
 import { clusterPaths, kwokts, waitHealthy } from './controller.js';
-import { clock, fixed, shortName, sleep } from './lines.js';
+import { clock, fixed, sleep } from './lines.js';
 import { startLongRun } from './long-run.js';
+import { ProcessSampler } from './process-sampler.js';
 import { newResults, timing, writeResults, type BenchResults, type Series } from './results.js';
-import { componentPids, numberOption, option, rssMiB, slim, slimNode } from './scale-out.js';
+import { componentPids, numberOption, option, slim, slimNode } from './scale-out.js';
 import { toolChoice, toolRuns, type ToolRun } from './tool-runs.js';
 
 /** kwokctl's nodeLeaseDurationSeconds before its heartbeat factor, given to both controllers. */
@@ -160,7 +161,7 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
       }
       s.points.push([Math.round(t * 10) / 10, Math.round(value * 10) / 10]);
     };
-    const previousCpu: Record<string, { t: number; cpu: number }> = {};
+    const processes = new ProcessSampler();
     let durationsTold = false;
     /** A line and a point of every series; the controller's RSS is returned for the hold's figures. */
     const sample = (what: string, window: string): { tally: TallySample; controllerRss: number } => {
@@ -168,23 +169,8 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
       const pids: Record<string, number> = componentPids(clusterDir);
       if (controllerChild.pid !== undefined && controllerChild.exitCode === null) pids['controller'] = controllerChild.pid;
       pids['bench'] = process.pid;
-      const rss: string[] = [];
-      const cpu: string[] = [];
-      let controllerRss = NaN;
-      for (const [name, pid] of Object.entries(pids)) {
-        const mib = rssMiB(pid);
-        if (name === 'controller') controllerRss = mib;
-        point(`RSS MiB ${name}`, 0, mib, t);
-        rss.push(`${shortName(name)} ${fixed(mib)}`);
-        const used = cpuSeconds(pid);
-        const before = previousCpu[name];
-        if (before && t > before.t) {
-          const percent = (100 * (used - before.cpu)) / (t - before.t);
-          point(`CPU % ${name}`, 0, percent, t);
-          cpu.push(`${shortName(name)} ${fixed(percent)}`);
-        }
-        previousCpu[name] = { t, cpu: used };
-      }
+      const { rss, cpu, rssMiB: rssOf } = processes.sample(pids, t, (series, value) => point(series, 0, value, t));
+      const controllerRss = rssOf['controller'] ?? NaN;
       const s = tally.sample(Date.now());
       point('nodes Ready', top, s.ready, t);
       point('nodes NotReady', 0, s.notReady, t);

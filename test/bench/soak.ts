@@ -54,12 +54,13 @@ import type { KubeObject } from '../../src/kube/client/types.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
 import { silentLogger } from '../../src/util/log.js';
 import { benchEnv, launchController, tearDown } from './bench-cluster.js';
-import { cpuSeconds, isRunningPod } from './controller-load.js';
+import { isRunningPod } from './controller-load.js';
 import { apiserverCounters, clusterPaths, kwokts, waitHealthy } from './controller.js';
-import { clock, fixed, shortName, signed, sleep } from './lines.js';
+import { clock, fixed, signed, sleep } from './lines.js';
 import { startLongRun } from './long-run.js';
+import { ProcessSampler } from './process-sampler.js';
 import { newResults, timing, writeResults, type BenchResults, type Series } from './results.js';
-import { componentPids, leaseFigures, numberOption, option, rssMiB, slim } from './scale-out.js';
+import { componentPids, leaseFigures, numberOption, option, slim } from './scale-out.js';
 import { toolChoice, toolRuns, type ToolRun } from './tool-runs.js';
 
 const HEARTBEAT_STAGE = 'node-heartbeat-with-lease';
@@ -302,28 +303,14 @@ async function soakOne(run: ToolRun, options: SoakOptions, results: BenchResults
       }
       s.points.push([Math.round(t * 10) / 10, Math.round(value * 10) / 10]);
     };
-    const previousCpu: Record<string, { t: number; cpu: number }> = {};
+    const processes = new ProcessSampler();
     let worst: { notReady: number; late: number } | undefined;
     let refused: Record<string, number> = {};
     const sample = async (): Promise<void> => {
       const t = seconds();
       const pids: Record<string, number> = componentPids(clusterDir);
       if (controllerChild.pid !== undefined && controllerChild.exitCode === null) pids['controller'] = controllerChild.pid;
-      const rss: string[] = [];
-      const cpu: string[] = [];
-      for (const [name, pid] of Object.entries(pids)) {
-        const mib = rssMiB(pid);
-        point(`RSS MiB ${name}`, 0, t, mib);
-        rss.push(`${shortName(name)} ${fixed(mib)}`);
-        const used = cpuSeconds(pid);
-        const before = previousCpu[name];
-        if (before && t > before.t) {
-          const percent = (100 * (used - before.cpu)) / (t - before.t);
-          point(`CPU % ${name}`, 0, t, percent);
-          cpu.push(`${shortName(name)} ${fixed(percent)}`);
-        }
-        previousCpu[name] = { t, cpu: used };
-      }
+      const { rss, cpu } = processes.sample(pids, t, (series, value) => point(series, 0, t, value));
       const states = [...nodes.values()];
       const ready = states.filter((n) => n.ready).length;
       const notReady = states.length - ready;
