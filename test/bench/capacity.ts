@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- capacity [--steps 1000,2000,4000,8000,16000] [--hold 2m] [--minutes 30]
- *   [--tool ours|kwok|both] [--every 10s] [--concurrency 32]`
+ *   [--tool ours|kwok|both] [--shards 1] [--every 10s] [--concurrency 32]`
  *
  * Capacity of the kwok controller: the most nodes it keeps Ready with 40 s node leases on this
  * machine, ours (kwokts's embedded controller) beside Go kwok (KWOK=/path or ~/go/bin/kwok), one
@@ -13,6 +13,11 @@
  *     factor at 1, kube-controller-manager's node monitor grace period is kwokctl's 40 s too, so a
  *     node whose lease goes unrenewed for 40 s is marked NotReady. Ours runs with templates/stages,
  *     Go kwok with kwok's own stages (./tool-runs.ts); both with their own defaults otherwise.
+ *     With --shards N (N > 1), ours runs as `--kwok-controller-shards N` runs it: one process with
+ *     --shards N that starts N-1 shard children, each holding the leases of its share of the nodes
+ *     (Go kwok has no shards: it runs as one process whatever --shards says). The controller's RSS
+ *     and CPU are then those of all its processes together, and the shards' membership leases,
+ *     which live beside the node leases, are not counted as node leases.
  *   - The node count grows in steps (--steps), each made by `kwokts scale node --replicas N`
  *     (paced, kwokctl's node template), until every node is Ready; then a hold of --hold (2
  *     minutes) with a sample every --every (10 s).
@@ -53,15 +58,15 @@ import { HttpKubeClient } from '../../src/kube/client/http-client.js';
 import { Reflector } from '../../src/kube/client/reflector.js';
 import { leasesResource, nodesResource } from '../../src/kube/client/resources.js';
 import { loadKubeConfig } from '../../src/kube/kubeconfig/load.js';
+import { shardLabel } from '../../src/kwok/controllers/shard-membership.js';
 import { silentLogger } from '../../src/util/log.js';
 import { benchEnv, launchController, tearDown } from './bench-cluster.js';
 import { capacityTable, judgeHold, largestHeldRatio, parseSteps, planStep, stepCell, summarize, type StepRecord, type ToolSteps } from './capacity-steps.js';
 import { CapacityTally, type TallySample } from './capacity-watch.js';
-import { cpuSeconds } from './controller-load.js';
 import { clusterPaths, kwokts, waitHealthy } from './controller.js';
 import { clock, fixed, sleep } from './lines.js';
 import { startLongRun } from './long-run.js';
-import { ProcessSampler } from './process-sampler.js';
+import { groupCpuSeconds, ProcessSampler, withChildren } from './process-sampler.js';
 import { newResults, timing, writeResults, type BenchResults, type Series } from './results.js';
 import { componentPids, numberOption, option, slim, slimNode } from './scale-out.js';
 import { toolChoice, toolRuns, type ToolRun } from './tool-runs.js';
@@ -77,6 +82,8 @@ interface CapacityOptions {
   minutes: number;
   everyMs: number;
   concurrency: number;
+  /** Our controller's shard processes (1: a single process). */
+  shards: number;
 }
 
 const seconds = (ms: number): string => (ms / 1000).toFixed(0);
@@ -143,7 +150,8 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
     client = new HttpKubeClient(await buildConnection(config), { maxSockets: 8 });
     const tally = new CapacityTally();
     const nodeWatch = new Reflector({ client, ref: nodesResource, logger: silentLogger, transform: slimNode, onEvent: (type, node) => tally.onNode(type, node) });
-    const leaseWatch = new Reflector({ client, ref: leasesResource, selectors: { namespace: 'kube-node-lease' }, logger: silentLogger, transform: slim, onEvent: (type, lease) => tally.onLease(type, lease) });
+    // A sharded controller's membership leases live beside the node leases: not node leases.
+    const leaseWatch = new Reflector({ client, ref: leasesResource, selectors: { namespace: 'kube-node-lease' }, logger: silentLogger, transform: slim, onEvent: (type, lease) => lease.metadata.labels?.[shardLabel] === undefined && tally.onLease(type, lease) });
     for (const watch of [nodeWatch, leaseWatch]) void watch.run(watches.signal);
     await Promise.all([nodeWatch.waitForSync(), leaseWatch.waitForSync()]);
 
@@ -166,8 +174,8 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
     /** A line and a point of every series; the controller's RSS is returned for the hold's figures. */
     const sample = (what: string, window: string): { tally: TallySample; controllerRss: number } => {
       const t = since();
-      const pids: Record<string, number> = componentPids(clusterDir);
-      if (controllerChild.pid !== undefined && controllerChild.exitCode === null) pids['controller'] = controllerChild.pid;
+      const pids: Record<string, number | number[]> = componentPids(clusterDir);
+      if (controllerChild.pid !== undefined && controllerChild.exitCode === null) pids['controller'] = withChildren(controllerChild.pid);
       pids['bench'] = process.pid;
       const { rss, cpu, rssMiB: rssOf } = processes.sample(pids, t, (series, value) => point(series, 0, value, t));
       const controllerRss = rssOf['controller'] ?? NaN;
@@ -270,7 +278,8 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
       const holdStart = performance.now();
       tally.openWindow();
       const pid = controllerChild.pid;
-      const cpuStart = pid === undefined ? NaN : cpuSeconds(pid);
+      const controllerCpu = (): number => (pid === undefined ? NaN : groupCpuSeconds(withChildren(pid)));
+      const cpuStart = controllerCpu();
       const rss: number[] = [];
       let mostNotReady = 0;
       let samples = 0;
@@ -296,7 +305,7 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
         mostNotReady,
         seconds: holdSeconds,
         rssMiB: { mean: used.length > 0 ? used.reduce((a, b) => a + b, 0) / used.length : NaN, max: used.length > 0 ? Math.max(...used) : NaN },
-        cpuPercent: pid === undefined ? NaN : (100 * (cpuSeconds(pid) - cpuStart)) / holdSeconds,
+        cpuPercent: (100 * (controllerCpu() - cpuStart)) / holdSeconds,
       };
       const judged = judgeHold(step.hold);
       step.verdict = controllerExit !== undefined ? 'failed' : judged.verdict;
@@ -335,6 +344,12 @@ async function capacityOne(run: ToolRun, options: CapacityOptions, budgetMs: num
   return steps;
 }
 
+/** Our controller as `--kwok-controller-shards n` runs it, labelled with its shards; as it is for n = 1. */
+function shardedRun(run: ToolRun, shards: number): ToolRun {
+  if (shards === 1) return run;
+  return { ...run, controller: { ...run.controller, label: `${run.controller.label}, ${shards} shards`, extra: [...run.controller.extra, `--shards=${shards}`] } };
+}
+
 export async function benchCapacity(args: string[]): Promise<void> {
   const duration = (name: string, fallback: string): number => {
     const text = option(args, name) ?? fallback;
@@ -349,13 +364,16 @@ export async function benchCapacity(args: string[]): Promise<void> {
     minutes: numberOption(args, 'minutes', 30),
     everyMs: duration('every', '10s'),
     concurrency: numberOption(args, 'concurrency', 32),
+    shards: numberOption(args, 'shards', 1),
   };
   if (!(options.minutes > 0)) throw new Error('--minutes must be positive');
   if (options.everyMs > MAX_EVERY_MS) throw new Error(`--every: at most ${MAX_EVERY_MS / 1000}s, so that a line comes at least that often`);
   if (!(Number.isInteger(options.concurrency) && options.concurrency > 0)) throw new Error('--concurrency must be a positive whole number');
+  if (!(Number.isInteger(options.shards) && options.shards > 0)) throw new Error('--shards must be a positive whole number');
   const budgetMs = (options.minutes * 60_000) / (tool === 'both' ? 2 : 1);
   const notes: string[] = [];
-  const runs = await toolRuns(tool, 'cap', notes);
+  const runs = (await toolRuns(tool, 'cap', notes)).map((run) => (run.tool === 'ours' ? shardedRun(run, options.shards) : run));
+  if (options.shards > 1 && runs.some((run) => run.tool === 'kwok')) notes.push(`Go kwok has no shards: it ran as one process (--shards ${options.shards} is ours only)`);
   const results = newResults('capacity', `capacity: the most nodes kept Ready with ${LEASE_DURATION_SECONDS} s node leases, steps ${options.steps.join(', ')}, holds of ${seconds(options.holdMs)} s`, new Date(), {
     steps: options.steps.join(','),
     holdSeconds: options.holdMs / 1000,
@@ -364,6 +382,8 @@ export async function benchCapacity(args: string[]): Promise<void> {
     sampleEverySeconds: options.everyMs / 1000,
     leaseDurationSeconds: LEASE_DURATION_SECONDS,
     concurrency: options.concurrency,
+    // Only when asked for: a run without it keeps the key of the runs made before the option.
+    ...(options.shards > 1 ? { shards: options.shards } : {}),
   });
   results.notes.push(...notes);
   const { save, signal: stopSignal, logDir, close } = startLongRun(results);

@@ -435,7 +435,11 @@ export function capacityFigures(results: BenchResults): Figure[] {
     const r = o.value !== undefined && p.value !== undefined && (i === 0 || sameStep) ? o.value / p.value : NaN;
     figures.push({ measurement: `capacity: ${measurement}`, ours: o.text, peer: p.text && `${peer} ${p.text}`, ratio: Number.isFinite(r) ? `${times(r)} (one run each)` : '' });
   }
-  return [...figures, ...timingFigures(results)];
+  const all = [...figures, ...timingFigures(results)];
+  // A sharded run's rows say so: the same measurement with one process is another run's row.
+  const shards = results.params['shards'];
+  if (shards === undefined) return all;
+  return all.map((f) => ({ ...f, measurement: f.measurement.replace(/^capacity: /, `capacity, ${String(shards)} controller shards: `) }));
 }
 
 /** A duration flag from seconds: 3m, 90s. */
@@ -476,7 +480,7 @@ export function commandOf(results: BenchResults): string {
     case 'capacity':
       args =
         `capacity --steps ${p('steps')} --hold ${durationFlag(Number(p('holdSeconds')))} ${flags('minutes', 'tool')}` +
-        ` --every ${durationFlag(Number(p('sampleEverySeconds')))} ${flags('concurrency')}`;
+        `${results.params['shards'] === undefined ? '' : ` ${flags('shards')}`} --every ${durationFlag(Number(p('sampleEverySeconds')))} ${flags('concurrency')}`;
       break;
     default:
       args = [results.bench, ...Object.entries(results.params).map(([name, value]) => (value === true ? `--${name}` : `--${name} ${String(value)}`))].join(' ');

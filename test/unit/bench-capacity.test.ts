@@ -1,12 +1,16 @@
 /**
- * The capacity bench's steps and its tally of nodes and leases (test/bench/capacity-steps.ts,
- * test/bench/capacity-watch.ts): no cluster, nothing timed.
+ * The capacity bench's steps, its tally of nodes and leases and its sampling of a group of
+ * processes (test/bench/capacity-steps.ts, capacity-watch.ts, process-sampler.ts): no cluster,
+ * nothing timed.
  */
 import { strict as assert } from 'node:assert';
-import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { describe, test } from 'node:test';
 import type { KubeObject } from '../../src/kube/client/types.js';
 import { capacityTable, judgeHold, largestHeldRatio, parseSteps, planStep, stepCell, summarize, type StepRecord } from '../bench/capacity-steps.js';
 import { CapacityTally } from '../bench/capacity-watch.js';
+import { groupCpuSeconds, ProcessSampler, withChildren } from '../bench/process-sampler.js';
 
 test('parseSteps: whole counts, each larger than the one before', () => {
   assert.deepEqual(parseSteps('1000,2000, 4000'), [1000, 2000, 4000]);
@@ -119,4 +123,29 @@ test('CapacityTally: a lease renewed after it expired, or expired at a sample, i
   tally.onLease('ADDED', lease('c', t + 60_000, 200));
   s = tally.sample(t + 63_000);
   assert.deepEqual([s.lateInWindow, s.durations], [0, [40, 200]]);
+});
+
+describe('process groups (a sharded controller)', () => {
+  test('withChildren lists the processes a process started; a group sums their RSS and CPU', async () => {
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      await once(child, 'spawn');
+      const group = withChildren(process.pid);
+      assert.equal(group[0], process.pid);
+      assert.ok(group.includes(child.pid!), `${child.pid} in ${group.join(',')}`);
+      assert.deepEqual(withChildren(2 ** 22 + 1), [2 ** 22 + 1]);
+      const points = new Map<string, number>();
+      const sampler = new ProcessSampler();
+      const one = sampler.sample({ me: process.pid, group: [process.pid, child.pid!] }, 1, (series, value) => points.set(series, value));
+      assert.ok(one.rssMiB['group']! > one.rssMiB['me']!, JSON.stringify(one.rssMiB));
+      assert.ok(groupCpuSeconds([process.pid, child.pid!]) >= groupCpuSeconds([process.pid]) - 0.05);
+      // CPU from the second sample on, and only while the group's members stay the same.
+      const two = sampler.sample({ me: process.pid, group: [process.pid, child.pid!] }, 2, (series, value) => points.set(series, value));
+      assert.equal(two.cpu.length, 2);
+      const three = sampler.sample({ me: process.pid, group: [process.pid] }, 3, () => undefined);
+      assert.deepEqual(three.cpu.map((c) => c.split(' ')[0]), ['me']);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 });

@@ -194,6 +194,11 @@ describe('figures', () => {
     assert.deepEqual(row('200 nodes all Ready (from the step\'s start)'), ['4.00 s', 'Go kwok v0.8.0 8.00 s', '0.50× (one run each)']);
     assert.deepEqual(row('400 nodes all Ready (from the step\'s start)'), ['', 'Go kwok v0.8.0 not finished (its one run)', '']);
     assert.equal(commandOf(capacity), 'npm run bench -- capacity --steps 100,200,400 --hold 1m --minutes 10 --tool both --every 10s --concurrency 32');
+    // A sharded run: its rows say so, and its command asks for the shards.
+    const sharded = { ...capacity, params: { ...capacity.params, shards: 2 } };
+    const measurements = capacityFigures(sharded).map((f) => f.measurement);
+    assert.ok(measurements.length > 0 && measurements.every((m) => m.startsWith('capacity, 2 controller shards: ')), measurements.join(', '));
+    assert.equal(commandOf(sharded), 'npm run bench -- capacity --steps 100,200,400 --hold 1m --minutes 10 --tool both --shards 2 --every 10s --concurrency 32');
   });
 
   test('commandOf: the bench and every setting its params record', () => {
