@@ -17,6 +17,7 @@
  */
 import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { heldStepLoads, projectionSection } from './capacity-projection.js';
 import { RESULTS_SCHEMA, timing, type BenchResults, type Series, type Timing } from './results.js';
 import { slopePerHour } from './soak.js';
 import { renderSvg } from './svg.js';
@@ -60,6 +61,9 @@ export interface Row {
 }
 
 type Figure = Omit<Row, 'command' | 'run'>;
+
+/** The cluster size the page calculates what it would take (./capacity-projection.ts). */
+const PROJECTED_NODES = 50_000;
 
 /** The order of the benches on the page: the CLI first, then the cluster, then the controller. */
 const BENCH_ORDER = ['startup', 'create', 'restore', 'scale', 'controller', 'soak', 'capacity'];
@@ -600,6 +604,23 @@ export function renderPage(runs: readonly Run[], carried: CarriedOver): string {
   ];
   const reading = benches.filter((b) => READING[b]).map((b) => `- ${READING[b]}`);
   if (reading.length > 0) out.push('', 'Reading the rows:', '', ...reading);
+  const capacity = shown.find((r) => r.results.bench === 'capacity' && r.results.params['shards'] === undefined);
+  const ours = capacity && [...new Set(capacity.results.series.map((s) => s.tool))].find(isOurs);
+  // The measured run of that size, where the carried-over figures still have it.
+  const run50k = carried.rows.findIndex((r) => r.measurement.startsWith(`${PROJECTED_NODES.toLocaleString('en-US')} nodes`));
+  const peak = run50k >= 0 ? carried.rows[run50k + 1] : undefined;
+  const measured = run50k >= 0 ? `${carried.rows[run50k]!.measurement} (${carried.rows[run50k]!.date})${peak?.measurement.startsWith('peak RSS') ? `, peak RSS ${peak.kwokts}` : ''}` : undefined;
+  const shardedRun = shown.find((r) => r.results.bench === 'capacity' && r.results.params['shards'] !== undefined);
+  const shardedTool = shardedRun && [...new Set(shardedRun.results.series.map((s) => s.tool))].find(isOurs);
+  const sharded =
+    shardedRun && shardedTool !== undefined
+      ? { shards: Number(shardedRun.results.params['shards']), largestHeld: heldStepLoads(shardedRun.results, shardedTool).at(-1)?.nodes, link: `[${when(shardedRun.results.startedAt)}](bench/${shardedRun.file})` }
+      : undefined;
+  const projection =
+    capacity && ours !== undefined
+      ? projectionSection(capacity.results, ours, PROJECTED_NODES, `[${when(capacity.results.startedAt)}](bench/${capacity.file})`, { ...(measured === undefined ? {} : { measured }), ...(sharded === undefined ? {} : { sharded }) })
+      : undefined;
+  if (projection) out.push('', ...projection);
   if (carried.rows.length > 0) {
     out.push(
       '',

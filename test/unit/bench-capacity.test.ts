@@ -10,7 +10,9 @@ import { describe, test } from 'node:test';
 import type { KubeObject } from '../../src/kube/client/types.js';
 import { capacityTable, judgeHold, largestHeldRatio, parseSteps, planStep, stepCell, summarize, type StepRecord } from '../bench/capacity-steps.js';
 import { CapacityTally } from '../bench/capacity-watch.js';
+import { fitLine, heldStepLoads, projectionSection, PROJECTED, renewalsPerSecond } from '../bench/capacity-projection.js';
 import { groupCpuSeconds, ProcessSampler, withChildren } from '../bench/process-sampler.js';
+import { newResults } from '../bench/results.js';
 
 test('parseSteps: whole counts, each larger than the one before', () => {
   assert.deepEqual(parseSteps('1000,2000, 4000'), [1000, 2000, 4000]);
@@ -147,5 +149,44 @@ describe('process groups (a sharded controller)', () => {
     } finally {
       child.kill('SIGKILL');
     }
+  });
+});
+
+describe('what a larger cluster would take (capacity-projection)', () => {
+  // Ours held 1000, 2000 and 4000 nodes (holds of 20 s ending at 20, 40, 60 s); RSS grows by
+  // 100 MiB per 1000 nodes, the controller's CPU is 10 % per 1000 nodes.
+  const results = newResults('capacity', 'capacity', new Date('2026-12-06T00:00:00Z'), { holdSeconds: 20, leaseDurationSeconds: 40, steps: '1000,2000,4000' });
+  const tool = 'kwokts (TS)';
+  const holds: Array<[number, number]> = [[20, 1000], [40, 2000], [60, 4000]];
+  const points = (value: (nodes: number) => number): Array<[number, number]> => holds.flatMap(([at, nodes]) => [[at - 10, value(nodes)], [at, value(nodes)]] as Array<[number, number]>);
+  for (const p of PROJECTED) {
+    results.series.push({ name: `RSS MiB ${p}`, tool, target: 0, points: points((nodes) => 100 + nodes / 10) });
+    results.series.push({ name: `CPU % ${p}`, tool, target: 0, points: points((nodes) => nodes / 100) });
+  }
+  results.series.push({ name: 'step held', tool, target: 4000, points: holds.map(([at, nodes]) => [at, nodes]) });
+
+  test('heldStepLoads: the means over each held step\'s hold; fitLine: least squares', () => {
+    const steps = heldStepLoads(results, tool);
+    assert.deepEqual(steps.map((s) => [s.nodes, s.rssMiB['etcd'], s.cpuPercent['controller']]), [[1000, 200, 10], [2000, 300, 20], [4000, 500, 40]]);
+    const line = fitLine(steps, (s) => s.rssMiB['etcd']!);
+    assert.ok(Math.abs(line.perNode - 0.1) < 1e-9);
+    assert.ok(Math.abs(line.at(50_000) - 5100) < 1e-6);
+    assert.equal(renewalsPerSecond(8000, 40), 800);
+  });
+
+  test('projectionSection: the table, the check on the largest step, the shards needed', () => {
+    const lines = projectionSection(results, tool, 50_000, '[run](x.json)', { sharded: { shards: 2, largestHeld: 4000, link: '[sharded](y.json)' } })!;
+    const text = lines.join('\n');
+    assert.match(text, /^## What 50,000 nodes would take/);
+    // etcd: 500 MiB at 4000, the line from 1000 and 2000 predicts it exactly; 5,100 MiB at 50,000.
+    assert.ok(lines.includes('| etcd | 1,000: 200 MiB, 2,000: 300 MiB, 4,000: 500 MiB | 100 MiB | 500 MiB (0 %) | 5.0 GiB | 1.00 ms | 5.0 |'), text);
+    // The controller at 40 % for 400 renewals a second: 1,000 a second on one core, 5,000 needed.
+    assert.match(text, /about\s+1,000 renewals a second/);
+    assert.match(text, /need at least 5 shards/);
+    assert.match(text, /With 2 controller shards on the same machine \(\[sharded\]\(y\.json\)\), the largest step held was 4,000 nodes, against 4,000 with one process/);
+    assert.doesNotMatch(text, /does not fit/);
+    // Two steps held: nothing to check a line on.
+    const two = { ...results, series: results.series.map((s) => (s.name === 'step held' ? { ...s, points: s.points.slice(0, 2) } : s)) };
+    assert.equal(projectionSection(two, tool, 50_000, '[run](x.json)'), undefined);
   });
 });
