@@ -1,7 +1,6 @@
 import { CommandHelp, Help, type Command } from '@oclif/core';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
-import { optionFlagDefaults } from '../cluster/option-defaults.js';
 import { OPTION_SPECS, type OptionSpec } from '../config/options.js';
 import { resolveOptionValues } from '../config/resolve.js';
 import { resolveWorkdir } from '../naming/naming.js';
@@ -119,6 +118,9 @@ async function helpDefaults(argv: readonly string[]): Promise<Map<string, string
   } catch {
     // A broken file is create's to report; its help still shows the other layers.
   }
+  // Loaded here, not at the top: every oclif command loads this class, and what the defaults are
+  // derived from (artifact sources, images, components) only a help text needs.
+  const { optionFlagDefaults } = await import('../cluster/option-defaults.js');
   for (const [layerFiles, env] of [
     [fileOptions, process.env],
     [fileOptions, {}],
