@@ -1,5 +1,5 @@
 import { formatBytes, planCachePrune, pruneCache, type PruneEntry } from '../cluster/programs-in-use.js';
-import { cacheDirOf } from '../cluster/programs.js';
+import { cacheDirOf } from '../cluster/artifact-request.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import type { Executor } from '../exec/executor.js';
 import type { Logger } from '../util/log.js';

@@ -3,7 +3,7 @@ import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import { clusterVersions } from '../config/versions.js';
 import { loadRuntime } from '../../runtimes/load.js';
-import { artifactRequest, cacheDirOf, offlineMode } from './programs.js';
+import { artifactRequest, cacheDirOf, offlineMode } from './artifact-request.js';
 
 export interface ArtifactList {
   /** Host binaries, with where each would come from. */

@@ -5,13 +5,13 @@
  * references, download URLs, the base set of components) is derived here by the same functions
  * create uses, so the help cannot name a value create would not use.
  */
-import { buildArtifactCandidates, HOST_PLATFORM, type BinaryName, type Platform } from '../artifacts/index.js';
+import { buildArtifactCandidates, HOST_PLATFORM, type BinaryName, type Platform } from '../artifacts/sources.js';
 import { resolveImages, resolveKindNodeImage } from '../artifacts/images.js';
 import { DEFAULT_COMPONENTS } from '../components/index.js';
 import type { ComponentName } from '../config/component-names.js';
 import { OPTION_SPECS, type ClusterOptionValues, type OptionKey, type OptionSpec } from '../config/options.js';
 import { clusterVersions } from '../config/versions.js';
-import { artifactRequest, cacheDirOf, offlineMode } from './programs.js';
+import { artifactRequest, cacheDirOf, offlineMode } from './artifact-request.js';
 
 /** The option behind each `--*-image` flag whose value is a component's image. */
 const IMAGE_OF: Partial<Record<OptionKey, ComponentName>> = {

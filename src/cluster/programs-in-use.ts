@@ -2,7 +2,7 @@ import { planArtifacts, planPrune, type BinaryName, type PrunePlan } from '../ar
 import type { ClusterOptionValues } from '../config/options.js';
 import { clusterVersions } from '../config/versions.js';
 import { describeUnknown } from '../util/errors.js';
-import { artifactRequest, cacheDirOf, offlineMode } from './programs.js';
+import { artifactRequest, cacheDirOf, offlineMode } from './artifact-request.js';
 import { componentBinary, listClusterNames, loadCluster } from './record.js';
 
 export interface ProgramsInUse {

@@ -1,55 +1,15 @@
 import { clusterVersions } from '../config/versions.js';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
 import { BINARY_OVERRIDES, planArtifacts, resolveArtifacts, type ArtifactProgressEvent, type ArtifactRequest, type BinaryName, type OfflineBuildMode } from '../artifacts/index.js';
 import { resolveKindBinary } from '../artifacts/kind.js';
 import type { Component } from '../components/index.js';
 import type { ClusterOptionValues } from '../config/options.js';
 import type { Executor } from '../exec/executor.js';
-import { PreflightError, UsageError } from '../util/errors.js';
+import { PreflightError } from '../util/errors.js';
 import { unrunnable, unrunnableReason } from '../exec/process.js';
 import type { Logger } from '../util/log.js';
 import type { ClusterRecord } from './record.js';
-
-/** The cache is shared by every cluster: $KWOK_CACHE_DIR / options.cacheDir, else <workdir>/cache. */
-export function cacheDirOf(values: Pick<ClusterOptionValues, 'cacheDir'>, workdir: string): string {
-  return values.cacheDir || join(workdir, 'cache');
-}
-
-/** The user's explicit value and mirror prefix for a binary, from the options table. */
-export function artifactRequest(name: BinaryName, values: ClusterOptionValues, kubeVersion: string, etcdVersion: string): ArtifactRequest {
-  const explicit: Partial<Record<BinaryName, string>> = {
-    'kube-apiserver': values.kubeApiserverBinary,
-    'kube-controller-manager': values.kubeControllerManagerBinary,
-    'kube-scheduler': values.kubeSchedulerBinary,
-    kubectl: values.kubectlBinary,
-    etcd: values.etcdBinary,
-    etcdctl: values.etcdctlBinary,
-    prometheus: values.prometheusBinary,
-    'metrics-server': values.metricsServerBinary,
-    jaeger: values.jaegerBinary,
-  };
-  const prefixes: Partial<Record<BinaryName, string>> = { 'metrics-server': values.metricsServerBinaryPrefix, jaeger: values.jaegerBinaryPrefix };
-  const prefix = name.startsWith('kube') ? values.kubeBinaryPrefix : name.startsWith('etcd') ? values.etcdBinaryPrefix : (prefixes[name] ?? '');
-  return {
-    name,
-    kubeVersion,
-    etcdVersion,
-    ...(values.prometheusVersion ? { prometheusVersion: values.prometheusVersion } : {}),
-    ...(values.metricsServerVersion ? { metricsServerVersion: values.metricsServerVersion } : {}),
-    ...(values.jaegerVersion ? { jaegerVersion: values.jaegerVersion } : {}),
-    ...(explicit[name] ? { binary: explicit[name] } : {}),
-    ...(prefix ? { binaryPrefix: prefix } : {}),
-  };
-}
-
-export function offlineMode(values: Pick<ClusterOptionValues, 'buildFromSource'>): OfflineBuildMode {
-  const mode = values.buildFromSource || 'auto';
-  if (mode !== 'auto' && mode !== 'never' && mode !== 'always') {
-    // validateClusterValues names the flag, variable or field first; this is for values read back from a record.
-    throw new UsageError(`${JSON.stringify(mode)} is not a build mode (buildFromSource)`, { hint: 'use auto, never or always' });
-  }
-  return mode;
-}
+import { artifactRequest, cacheDirOf, offlineMode } from './artifact-request.js';
 
 export interface ResolveProgramsOptions {
   values: ClusterOptionValues;

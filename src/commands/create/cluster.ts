@@ -1,5 +1,5 @@
 import { BaseCommand } from '../../cli/base-command.js';
-import { createAndReport, type CreateClusterFlags } from '../../cli/create-cluster.js';
+import type { CreateClusterFlags } from '../../cli/create-cluster.js';
 import { optionFlags } from '../../cli/option-flags.js';
 import { CREATE_CLUSTER_OWN_FLAGS } from '../../cli/command-flags.js';
 import { toOclifFlags } from '../../cli/oclif-flags.js';
@@ -19,6 +19,8 @@ export default class CreateCluster extends BaseCommand<typeof CreateCluster> {
 
   async run(): Promise<void> {
     // The plain form (no --dry-run, help or unusual flag syntax) usually runs on the fast path (src/cli/fast-path.ts) instead.
+    // Imported here, not at the top: `create cluster --help` needs the flags, not the cluster code.
+    const { createAndReport } = await import('../../cli/create-cluster.js');
     await createAndReport(this.flags as CreateClusterFlags, {
       workdir: this.workdir,
       logger: this.logger,
