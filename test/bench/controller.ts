@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle] [--scheduler] [--pace]`
+ * `npm run bench -- controller [--nodes 1000] [--pods 2000] [--concurrency 32] [--timeout 300] [--rounds 1] [--no-settle] [--scheduler] [--pace] [--profile]`
  *
  * Our kwok controller (`node bin/kwok-controller.js`, as a cluster runs it: the bundle, with
  * NODE_EXTRA_CA_CERTS deferred, Node's options and kwok's flags as kwokts gives them) beside Go kwok
@@ -14,11 +14,13 @@
  * CPU seconds of every process (components from the cluster's pid files, the controller, this
  * process as the load generator) and the floor they set: the others' CPU over the machine's cores;
  * with a peer, the ceiling too: the peer's time over our floor, how far ahead of it a controller
- * making our requests could have been in that run. Needs `npm run build`.
+ * making our requests could have been in that run. With --profile, ours runs with --cpu-prof and a
+ * note says where its CPU went (./cpu-profile.ts): the kube client, the controllers, JSON, Node's
+ * sockets and TLS, the garbage collector. Needs `npm run build`.
  */
 import { execa } from 'execa';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, homedir, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildConnection } from '../../src/kube/client/connection.js';
@@ -30,6 +32,7 @@ import { CONTROLLER_NODE_OPTIONS } from '../../src/components/kwok-controller.js
 import { freePort } from '../e2e/harness.js';
 import { cpuSeconds, mainThreadCpuSeconds, peakRssMiB, runControllerLoad, type LoadResult, type PhaseResult } from './controller-load.js';
 import { peerBinary } from '../peers.js';
+import { profileLine, summarizeProfiles, type CpuProfile } from './cpu-profile.js';
 import { newResults, timing, writeResults, type BenchResults } from './results.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -44,6 +47,8 @@ export interface Controller {
   entry: string[];
   /** Flags after the common ones. */
   extra: string[];
+  /** Where its CPU profile goes (--profile, ours only). */
+  profileDir?: string;
 }
 
 export interface ClusterPaths {
@@ -251,7 +256,9 @@ async function runOne(controller: Controller, load: Load, settle: boolean, logDi
       outcome.cpu = cpuSeconds(child.pid);
       outcome.rssMiB = peakRssMiB(child.pid);
       child.kill('SIGTERM');
-      await new Promise((r) => setTimeout(r, 500));
+      // A profiled controller writes its profile as it exits: give it the time for that.
+      const exited = new Promise((r) => child!.once('exit', r));
+      await Promise.race([exited, new Promise((r) => setTimeout(r, controller.profileDir === undefined ? 500 : 30_000))]);
       if (child.exitCode === null) child.kill('SIGKILL');
     }
     if (created) await kwokts(['delete', 'cluster'], env).catch((e: unknown) => process.stderr.write(`${controller.label}: ${String(e)}\n`));
@@ -501,7 +508,12 @@ export async function benchController(args: string[]): Promise<void> {
   // --no-settle: start the pods right after the last node is Ready, as before (see LoadOptions.settle).
   const settle = !args.includes('--no-settle');
   const startedAt = new Date();
-  const controllers: Controller[] = [ourControllerSpec(CLUSTER)];
+  const logDir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-logs-'));
+  // --profile: ours runs with --cpu-prof, and the notes say where its CPU went (./cpu-profile.ts).
+  const profile = args.includes('--profile');
+  const ours = ourControllerSpec(CLUSTER);
+  const profileDir = join(logDir, 'profile');
+  const controllers: Controller[] = [profile ? { ...ours, profileDir, entry: ourEntry(ourController(), `${process.env.KWOKTS_BENCH_NODE_OPTIONS ?? ''} --cpu-prof --cpu-prof-dir=${profileDir}`) } : ours];
   const notes: string[] = [];
   const goKwok = await goKwokSpec();
   if ('missing' in goKwok) notes.push(goKwok.missing);
@@ -512,8 +524,6 @@ export async function benchController(args: string[]): Promise<void> {
     process.stderr.write(`warning: ${note}\n`);
     notes.push(note);
   }
-  const logDir = mkdtempSync(join(tmpdir(), 'kwokts-bench-controller-logs-'));
-  mkdirSync(logDir, { recursive: true });
   // --rounds N: the controllers in turn (ours, the peer, ours, ...) on a fresh cluster each, so a
   // drift in the machine's load hits both; each pair's ratio counts, and their median.
   const rounds = Math.max(1, Math.floor(flag(args, 'rounds', 1)));
@@ -542,7 +552,15 @@ export async function benchController(args: string[]): Promise<void> {
     if (requests) process.stdout.write(`\n${requests}\n`);
   }
   for (const [round, run] of runs.entries()) for (const o of run) if (o.error) notes.push(`${o.label}${rounds > 1 ? ` (round ${round + 1})` : ''}: ${o.error}`);
-  const results = controllerResults(runs, load, startedAt, notes);
+  if (profile) {
+    const files = existsSync(profileDir) ? readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile')) : [];
+    const line =
+      files.length === 0
+        ? 'no profile was written (the controller did not exit by itself)'
+        : `where its CPU went, self time of every round and phase together (--cpu-prof, ${files.length} profile${files.length > 1 ? 's' : ''}): ${profileLine(summarizeProfiles(files.map((f) => JSON.parse(readFileSync(join(profileDir, f), 'utf8')) as CpuProfile)))}`;
+    notes.push(`${ours.label}: ${line}`);
+  }
+  const results = controllerResults(runs, load, startedAt, notes, profile);
   notes.push(`controller logs in ${logDir}`);
   process.stdout.write(notes.map((n) => `note: ${n}\n`).join(''));
   writeResults(results);
@@ -608,8 +626,9 @@ export function summaryRows(runs: readonly (readonly Outcome[])[], load: Pick<Lo
 }
 
 /** The figures for ./results.ts: each phase's seconds (one sample per round) and its count over time (round 1). */
-function controllerResults(runs: readonly (readonly Outcome[])[], load: Load, startedAt: Date, notes: readonly string[]): BenchResults {
-  const results = newResults('controller', `kwok controller: ${load.nodes} nodes Ready, ${load.pods} pods Running, then deleted`, startedAt, { ...load, rounds: runs.length });
+function controllerResults(runs: readonly (readonly Outcome[])[], load: Load, startedAt: Date, notes: readonly string[], profile = false): BenchResults {
+  // profile only when asked for: it does not change what is measured (report.ts keys runs without it).
+  const results = newResults('controller', `kwok controller: ${load.nodes} nodes Ready, ${load.pods} pods Running, then deleted`, startedAt, { ...load, rounds: runs.length, ...(profile ? { profile: true } : {}) });
   const phases: Array<[keyof LoadResult, string, number]> = [
     ['nodesReady', 'nodes Ready', load.nodes],
     ['podsRunning', 'pods Running', load.pods],

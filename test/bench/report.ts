@@ -69,10 +69,11 @@ const PROJECTED_NODES = 50_000;
 const BENCH_ORDER = ['startup', 'create', 'restore', 'scale', 'controller', 'soak', 'capacity'];
 
 /**
- * Params that say how many times, or how long at most, rather than what was measured: a run that
- * differs only in them replaces the other (`create 7` after `create 5`) instead of adding a row.
+ * Params that say how many times, how long at most or whether profiled, rather than what was
+ * measured: a run that differs only in them replaces the other (`create 7` after `create 5`)
+ * instead of adding a row.
  */
-const REPEAT_PARAMS = new Set(['rounds', 'timeout']);
+const REPEAT_PARAMS = new Set(['rounds', 'timeout', 'profile']);
 
 /**
  * Benches whose samples of different tools with the same index are one round of interleaved runs
@@ -468,7 +469,7 @@ export function commandOf(results: BenchResults): string {
       args = `restore ${p('rounds')} ${flags('objects')}`;
       break;
     case 'controller':
-      args = `controller ${flags('nodes', 'pods', 'concurrency', 'timeout', 'rounds')}${results.params['scheduler'] === true ? ' --scheduler' : ''}${results.params['pace'] === true ? ' --pace' : ''}`;
+      args = `controller ${flags('nodes', 'pods', 'concurrency', 'timeout', 'rounds')}${['scheduler', 'pace', 'profile'].map((name) => (results.params[name] === true ? ` --${name}` : '')).join('')}`;
       break;
     case 'scale':
       args = `scale ${flags('nodes', 'pods')}`;

@@ -213,6 +213,10 @@ describe('figures', () => {
   test('runKey: the bench and its params, not how many rounds', () => {
     assert.equal(runKey({ bench: 'create', params: { runtime: 'binary', rounds: 5 } }), runKey({ bench: 'create', params: { rounds: 7, runtime: 'binary' } }));
     assert.notEqual(runKey({ bench: 'soak', params: { nodes: 200, minutes: 6 } }), runKey({ bench: 'soak', params: { nodes: 1000, minutes: 6 } }));
+    // A profiled controller run replaces the unprofiled one; its command asks for the profile.
+    const controller = { nodes: 10, pods: 20, concurrency: 32, timeout: 300, rounds: 1, pace: true };
+    assert.equal(runKey({ bench: 'controller', params: { ...controller, profile: true } }), runKey({ bench: 'controller', params: controller }));
+    assert.equal(commandOf(run('controller', '2026-12-06T00:00:00Z', { ...controller, profile: true })), 'npm run bench -- controller --nodes 10 --pods 20 --concurrency 32 --timeout 300 --rounds 1 --pace --profile');
   });
 
   test('rowsOf: every row carries the command and the run (date linked to its JSON, cores, load)', () => {
