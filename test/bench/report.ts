@@ -540,7 +540,11 @@ const READING: Record<string, string> = {
     "Its floor is the other processes' CPU over the cores: the soonest any controller could have " +
     'finished on that machine; time over floor is each round\'s phase time over it. With --pace the ' +
     'creator is paced as `kwokts scale` is, and "p99 after the request" is each object\'s delay from its ' +
-    'create request to the state asked for.',
+    'create request to the state asked for. While a phase keeps every core busy, its time over floor is ' +
+    "about 1 + the controller's CPU over the others' CPU: a controller within 1.05× of the floor spends " +
+    'less than a twentieth of what kube-apiserver, etcd and kube-controller-manager spend on the same ' +
+    'objects, and any controller must at least read its watches and write its updates. With --profile ' +
+    "the run's notes say where our controller's CPU went.",
   soak:
     'A soak runs each controller in turn on a fresh cluster for the minutes asked, with a sample a ' +
     'minute; Go kwok runs with kwok\'s own stages. "After warm-up" means the samples from the warm-up ' +
