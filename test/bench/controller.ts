@@ -648,6 +648,12 @@ function controllerResults(runs: readonly (readonly Outcome[])[], load: Load, st
       if (p.latency) results.timings.push(timing(`${target} ${name}: p99 after the request`, o.label, 'ms', all.map((r) => r.load?.[key]?.latency?.p99Ms ?? NaN)));
     }
   }
+  // The controller's own cost over all three phases, per round.
+  for (const [c, o] of outcomes.entries()) {
+    if (!o.load) continue;
+    results.timings.push(timing('controller CPU, all phases', o.label, 's', runs.map((run) => run[c]!.cpu)));
+    results.timings.push(timing('controller peak RSS', o.label, 'MiB', runs.map((run) => run[c]!.rssMiB)));
+  }
   // kcm's catching up between the phases: a figure, not a curve (no controller is timed by it).
   for (const [c, o] of outcomes.entries()) {
     if (o.load?.nodesSettled) results.timings.push(timing(`${load.nodes} nodes: kcm done after Ready`, o.label, 's', runs.map((run) => run[c]!.load?.nodesSettled?.seconds ?? NaN)));

@@ -170,8 +170,9 @@ export function timingCell(t: Timing): string {
   const done = t.samples.filter(Number.isFinite).length;
   const missing = t.samples.length - done;
   if (done === 0) return `not finished (${t.samples.length === 1 ? 'its one run' : `any of ${t.samples.length}`})`;
-  const median = formatSeconds(inSeconds(t, t.median));
-  const [min, max] = [formatSeconds(inSeconds(t, t.min)), formatSeconds(inSeconds(t, t.max))];
+  const format = (v: number): string => (t.unit === 'MiB' ? `${v.toFixed(0)} MiB` : formatSeconds(inSeconds(t, v)));
+  const median = format(t.median);
+  const [min, max] = [format(t.min), format(t.max)];
   const spread = min !== max ? ` (${range(min, max)})` : '';
   return `${median}${spread}${missing > 0 ? `; not finished in ${missing} of ${t.samples.length}` : ''}`;
 }

@@ -29,7 +29,7 @@ export const RESULTS_SCHEMA = 'kwokts-bench/v1';
 export interface Timing {
   case: string;
   tool: string;
-  unit: 'ms' | 's';
+  unit: 'ms' | 's' | 'MiB';
   samples: number[];
   min: number;
   median: number;

@@ -210,6 +210,15 @@ describe('figures', () => {
     assert.throws(() => commandOf(run('restore', '2026-12-06T00:00:00Z', { rounds: 3 })), /restore run of 2026-12-06T00:00:00.000Z: no param objects/);
   });
 
+  test('timingFigures: a timing in MiB reads as MiB, its ratio as any other', () => {
+    const results = run('controller', '2026-12-06T00:00:00Z', { nodes: 10, pods: 20, concurrency: 32, timeout: 300, rounds: 2 }, (r) =>
+      r.timings.push(timing('controller peak RSS', 'kwokts (TS)', 'MiB', [400.4, 410]), timing('controller peak RSS', 'Go kwok v0.8.0', 'MiB', [380, 390])),
+    );
+    const [f] = timingFigures(results);
+    assert.deepEqual([f!.measurement, f!.ours, f!.peer], ['controller: controller peak RSS', '405 MiB (400–410 MiB)', 'Go kwok v0.8.0 385 MiB (380–390 MiB)']);
+    assert.match(f!.ratio, /^1\.05× pair by pair/);
+  });
+
   test('runKey: the bench and its params, not how many rounds', () => {
     assert.equal(runKey({ bench: 'create', params: { runtime: 'binary', rounds: 5 } }), runKey({ bench: 'create', params: { rounds: 7, runtime: 'binary' } }));
     assert.notEqual(runKey({ bench: 'soak', params: { nodes: 200, minutes: 6 } }), runKey({ bench: 'soak', params: { nodes: 1000, minutes: 6 } }));
