@@ -628,7 +628,14 @@ export function summaryRows(runs: readonly (readonly Outcome[])[], load: Pick<Lo
 /** The figures for ./results.ts: each phase's seconds (one sample per round) and its count over time (round 1). */
 function controllerResults(runs: readonly (readonly Outcome[])[], load: Load, startedAt: Date, notes: readonly string[], profile = false): BenchResults {
   // profile only when asked for: it does not change what is measured (report.ts keys runs without it).
-  const results = newResults('controller', `kwok controller: ${load.nodes} nodes Ready, ${load.pods} pods Running, then deleted`, startedAt, { ...load, rounds: runs.length, ...(profile ? { profile: true } : {}) });
+  // Node options of the bench's own measure another controller: a param (and so another row) of their own.
+  const nodeOptions = process.env.KWOKTS_BENCH_NODE_OPTIONS?.trim();
+  const results = newResults('controller', `kwok controller: ${load.nodes} nodes Ready, ${load.pods} pods Running, then deleted`, startedAt, {
+    ...load,
+    rounds: runs.length,
+    ...(profile ? { profile: true } : {}),
+    ...(nodeOptions ? { nodeOptions } : {}),
+  });
   const phases: Array<[keyof LoadResult, string, number]> = [
     ['nodesReady', 'nodes Ready', load.nodes],
     ['podsRunning', 'pods Running', load.pods],

@@ -491,7 +491,8 @@ export function commandOf(results: BenchResults): string {
     default:
       args = [results.bench, ...Object.entries(results.params).map(([name, value]) => (value === true ? `--${name}` : `--${name} ${String(value)}`))].join(' ');
   }
-  return `npm run bench -- ${args}`;
+  const nodeOptions = results.params['nodeOptions'];
+  return `${typeof nodeOptions === 'string' ? `KWOKTS_BENCH_NODE_OPTIONS='${nodeOptions}' ` : ''}npm run bench -- ${args}`;
 }
 
 /** "2026-12-06 06:07 UTC". */
@@ -507,7 +508,10 @@ export function rowsOf(run: Run): Row[] {
   const figures = run.results.bench === 'soak' ? soakFigures(run.results) : run.results.bench === 'capacity' ? capacityFigures(run.results) : timingFigures(run.results);
   const command = `\`${commandOf(run.results)}\``;
   const cell = runCell(run);
-  return figures.map((f) => ({ ...f, command, run: cell }));
+  // A run whose controller had Node options of the bench's says so in every row.
+  const nodeOptions = run.results.params['nodeOptions'];
+  const suffix = typeof nodeOptions === 'string' ? ` (ours with ${nodeOptions})` : '';
+  return figures.map((f) => ({ ...f, measurement: `${f.measurement}${suffix}`, command, run: cell }));
 }
 
 // ---- the page

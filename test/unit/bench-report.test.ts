@@ -226,6 +226,11 @@ describe('figures', () => {
     const controller = { nodes: 10, pods: 20, concurrency: 32, timeout: 300, rounds: 1, pace: true };
     assert.equal(runKey({ bench: 'controller', params: { ...controller, profile: true } }), runKey({ bench: 'controller', params: controller }));
     assert.equal(commandOf(run('controller', '2026-12-06T00:00:00Z', { ...controller, profile: true })), 'npm run bench -- controller --nodes 10 --pods 20 --concurrency 32 --timeout 300 --rounds 1 --pace --profile');
+    // Node options of the bench's make another controller: another key, said in the command and the rows.
+    const semi = run('controller', '2026-12-06T00:00:00Z', { ...controller, nodeOptions: '--max-semi-space-size=16' }, (r) => r.timings.push(timing('controller peak RSS', 'kwokts (TS)', 'MiB', [300])));
+    assert.notEqual(runKey(semi), runKey({ bench: 'controller', params: controller }));
+    assert.equal(commandOf(semi), "KWOKTS_BENCH_NODE_OPTIONS='--max-semi-space-size=16' npm run bench -- controller --nodes 10 --pods 20 --concurrency 32 --timeout 300 --rounds 1 --pace");
+    assert.equal(rowsOf({ file: fileOf(semi), results: semi })[0]!.measurement, 'controller: controller peak RSS (ours with --max-semi-space-size=16)');
   });
 
   test('rowsOf: every row carries the command and the run (date linked to its JSON, cores, load)', () => {
