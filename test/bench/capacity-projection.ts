@@ -99,6 +99,7 @@ export function projectionSection(results: BenchResults, tool: string, target: n
     return Math.abs(fitLine(before, rss).at(b.nodes) / rss(b) - 1) > FIT_TOLERANCE;
   });
   const { measured, sharded } = extra;
+  const shardsNeeded = Math.ceil(((b.cpuPercent['controller'] ?? NaN) / 100) * (target / b.nodes));
   return [
     `## What ${n(target)} nodes would take`,
     '',
@@ -122,8 +123,10 @@ export function projectionSection(results: BenchResults, tool: string, target: n
       : [`- With ${sharded.shards} controller shards on the same machine (${sharded.link}), the largest step held was ${sharded.largestHeld === undefined ? 'none' : `${n(sharded.largestHeld)} nodes`}, against ${n(b.nodes)} with one process.`]),
     `- The controller's share is what sharding spreads: one Node process keeps up with about`,
     `  ${n(Math.round(1000 / (((b.cpuPercent['controller'] ?? NaN) * 10) / renewalsPerSecond(b.nodes, lease)) / 100) * 100)} renewals a second on one core at this cost per renewal,`,
-    `  so ${n(target)} nodes with ${lease} s leases need at least ${Math.ceil((((b.cpuPercent['controller'] ?? NaN) / 100) * (target / b.nodes)))} shards (\`--kwok-controller-shards\`)`,
-    '  on a machine with the cores for the rest. Longer leases divide the renewals (kwokctl\'s default heartbeat factor makes them 200 s).',
+    shardsNeeded <= 1
+      ? `  so one process keeps up with ${n(target)} nodes with ${lease} s leases, on a machine with the cores for the rest;`
+      : `  so ${n(target)} nodes with ${lease} s leases need at least ${shardsNeeded} shards (\`--kwok-controller-shards\`) on a machine with the cores for the rest;`,
+    '  more shards only help where one core is what the controller lacks. Longer leases divide the renewals (kwokctl\'s default heartbeat factor makes them 200 s).',
     ...(measured === undefined ? [] : [`- The one ${n(target)}-node run measured so far, in another configuration (carried over below): ${measured}.`]),
   ];
 }
