@@ -549,7 +549,10 @@ const READING: Record<string, string> = {
     "about 1 + the controller's CPU over the others' CPU: a controller within 1.05× of the floor spends " +
     'less than a twentieth of what kube-apiserver, etcd and kube-controller-manager spend on the same ' +
     'objects, and any controller must at least read its watches and write its updates. With --profile ' +
-    "the run's notes say where our controller's CPU went.",
+    "the run's notes say where our controller's CPU went. Rows marked \"ours with --max-semi-space-size=16\" " +
+    "ran our controller with Node's default young generation instead of the 64 MiB semi-spaces a cluster " +
+    'gives it (src/components/kwok-controller.ts), to set the peak RSS and CPU that young generation costs ' +
+    'beside the other run\'s.',
   soak:
     'A soak runs each controller in turn on a fresh cluster for the minutes asked, with a sample a ' +
     'minute; Go kwok runs with kwok\'s own stages. "After warm-up" means the samples from the warm-up ' +
