@@ -584,6 +584,29 @@ function runSection(run: Run): string {
   return lines.join('\n');
 }
 
+/**
+ * The page's calculation of what PROJECTED_NODES would take, from the latest capacity run of our
+ * single-process controller, with the latest sharded run beside it and the measured run of that
+ * size where the carried-over figures still have it; undefined without such a run.
+ */
+function projectionOf(shown: readonly Run[], carried: CarriedOver): string[] | undefined {
+  const latest = (sharded: boolean): { run: Run; ours: string } | undefined => {
+    const runs = shown.filter((r) => r.results.bench === 'capacity' && (r.results.params['shards'] !== undefined) === sharded);
+    const run = runs.sort((a, b) => Date.parse(b.results.startedAt) - Date.parse(a.results.startedAt))[0];
+    const ours = run && [...new Set(run.results.series.map((s) => s.tool))].find(isOurs);
+    return run && ours !== undefined ? { run, ours } : undefined;
+  };
+  const link = (run: Run): string => `[${when(run.results.startedAt)}](bench/${run.file})`;
+  const single = latest(false);
+  if (!single) return undefined;
+  const many = latest(true);
+  const at = carried.rows.findIndex((r) => r.measurement.startsWith(`${PROJECTED_NODES.toLocaleString('en-US')} nodes`));
+  const peak = at >= 0 ? carried.rows[at + 1] : undefined;
+  const measured = at >= 0 ? `${carried.rows[at]!.measurement} (${carried.rows[at]!.date})${peak?.measurement.startsWith('peak RSS') ? `, peak RSS ${peak.kwokts}` : ''}` : undefined;
+  const sharded = many && { shards: Number(many.run.results.params['shards']), largestHeld: heldStepLoads(many.run.results, many.ours).at(-1)?.nodes, link: link(many.run) };
+  return projectionSection(single.run.results, single.ours, PROJECTED_NODES, link(single.run), { ...(measured === undefined ? {} : { measured }), ...(sharded ? { sharded } : {}) });
+}
+
 /** docs/performance.md for these runs (the latest of each key is shown) and the carried-over figures. */
 export function renderPage(runs: readonly Run[], carried: CarriedOver): string {
   const shown = latestRuns(runs);
@@ -617,22 +640,7 @@ export function renderPage(runs: readonly Run[], carried: CarriedOver): string {
   ];
   const reading = benches.filter((b) => READING[b]).map((b) => `- ${READING[b]}`);
   if (reading.length > 0) out.push('', 'Reading the rows:', '', ...reading);
-  const capacity = shown.find((r) => r.results.bench === 'capacity' && r.results.params['shards'] === undefined);
-  const ours = capacity && [...new Set(capacity.results.series.map((s) => s.tool))].find(isOurs);
-  // The measured run of that size, where the carried-over figures still have it.
-  const run50k = carried.rows.findIndex((r) => r.measurement.startsWith(`${PROJECTED_NODES.toLocaleString('en-US')} nodes`));
-  const peak = run50k >= 0 ? carried.rows[run50k + 1] : undefined;
-  const measured = run50k >= 0 ? `${carried.rows[run50k]!.measurement} (${carried.rows[run50k]!.date})${peak?.measurement.startsWith('peak RSS') ? `, peak RSS ${peak.kwokts}` : ''}` : undefined;
-  const shardedRun = shown.find((r) => r.results.bench === 'capacity' && r.results.params['shards'] !== undefined);
-  const shardedTool = shardedRun && [...new Set(shardedRun.results.series.map((s) => s.tool))].find(isOurs);
-  const sharded =
-    shardedRun && shardedTool !== undefined
-      ? { shards: Number(shardedRun.results.params['shards']), largestHeld: heldStepLoads(shardedRun.results, shardedTool).at(-1)?.nodes, link: `[${when(shardedRun.results.startedAt)}](bench/${shardedRun.file})` }
-      : undefined;
-  const projection =
-    capacity && ours !== undefined
-      ? projectionSection(capacity.results, ours, PROJECTED_NODES, `[${when(capacity.results.startedAt)}](bench/${capacity.file})`, { ...(measured === undefined ? {} : { measured }), ...(sharded === undefined ? {} : { sharded }) })
-      : undefined;
+  const projection = projectionOf(shown, carried);
   if (projection) out.push('', ...projection);
   if (carried.rows.length > 0) {
     out.push(
