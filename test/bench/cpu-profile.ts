@@ -114,5 +114,6 @@ export function profileLine(shares: readonly ProfileShare[], min = 0.02): string
   const cpuS = shares.reduce((sum, s) => sum + s.ms, 0) / 1000;
   const parts = shown.map((s) => `${s.part} ${(s.share * 100).toFixed(0)} %`);
   if (rest > 0) parts.push(`the rest ${(rest * 100).toFixed(0)} %`);
-  return `${parts.join(', ')} (of ${cpuS.toFixed(1)} s sampled)`;
+  // V8 samples the JavaScript thread only: GC helpers and the compiler's threads are not in it.
+  return `${parts.join(', ')} (of ${cpuS.toFixed(1)} s sampled on the main thread)`;
 }

@@ -44,5 +44,5 @@ test('summarizeProfiles: self time per part, largest first, idle left out; profi
     shares.map((s) => [s.part, s.ms]),
     [['kube client (requests, watches, decoding)', 6], ['controllers, stages, leases', 4], ['garbage collector', 2]],
   );
-  assert.equal(profileLine(shares, 0.2), 'kube client (requests, watches, decoding) 50 %, controllers, stages, leases 33 %, the rest 17 % (of 0.0 s sampled)');
+  assert.equal(profileLine(shares, 0.2), 'kube client (requests, watches, decoding) 50 %, controllers, stages, leases 33 %, the rest 17 % (of 0.0 s sampled on the main thread)');
 });
