@@ -579,8 +579,8 @@ async function syncPath(file: string): Promise<void> {
  * docs/user/offline.md): a build nobody was warned about looks hung.
  */
 const COLD_BUILD_COST: Partial<Record<GoBuildKind, string>> = {
-  kubernetes: 'about 13–16 minutes on a 2-core machine and about 4.4 GB of disk',
-  'kubernetes-node': 'about 13–16 minutes on a 2-core machine and about 4.4 GB of disk',
+  kubernetes: 'about 6–16 minutes on a 2-core machine and about 4.5 GB of disk',
+  'kubernetes-node': 'about 6–16 minutes on a 2-core machine and about 4.5 GB of disk',
   jaeger: 'about half an hour on a 2-core machine and GBs of disk',
 };
 

@@ -363,7 +363,7 @@ test('the line before a build says what a cold build costs and where the space g
   const { buildStartMessage } = await import('../../../src/artifacts/gobuild.js');
   assert.equal(
     buildStartMessage('kubernetes', 'v1.36.1', 'go1.26.8', '/home/u/.kwok/cache', 2, {}),
-    "building kubernetes v1.36.1 from Go modules with go1.26.8: a cold build takes about 13–16 minutes on a 2-core machine and about 4.4 GB of disk (this machine has 2 CPUs), most of it Go's caches under /home/u/.kwok/cache/go (`kwokts artifacts prune` frees them)",
+    "building kubernetes v1.36.1 from Go modules with go1.26.8: a cold build takes about 6–16 minutes on a 2-core machine and about 4.5 GB of disk (this machine has 2 CPUs), most of it Go's caches under /home/u/.kwok/cache/go (`kwokts artifacts prune` frees them)",
   );
   // The user's own Go caches are theirs: prune is not offered for them.
   assert.match(buildStartMessage('etcd', 'v3.6.10', 'go1.26.8', '/c', 1, { GOCACHE: '/g', GOMODCACHE: '/m' }), /a cold build takes minutes and GBs of disk \(this machine has 1 CPU\), most of it Go's caches \(your GOCACHE and GOMODCACHE\)$/);
