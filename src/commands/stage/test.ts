@@ -1,8 +1,7 @@
 import { Flags } from '@oclif/core';
-import { stringify } from 'yaml';
 import { BaseCommand } from '../../cli/base-command.js';
 import { readSource } from '../../cli/read-source.js';
-import { loadKwokDocuments, parseK8sYamlDocuments, testStages, YamlSyntaxError, type Stage } from '../../kwok/index.js';
+import type { Stage } from '../../kwok/index.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class StageTest extends BaseCommand<typeof StageTest> {
@@ -21,6 +20,8 @@ export default class StageTest extends BaseCommand<typeof StageTest> {
 
   async run(): Promise<void> {
     if (this.flags.config.length === 0) throw new UsageError('no Stage files given', { hint: 'pass one or more with -c STAGES.yaml' });
+    // Imported here, not at the top: the help needs the flags, not the controller's stage engine.
+    const [{ stringify }, { loadKwokDocuments, parseK8sYamlDocuments, testStages, YamlSyntaxError }] = await Promise.all([import('yaml'), import('../../kwok/index.js')]);
     const stages: Stage[] = [];
     for (const file of this.flags.config) {
       const text = await readSource(file);
