@@ -2,10 +2,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { SNAPSHOT_FLAGS } from '../../cli/command-flags.js';
 import { toOclifFlags } from '../../cli/oclif-flags.js';
-import { resolveToolFor } from '../../cluster/programs.js';
 import { resolveOptionValues } from '../../config/load.js';
-import { resolveUserKubeconfigPath } from '../../kube/index.js';
-import { exportSnapshot, recordSnapshot } from '../../snapshot/snapshot.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
@@ -30,6 +27,12 @@ export default class SnapshotExport extends BaseCommand<typeof SnapshotExport> {
   async run(): Promise<void> {
     const { flags } = this;
     if (flags['page-buffer-size'] !== 10) this.logger.warn(`--page-buffer-size ${flags['page-buffer-size']} has no effect: kwokts lists one page at a time`);
+    // Imported here, not at the top: the help needs the flags, not the snapshot and kube client code.
+    const [{ resolveToolFor }, { resolveUserKubeconfigPath }, { exportSnapshot, recordSnapshot }] = await Promise.all([
+      import('../../cluster/programs.js'),
+      import('../../kube/index.js'),
+      import('../../snapshot/snapshot.js'),
+    ]);
     const kubeconfig = resolveUserKubeconfigPath(flags.kubeconfig);
     if (flags.record) {
       if (flags.as || (flags['as-group'] ?? []).length > 0) throw new UsageError('--record cannot impersonate (--as, --as-group)', { hint: 'record with a kubeconfig whose user may list and watch the filtered resources' });

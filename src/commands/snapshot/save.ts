@@ -3,7 +3,7 @@ import { BaseCommand } from '../../cli/base-command.js';
 import { SNAPSHOT_FLAGS } from '../../cli/command-flags.js';
 import { toOclifFlags } from '../../cli/oclif-flags.js';
 import { loadCluster } from '../../cluster/record.js';
-import { recordSnapshot, saveSnapshot, type SnapshotFormat } from '../../snapshot/snapshot.js';
+import type { SnapshotFormat } from '../../snapshot/snapshot.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class SnapshotSave extends BaseCommand<typeof SnapshotSave> {
@@ -22,6 +22,8 @@ export default class SnapshotSave extends BaseCommand<typeof SnapshotSave> {
 
   async run(): Promise<void> {
     const { flags } = this;
+    // Imported here, not at the top: the help needs the flags, not the snapshot code.
+    const { recordSnapshot, saveSnapshot } = await import('../../snapshot/snapshot.js');
     if (flags.record && !flags['dry-run']) {
       if (flags.format !== 'k8s') throw new UsageError('--record needs --format k8s', { hint: 'an etcd snapshot is one moment; a recording is a k8s-format file' });
       const { paths } = await loadCluster(this.workdir, flags.name);
