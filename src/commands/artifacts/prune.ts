@@ -1,6 +1,5 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { pruneAndReport } from '../../cli/prune-cache.js';
 import { resolveOptionValues } from '../../config/load.js';
 
 export default class ArtifactsPrune extends BaseCommand<typeof ArtifactsPrune> {
@@ -14,6 +13,8 @@ export default class ArtifactsPrune extends BaseCommand<typeof ArtifactsPrune> {
 
   async run(): Promise<void> {
     const config = await this.loadConfig();
+    // Imported here, not at the top: the help needs the flags, not the cache's plans.
+    const { pruneAndReport } = await import('../../cli/prune-cache.js');
     await pruneAndReport({
       workdir: this.workdir,
       values: resolveOptionValues(config.fileOptions, process.env, {}),

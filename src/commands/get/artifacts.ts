@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { givenOptionValues, optionFlags } from '../../cli/option-flags.js';
-import { listArtifacts } from '../../cluster/artifact-list.js';
 import { validateClusterValues } from '../../cluster/validate.js';
 import type { ArtifactPlan } from '../../artifacts/index.js';
 import { resolveOptionValues } from '../../config/load.js';
@@ -27,6 +26,8 @@ export default class GetArtifacts extends BaseCommand<typeof GetArtifacts> {
     const values = resolveOptionValues(config.fileOptions, process.env, given);
     // A version that is not one would be listed as URLs that cannot exist.
     validateClusterValues(values, given, process.env);
+    // Imported here, not at the top: the help needs the flags, not the artifact plans and runtimes.
+    const { listArtifacts } = await import('../../cluster/artifact-list.js');
     const list = await listArtifacts(values.runtime || 'binary', values, this.workdir);
     const binaries = this.flags.filter === 'image' ? [] : list.binaries;
     const images = this.flags.filter === 'binary' ? [] : list.images;
