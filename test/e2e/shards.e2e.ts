@@ -4,12 +4,13 @@
  * node leases shows every one of its nodes taken over by a surviving shard before the lease ran
  * out (the new renewTime is within the old lease's duration), pods on those nodes are still played
  * by the new owner, and no pod IP changes. Then a fourth shard joins and takes nodes over the same
- * way.
+ * way. Last, a `--shards 2` controller is killed (SIGTERM, then SIGKILL at once, as `delete cluster`
+ * does when the stop is slow) and its child shard must end by itself.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { openSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { buildConnection } from '../../src/kube/client/connection.js';
@@ -41,7 +42,7 @@ interface LeaseSpec {
   leaseDurationSeconds?: number;
 }
 
-function startShard(id: string, index: number): void {
+function startShard(id: string, index: number, shardFlag = '--shard'): void {
   const stagesFile = join(plane.dir, 'stages.yaml');
   writeFileSync(stagesFile, defaultStageYaml().yaml);
   const log = join(plane.dir, `${id}.log`);
@@ -59,7 +60,7 @@ function startShard(id: string, index: number): void {
       '--server-address=127.0.0.1:0',
       // Pods here have no podCIDR on their node: each shard gets its own range so IPs stay unique.
       `--cidr=10.${index}.0.1/16`,
-      '--shard',
+      shardFlag,
       '--shard-lease-duration=6s',
       '--shard-retry-period=1s',
       `--id=${id}`,
@@ -236,5 +237,23 @@ describe('kwok controller shards against a real API server', { skip, timeout: 90
     } finally {
       abort.abort();
     }
+  });
+
+  it('the child of a killed --shards 2 controller stops by itself', async () => {
+    startShard('pair', 4, '--shards=2');
+    const parent = shards.get('pair')!.child;
+    const childPid = await eventually('the second shard of pair holding nodes', async () => {
+      const all = await nodeLeases();
+      if (![...all.values()].some((s) => s.holderIdentity === 'pair-1')) return undefined;
+      const children = readFileSync(`/proc/${parent.pid}/task/${parent.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+      return children.length === 1 ? Number(children[0]) : undefined;
+    });
+    parent.kill('SIGTERM');
+    parent.kill('SIGKILL');
+    // Reaped by init once it exits; until then /proc keeps it (a zombie counts as gone).
+    await eventually(`pair-1 (pid ${childPid}) gone`, async () => {
+      if (!existsSync(`/proc/${childPid}`)) return true;
+      return readFileSync(`/proc/${childPid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ? true : undefined;
+    });
   });
 });

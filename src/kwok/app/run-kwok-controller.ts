@@ -333,11 +333,18 @@ export async function runKwokController(argv: readonly string[], run: RunKwokCon
     if (!election.enabled) {
       const inner = new AbortController();
       const stopInner = (): void => inner.abort();
-      signal.addEventListener('abort', stopInner, { once: true });
-      watchShardParent(inner.signal, () => {
+      if (signal.aborted) inner.abort();
+      else signal.addEventListener('abort', stopInner, { once: true });
+      watchShardParent(() => {
         logger.warn('the process that started this shard is gone; stopping');
         inner.abort();
-      }, run.env);
+      }, {
+        env: run.env,
+        exit: () => {
+          logger.error('the process that started this shard is gone and stopping did not finish; exiting');
+          process.exit(1);
+        },
+      });
       try {
         await Promise.all([
           runControllers(inner.signal),

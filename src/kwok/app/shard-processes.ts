@@ -65,16 +65,31 @@ export async function runShardChildren(options: ShardChildrenOptions, signal: Ab
   await Promise.all(Array.from({ length: options.count - 1 }, (_, i) => runOne(i + 1)));
 }
 
-/** In a child: abort when the parent is gone (its pid is no longer our parent's). */
-export function watchShardParent(signal: AbortSignal, onGone: () => void, env: NodeJS.ProcessEnv = process.env): void {
-  const parent = Number(env[shardParentEnv]);
+export interface ShardParentWatch {
+  env?: NodeJS.ProcessEnv;
+  /** How long the clean stop may take once the parent is gone. */
+  graceMs?: number;
+  /** Ends the process when the clean stop overruns the grace. */
+  exit?: () => void;
+}
+
+/**
+ * In a child: when the parent is gone (its pid is no longer our parent's), call `onGone` to stop
+ * cleanly, and `exit` if the process is still here `graceMs` later. The watch lasts as long as the
+ * process, not just until the controllers stop: a child told to stop by its parent's SIGTERM whose
+ * stop then hangs (writes retrying against an apiserver deleted with the cluster) must still end
+ * once nobody is left to SIGKILL it.
+ */
+export function watchShardParent(onGone: () => void, watch: ShardParentWatch = {}): void {
+  const parent = Number((watch.env ?? process.env)[shardParentEnv]);
   if (!Number.isInteger(parent) || parent <= 0) return;
+  const graceMs = watch.graceMs ?? 10_000;
+  const exit = watch.exit ?? ((): never => process.exit(1));
   const timer = setInterval(() => {
-    if (process.ppid !== parent) {
-      clearInterval(timer);
-      onGone();
-    }
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    setTimeout(exit, graceMs).unref();
+    onGone();
   }, 1000);
   timer.unref();
-  signal.addEventListener('abort', () => clearInterval(timer), { once: true });
 }

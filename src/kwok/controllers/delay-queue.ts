@@ -68,11 +68,16 @@ export class DelayQueue<T> {
     return true;
   }
 
-  /** Next ready job; waits if none. Resolves undefined once the queue is closed or `signal` aborts. */
+  /**
+   * Next ready job; waits for one unless `signal` has aborted. Resolves undefined once the queue is
+   * closed, even with jobs still ready: a stopping controller must not work through a backlog of
+   * writes that each retry for half a minute against an apiserver that is gone.
+   */
   take(signal?: AbortSignal): Promise<QueuedJob<T> | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
     const entry = this.shiftReady();
     if (entry) return Promise.resolve(this.claim(entry));
-    if (this.closed || signal?.aborted) return Promise.resolve(undefined);
+    if (signal?.aborted) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       const waiter = (job: QueuedJob<T> | undefined): void => {
         signal?.removeEventListener('abort', onAbort);

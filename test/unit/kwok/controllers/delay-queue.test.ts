@@ -90,6 +90,15 @@ describe('DelayQueue', () => {
     assert.equal(await waiting, undefined);
   });
 
+  it('hands out no ready job once closed', async () => {
+    const queue = new DelayQueue<string>(new ManualClock());
+    queue.add('a', 'a', 0);
+    queue.add('b', 'b', 0);
+    assert.equal(await peekReady(queue), 'a');
+    queue.close();
+    assert.equal(await queue.take(), undefined);
+  });
+
   it('uses one timer for many delayed items', async () => {
     const clock = new ManualClock();
     const queue = new DelayQueue<number>(clock);

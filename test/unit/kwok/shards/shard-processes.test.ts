@@ -54,17 +54,30 @@ setInterval(() => {}, 1000);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('a child stops when its parent is gone', async () => {
-    const abort = new AbortController();
-    let gone = false;
-    watchShardParent(abort.signal, () => (gone = true), { [shardParentEnv]: String(process.ppid + 1_000_000) });
-    const deadline = Date.now() + 30_000;
-    while (!gone && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    assert.equal(gone, true);
+  it('a child stops when its parent is gone, and exits if that stop hangs', async () => {
+    // The parent's pid is not ours: gone. The clean stop never finishes, so the exit must come.
+    const events: string[] = [];
+    // The watcher's timers are unref'd, as they must not keep a stopped child alive; this keeps the test's.
+    const keepAlive = setInterval(() => {}, 1000);
+    await new Promise<void>((resolve) => {
+      watchShardParent(() => events.push('stop'), {
+        env: { [shardParentEnv]: String(process.ppid + 1_000_000) },
+        graceMs: 10,
+        exit: () => {
+          events.push('exit');
+          resolve();
+        },
+      });
+    });
+    clearInterval(keepAlive);
+    assert.deepEqual(events, ['stop', 'exit']);
+  });
+
+  it('a child whose parent is alive keeps running', async () => {
     let called = false;
-    watchShardParent(abort.signal, () => (called = true), { [shardParentEnv]: String(process.ppid) });
-    await new Promise((r) => setTimeout(r, 1500));
+    watchShardParent(() => (called = true), { env: { [shardParentEnv]: String(process.ppid) }, exit: () => (called = true) });
+    // Two of the watcher's 1 s checks.
+    await new Promise((r) => setTimeout(r, 2500));
     assert.equal(called, false);
-    abort.abort();
   });
 });
