@@ -1,5 +1,4 @@
 import { PassthroughCommand } from '../cli/passthrough-command.js';
-import { runKwokController } from '../kwok/index.js';
 
 export default class Kwok extends PassthroughCommand {
   static override summary = 'Run the kwok controller against any cluster';
@@ -9,6 +8,8 @@ export default class Kwok extends PassthroughCommand {
   ];
 
   async run(): Promise<void> {
+    // Imported here, not at the top: `kwokts --help` lists this command without loading the controller.
+    const { runKwokController } = await import('../kwok/index.js');
     await runKwokController(this.toolArgs(), { signal: this.abort.signal, logger: this.logger });
   }
 }

@@ -1,7 +1,5 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { printComponentLog } from '../cluster/logs.js';
-import { loadCluster } from '../cluster/record.js';
 
 export default class Logs extends BaseCommand<typeof Logs> {
   static override summary = "Print a component's log (`audit` for the apiserver's audit log)";
@@ -16,6 +14,8 @@ export default class Logs extends BaseCommand<typeof Logs> {
   protected override announceInterrupt = false;
 
   async run(): Promise<void> {
+    // Imported here, not at the top: the help needs the flags, not the cluster record and log code.
+    const [{ loadCluster }, { printComponentLog }] = await Promise.all([import('../cluster/record.js'), import('../cluster/logs.js')]);
     const cluster = await loadCluster(this.workdir, this.flags.name);
     await printComponentLog(cluster, this.args.component, process.stdout, { follow: this.flags.follow, signal: this.abort.signal });
   }

@@ -1,10 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../cli/base-command.js';
-import { ApiGuard } from '../cluster/api-guard.js';
 import { durationFlag } from '../cli/duration-flag.js';
-import { loadCluster } from '../cluster/record.js';
-import { findResource } from '../scale/resource.js';
-import { clientForKubeconfig, MAX_REPLICAS, MAX_SERIAL_LENGTH, scale, validateScale } from '../scale/scale.js';
+import { MAX_REPLICAS, MAX_SERIAL_LENGTH, validateScale } from '../scale/limits.js';
 import { UsageError } from '../util/errors.js';
 
 export default class Scale extends BaseCommand<typeof Scale> {
@@ -40,6 +37,13 @@ export default class Scale extends BaseCommand<typeof Scale> {
     const { flags, args } = this;
     validateScale({ replicas: flags.replicas, serialLength: flags['serial-length'] });
     if (flags.concurrency < 1) throw new UsageError('--concurrency must be at least 1');
+    // Imported here, not at the top: the help needs the flags, not the scale and kube client code.
+    const [{ ApiGuard }, { loadCluster }, { findResource }, { clientForKubeconfig, scale }] = await Promise.all([
+      import('../cluster/api-guard.js'),
+      import('../cluster/record.js'),
+      import('../scale/resource.js'),
+      import('../scale/scale.js'),
+    ]);
     const [cluster, config] = await Promise.all([loadCluster(this.workdir, flags.name), this.loadConfig()]);
     const resource = findResource(args.kind, config.resources);
     this.armTimeout(flags.timeout);

@@ -52,7 +52,7 @@ export async function convertConfigFiles(paths: readonly string[], logger: Logge
   for (const path of paths) {
     if (path === '-') {
       const input = await readStdin();
-      const text = convertConfigText(input, '<stdin>', logger);
+      const text = await convertConfigText(input, '<stdin>', logger);
       out.push({ path, target: path, mode: 0o644, text, changed: text !== input });
       continue;
     }
@@ -61,14 +61,14 @@ export async function convertConfigFiles(paths: readonly string[], logger: Logge
     const stat = statSync(target);
     if (!stat.isFile()) throw new UsageError(`config file ${path} is not a file`, { hint: 'give the YAML files themselves' });
     const input = await readFile(target, 'utf8');
-    const text = convertConfigText(input, path, logger);
+    const text = await convertConfigText(input, path, logger);
     out.push({ path, target, mode: stat.mode & 0o777, text, changed: text !== input });
   }
   return out;
 }
 
 /** One file's text in the current API version; `source` names it in errors. */
-export function convertConfigText(input: string, source: string, logger: Logger): string {
+export async function convertConfigText(input: string, source: string, logger: Logger): Promise<string> {
   let parsed: unknown[];
   try {
     parsed = parseYamlDocuments(input);
@@ -84,7 +84,7 @@ export function convertConfigText(input: string, source: string, logger: Logger)
     return doc.kind === undefined && doc.apiVersion === undefined && isLegacyConfig(doc) ? convertLegacyConfig(doc, source, logger) : doc;
   });
   // Kinds, options, components: the loader's own checks and messages.
-  checkConfigDocuments(docs, source, logger);
+  await checkConfigDocuments(docs, source, logger);
   return renderYamlDocuments(docs.map((doc) => convertDocument(doc, source)));
 }
 

@@ -9,9 +9,7 @@ import { parseYamlDocuments } from '../gocompat/yaml/index.js';
 import { parseEnvs, parseUserComponents, parseVolumes } from './component-specs.js';
 import { readKustomization } from './kustomize.js';
 import { COMPONENT_NAMES } from './component-names.js';
-import { logFilesOf, LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } from '../kwok/api/logs-schema.js';
-import { addStreamingDocument, attachFilesOf, emptyStreamingRules, isStreamingKind, StreamingDocumentError } from '../kwok/api/streaming-schema.js';
-import type { StreamingKind } from '../kwok/api/streaming-schema.js';
+import { isLogsKind, isStreamingKind, type LogsKind, type StreamingKind } from '../kwok/api/document-kinds.js';
 
 export { resolveOptionValues } from './resolve.js';
 
@@ -60,6 +58,23 @@ const PATH_OPTIONS: Readonly<Partial<Record<OptionKey, 'file' | 'program'>>> = {
 };
 
 
+/**
+ * The schemas that check Logs and streaming documents. They are built with zod, whose loading is a
+ * noticeable share of a command's start, so they are imported only for files that have such a
+ * document.
+ */
+interface DocumentSchemas {
+  logs: typeof import('../kwok/api/logs-schema.js');
+  streaming: typeof import('../kwok/api/streaming-schema.js');
+}
+
+async function schemasFor(docs: readonly unknown[]): Promise<DocumentSchemas | undefined> {
+  const kindOf = (doc: unknown): unknown => (typeof doc === 'object' && doc !== null ? (doc as Record<string, unknown>).kind : undefined);
+  if (!docs.some((doc) => isLogsKind(kindOf(doc)) || isStreamingKind(kindOf(doc)))) return undefined;
+  const [logs, streaming] = await Promise.all([import('../kwok/api/logs-schema.js'), import('../kwok/api/streaming-schema.js')]);
+  return { logs, streaming };
+}
+
 /** One YAML stream and the file it came from (relative paths inside resolve against its directory). */
 interface ConfigText {
   text: string;
@@ -82,7 +97,8 @@ export async function loadConfigFiles(paths: readonly string[], logger: Logger, 
         throw new UsageError(`config file ${source}: invalid YAML: ${(error as Error).message}`);
       }
       result.sources.push(source);
-      for (const doc of docs) applyDocument(result, doc, source, dir, logger);
+      const schemas = await schemasFor(docs);
+      for (const doc of docs) applyDocument(result, doc, source, dir, logger, schemas);
     }
   }
   return result;
@@ -102,14 +118,16 @@ async function readConfigTexts(path: string, readStdin: () => Promise<string>): 
  * One file's parsed documents checked as `-c` checks them (the same errors, naming `source`),
  * without reading anything else: for tools that rewrite a file rather than use it.
  */
-export function checkConfigDocuments(docs: readonly unknown[], source: string, logger: Logger, dir: string = process.cwd()): LoadedConfig {
+export async function checkConfigDocuments(docs: readonly unknown[], source: string, logger: Logger, dir: string = process.cwd()): Promise<LoadedConfig> {
   const result = emptyConfig();
   result.sources.push(source);
-  for (const doc of docs) applyDocument(result, doc, source, dir, logger);
+  const schemas = await schemasFor(docs);
+  for (const doc of docs) applyDocument(result, doc, source, dir, logger, schemas);
   return result;
 }
 
-function applyDocument(result: LoadedConfig, doc: unknown, source: string, dir: string, logger: Logger): void {
+/** `schemas` is there when `doc` may be a Logs or streaming document (schemasFor). */
+function applyDocument(result: LoadedConfig, doc: unknown, source: string, dir: string, logger: Logger, schemas: DocumentSchemas | undefined): void {
   if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
     throw new UsageError(`config file ${source}: a document is not a mapping`);
   }
@@ -131,12 +149,12 @@ function applyDocument(result: LoadedConfig, doc: unknown, source: string, dir: 
     return;
   }
   let controllerDoc = record;
-  if (kind === 'Logs' || kind === 'ClusterLogs') {
+  if (isLogsKind(kind)) {
     controllerDoc = withAbsoluteLogFiles(record, process.cwd(), 'logs');
-    result.logFiles.push(...checkLogsDocument(kind, controllerDoc, source));
+    result.logFiles.push(...checkLogsDocument(schemas!.logs, kind, controllerDoc, source));
   }
   if (kind === 'Attach' || kind === 'ClusterAttach') controllerDoc = withAbsoluteLogFiles(record, process.cwd(), 'attaches');
-  if (isStreamingKind(kind)) result.logFiles.push(...checkStreamingDocument(kind, controllerDoc, source));
+  if (isStreamingKind(kind)) result.logFiles.push(...checkStreamingDocument(schemas!.streaming, kind, controllerDoc, source));
   if (CONTROLLER_KINDS.has(kind)) result.kwokDocuments.push(controllerDoc);
 }
 
@@ -164,7 +182,8 @@ function withAbsoluteLogFiles(doc: Record<string, unknown>, dir: string, list: '
 }
 
 /** A Logs or ClusterLogs document is checked here, where its file is known, rather than by a controller that would refuse to start. */
-function checkLogsDocument(kind: 'Logs' | 'ClusterLogs', doc: Record<string, unknown>, source: string): string[] {
+function checkLogsDocument(schema: DocumentSchemas['logs'], kind: LogsKind, doc: Record<string, unknown>, source: string): string[] {
+  const { logFilesOf, LogsDocumentError, parseClusterLogsDocument, parseLogsDocument } = schema;
   try {
     return logFilesOf([kind === 'Logs' ? parseLogsDocument(doc) : parseClusterLogsDocument(doc)]);
   } catch (error) {
@@ -182,7 +201,8 @@ const STREAMING_FIELDS: Record<string, string> = {
 };
 
 /** Exec, Attach and PortForward documents (and their Cluster kinds), checked like Logs; returns the attach files. */
-function checkStreamingDocument(kind: StreamingKind, doc: Record<string, unknown>, source: string): string[] {
+function checkStreamingDocument(schema: DocumentSchemas['streaming'], kind: StreamingKind, doc: Record<string, unknown>, source: string): string[] {
+  const { addStreamingDocument, attachFilesOf, emptyStreamingRules, StreamingDocumentError } = schema;
   const rules = emptyStreamingRules();
   try {
     addStreamingDocument(rules, kind, doc);

@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
 import { readSource } from '../../cli/read-source.js';
-import { checkProviderConfigMaps, parseK8sYamlDocuments, PROVIDER_CONFIG_NAME } from '../../kwok/index.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class AutoscalerCheck extends BaseCommand<typeof AutoscalerCheck> {
@@ -15,6 +14,8 @@ export default class AutoscalerCheck extends BaseCommand<typeof AutoscalerCheck>
   };
 
   async run(): Promise<void> {
+    // Imported here, not at the top: the help needs the flags, not the kwok controller's code.
+    const { checkProviderConfigMaps, parseK8sYamlDocuments, PROVIDER_CONFIG_NAME } = await import('../../kwok/index.js');
     const objects: unknown[] = [];
     for (const file of this.flags.file) {
       const text = await readSource(file);

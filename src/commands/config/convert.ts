@@ -1,6 +1,5 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../cli/base-command.js';
-import { convertConfigFiles } from '../../config/convert.js';
 import { UsageError } from '../../util/errors.js';
 
 export default class ConfigConvert extends BaseCommand<typeof ConfigConvert> {
@@ -19,6 +18,8 @@ export default class ConfigConvert extends BaseCommand<typeof ConfigConvert> {
   async run(): Promise<void> {
     const files = this.positionals;
     if (this.flags.write && files.includes('-')) throw new UsageError('-w cannot write stdin back', { hint: 'drop -w to print the converted documents' });
+    // Imported here, not at the top: the help needs the flags, not the Stage engine the check loads.
+    const { convertConfigFiles } = await import('../../config/convert.js');
     const converted = await convertConfigFiles(files, this.logger);
     if (!this.flags.write) {
       process.stdout.write(converted.map((f) => f.text).filter((t) => t !== '').join('---\n'));

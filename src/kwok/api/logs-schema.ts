@@ -9,6 +9,8 @@
  */
 import { z } from 'zod';
 import { firstProblem, objectName } from './schema-problems.js';
+import type { LogsKind } from './document-kinds.js';
+export { LOGS_KINDS, type LogsKind } from './document-kinds.js';
 
 /** One group of containers sharing a log file. */
 export interface PodLogEntry {
@@ -39,8 +41,6 @@ export interface ClusterPodLogs {
   logs: PodLogEntry[];
 }
 
-export type LogsKind = 'Logs' | 'ClusterLogs';
-export const LOGS_KINDS: readonly LogsKind[] = ['Logs', 'ClusterLogs'];
 
 const names = z.array(z.string()).nullish();
 

@@ -9,6 +9,8 @@
  */
 import { z } from 'zod';
 import { firstProblem, objectName } from './schema-problems.js';
+import type { StreamingKind } from './document-kinds.js';
+export { isStreamingKind, STREAMING_KINDS, type StreamingKind } from './document-kinds.js';
 
 export interface ExecLocal {
   /** Working directory of the command; empty: the controller's own. */
@@ -40,8 +42,6 @@ export interface ForwardEntry {
   command: string[];
 }
 
-export type StreamingKind = 'Exec' | 'ClusterExec' | 'Attach' | 'ClusterAttach' | 'PortForward' | 'ClusterPortForward';
-export const STREAMING_KINDS: readonly StreamingKind[] = ['Exec', 'ClusterExec', 'Attach', 'ClusterAttach', 'PortForward', 'ClusterPortForward'];
 
 interface Rule<E> {
   name: string;
@@ -205,10 +205,6 @@ export function addStreamingDocument(into: StreamingRules, kind: StreamingKind, 
       into.clusterPortForwards.push({ ...cluster, entries: (entries as z.infer<typeof forwardEntry>[]).map(toForward) });
       return;
   }
-}
-
-export function isStreamingKind(kind: unknown): kind is StreamingKind {
-  return typeof kind === 'string' && (STREAMING_KINDS as readonly string[]).includes(kind);
 }
 
 /** Every attach log file the rules name (for mounting their directories into a container). */

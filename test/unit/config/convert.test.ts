@@ -51,9 +51,9 @@ function stagesOf(text: string): Array<Omit<Stage, 'source'>> {
   return internal(stages);
 }
 
-function convertError(text: string, source = 'bad.yaml'): UsageError {
+async function convertError(text: string, source = 'bad.yaml'): Promise<UsageError> {
   try {
-    convertConfigText(text, source, silentLogger);
+    await convertConfigText(text, source, silentLogger);
   } catch (error) {
     assert.ok(error instanceof UsageError, `expected a UsageError, got ${String(error)}`);
     return error;
@@ -61,8 +61,8 @@ function convertError(text: string, source = 'bad.yaml'): UsageError {
   assert.fail('expected the conversion to fail');
 }
 
-test('a deprecated Stage becomes the current form, and means exactly the same to the engine', () => {
-  const out = convertConfigText(OLD_STAGE, 'old.yaml', silentLogger);
+test('a deprecated Stage becomes the current form, and means exactly the same to the engine', async () => {
+  const out = await convertConfigText(OLD_STAGE, 'old.yaml', silentLogger);
   const [doc] = parseYamlDocuments(out) as Array<Record<string, any>>;
   assert.equal(doc!.apiVersion, 'kwok.x-k8s.io/v1alpha1');
   assert.deepEqual(Object.keys(doc!).slice(0, 2), ['apiVersion', 'kind']);
@@ -84,19 +84,19 @@ test('a deprecated Stage becomes the current form, and means exactly the same to
   assert.deepEqual(stagesOf(out), stagesOf(OLD_STAGE));
 });
 
-test('converting is idempotent, and the shipped stage sets are already current (same meaning, same text twice)', () => {
-  const once = convertConfigText(OLD_STAGE, 'old.yaml', silentLogger);
-  assert.equal(convertConfigText(once, 'once.yaml', silentLogger), once);
+test('converting is idempotent, and the shipped stage sets are already current (same meaning, same text twice)', async () => {
+  const once = await convertConfigText(OLD_STAGE, 'old.yaml', silentLogger);
+  assert.equal(await convertConfigText(once, 'once.yaml', silentLogger), once);
   const dirOfStages = templatePath('stages');
   for (const name of readdirSync(dirOfStages)) {
     const text = readFileSync(join(dirOfStages, name), 'utf8');
-    const converted = convertConfigText(text, name, silentLogger);
+    const converted = await convertConfigText(text, name, silentLogger);
     assert.deepEqual(stagesOf(converted), stagesOf(text), name);
-    assert.equal(convertConfigText(converted, name, silentLogger), converted, name);
+    assert.equal(await convertConfigText(converted, name, silentLogger), converted, name);
   }
 });
 
-test('next is dropped where steps are set (kwok ignores it there); steps are kept as written', () => {
+test('next is dropped where steps are set (kwok ignores it there); steps are kept as written', async () => {
   const text = `kind: Stage
 apiVersion: kwok.x-k8s.io/v1alpha1
 metadata: {name: s}
@@ -108,13 +108,13 @@ spec:
   next:
     statusTemplate: "x: y"
 `;
-  const [doc] = parseYamlDocuments(convertConfigText(text, 's.yaml', silentLogger)) as Array<Record<string, any>>;
+  const [doc] = parseYamlDocuments(await convertConfigText(text, 's.yaml', silentLogger)) as Array<Record<string, any>>;
   assert.deepEqual(doc!.spec.steps, [{ delete: true }]);
   assert.equal('next' in doc!.spec, false);
-  assert.deepEqual(stagesOf(convertConfigText(text, 's.yaml', silentLogger)), stagesOf(text));
+  assert.deepEqual(stagesOf(await convertConfigText(text, 's.yaml', silentLogger)), stagesOf(text));
 });
 
-test('every kind gets its current apiVersion; documents keep their order and their own fields', () => {
+test('every kind gets its current apiVersion; documents keep their order and their own fields', async () => {
   const text = `kind: KwokConfiguration
 options: {cidr: 10.1.0.0/16}
 ---
@@ -136,7 +136,7 @@ kind: ClusterLogs
 metadata: {name: all}
 spec: {selector: {}, logs: []}
 `;
-  const docs = parseYamlDocuments(convertConfigText(text, 'mixed.yaml', silentLogger)) as Array<Record<string, any>>;
+  const docs = parseYamlDocuments(await convertConfigText(text, 'mixed.yaml', silentLogger)) as Array<Record<string, any>>;
   assert.deepEqual(docs.map((d) => [d.apiVersion, d.kind]), [
     ['config.kwok.x-k8s.io/v1alpha1', 'KwokConfiguration'],
     ['config.kwok.x-k8s.io/v1alpha1', 'KwokctlConfiguration'],
@@ -148,7 +148,7 @@ spec: {selector: {}, logs: []}
   assert.deepEqual(docs[2]!.parameters, { replicas: 1 });
 });
 
-test("kwokctl's first config format becomes a KwokctlConfiguration", () => {
+test("kwokctl's first config format becomes a KwokctlConfiguration", async () => {
   const warnings: string[] = [];
   const logger = createLogger(LogLevel.WARN, (line) => warnings.push(line));
   const text = `name: kwok-old
@@ -163,7 +163,7 @@ disable_kube_scheduler: true
 disable_kube_controller_manager: false
 docker_compose_binary: /usr/bin/docker-compose
 `;
-  const [doc] = parseYamlDocuments(convertConfigText(text, 'kwok.yaml', logger)) as Array<Record<string, any>>;
+  const [doc] = parseYamlDocuments(await convertConfigText(text, 'kwok.yaml', logger)) as Array<Record<string, any>>;
   assert.deepEqual(doc, {
     apiVersion: 'config.kwok.x-k8s.io/v1alpha1',
     kind: 'KwokctlConfiguration',
@@ -181,7 +181,7 @@ docker_compose_binary: /usr/bin/docker-compose
   assert.match(warnings[0]!, /docker_compose_binary .* dropped/);
 });
 
-test('bad input: one UsageError naming the file', () => {
+test('bad input: one UsageError naming the file', async () => {
   const cases: Array<[string, string, RegExp]> = [
     ['YAML error', 'kind: Stage\n  bad: [', /^config file bad\.yaml: invalid YAML: line \d+/],
     ['no kind', 'metadata: {name: x}\n', /^config file bad\.yaml: a document has no kind/],
@@ -193,15 +193,15 @@ test('bad input: one UsageError naming the file', () => {
     ['bad jq in a Stage', 'kind: Stage\nmetadata: {name: s}\nspec: {resourceRef: {kind: Pod}, selector: {matchExpressions: [{key: ".a[", operator: Exists}]}}\n', /^config file bad\.yaml: stage "s": spec\.selector\.matchExpressions\[0\]/],
   ];
   for (const [what, text, message] of cases) {
-    const error = convertError(text);
+    const error = await convertError(text);
     assert.match(error.message, message, what);
     assert.equal(error.message.includes('\n'), false, `${what}: one line`);
   }
 });
 
-test('an empty file converts to nothing, with a warning', () => {
+test('an empty file converts to nothing, with a warning', async () => {
   const warnings: string[] = [];
-  assert.equal(convertConfigText('# only a comment\n', 'empty.yaml', createLogger(LogLevel.WARN, (l) => warnings.push(l))), '');
+  assert.equal(await convertConfigText('# only a comment\n', 'empty.yaml', createLogger(LogLevel.WARN, (l) => warnings.push(l))), '');
   assert.match(warnings.join('\n'), /empty\.yaml has no documents/);
 });
 
@@ -212,7 +212,7 @@ test('files: missing one is an error before anything; mode and symlink target ar
   const link = join(dir, 'link.yaml');
   symlinkSync(real, link);
   const current = join(dir, 'current.yaml');
-  writeFileSync(current, convertConfigText(OLD_STAGE, 'x', silentLogger));
+  writeFileSync(current, await convertConfigText(OLD_STAGE, 'x', silentLogger));
   const [viaLink, already] = await convertConfigFiles([link, current], silentLogger);
   assert.equal(viaLink!.target, real);
   assert.equal(viaLink!.mode, 0o600);

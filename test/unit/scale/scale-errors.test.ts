@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { KubeApiError, type KubeClient, type KubeObject, type ResourceRef } from '../../../src/kube/index.js';
 import { findResource } from '../../../src/scale/resource.js';
-import { MAX_REPLICAS, MAX_SERIAL_LENGTH, scale, validateScale } from '../../../src/scale/scale.js';
+import { MAX_REPLICAS, MAX_SERIAL_LENGTH, validateScale } from '../../../src/scale/limits.js';
+import { scale } from '../../../src/scale/scale.js';
 import { KwoktsError, NotFoundError, OperationError, UsageError } from '../../../src/util/errors.js';
 
 const PODS: ResourceRef = { group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true };

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planScale } from '../../../src/scale/plan.js';
 import { addCidr, addIp, applyParams, findResource, renderObject, serialName, SCALE_LABEL } from '../../../src/scale/resource.js';
-import { validateScale } from '../../../src/scale/scale.js';
+import { validateScale } from '../../../src/scale/limits.js';
 import { UsageError } from '../../../src/util/errors.js';
 
 const name = (i: number): string => serialName('node', i, 6);
