@@ -1,4 +1,4 @@
-import { CommandHelp, Help, type Command } from '@oclif/core';
+import { CommandHelp, Help, type Command, type Interfaces } from '@oclif/core';
 import { homedir } from 'node:os';
 import { join, sep } from 'node:path';
 import { OPTION_SPECS, type OptionSpec } from '../config/options.js';
@@ -21,10 +21,20 @@ import { normalizeFlags } from './pflag.js';
  *
  * Text wraps at spaces only: oclif breaks a word longer than the line, and a variable name or URL
  * cut in two cannot be copied.
+ *
+ * oclif renders every text of a help (each flag's description among them) as an EJS template,
+ * and EJS compiles each one into a function first: most of the time `create cluster --help`
+ * spent on its 100 flags. Only a text with a tag (`<%= config.bin %>` in the examples) is a
+ * template; the others are printed as they are, which is what EJS would make of them.
  */
 export default class KwoktsHelp extends Help {
   protected override CommandHelpClass = KwoktsCommandHelp;
   private argv: readonly string[] = [];
+
+  constructor(config: Interfaces.Config, opts?: Partial<Interfaces.HelpOptions>) {
+    super(config, opts);
+    this.render = renderTagsOnly(this.render);
+  }
 
   override async showHelp(argv: string[]): Promise<void> {
     this.argv = argv;
@@ -41,9 +51,19 @@ export default class KwoktsHelp extends Help {
 }
 
 class KwoktsCommandHelp extends CommandHelp {
+  constructor(command: Command.Loadable, config: Interfaces.Config, opts: Interfaces.HelpOptions) {
+    super(command, config, opts);
+    this.render = renderTagsOnly(this.render);
+  }
+
   override wrap(body: string, spacing: number = this.indentSpacing): string {
     return wrapWords(this.render(body), this.opts.maxWidth - spacing);
   }
+}
+
+/** `render` for the texts that have an EJS tag; any other text is its own rendering. */
+export function renderTagsOnly(render: (input: string) => string): (input: string) => string {
+  return (input) => (input.includes('<%') ? render(input) : input);
 }
 
 /**

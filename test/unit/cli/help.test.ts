@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { wrapWords } from '../../../src/cli/help.js';
+import { renderTagsOnly, wrapWords } from '../../../src/cli/help.js';
 import { flagDescription } from '../../../src/cli/option-flags.js';
 import { optionFlagDefaults } from '../../../src/cluster/option-defaults.js';
 import { OPTION_SPECS, type OptionSpec } from '../../../src/config/options.js';
@@ -71,4 +71,15 @@ test('help text wraps at spaces: a variable name or URL longer than the line sta
   assert.ok(wrapped.split('\n').includes(`(${long}`), wrapped);
   for (const line of wrapped.split('\n')) assert.ok(line.length <= 40 || !line.includes(' '), `${line.length}: ${line}`);
   assert.equal(wrapWords('one two three\nfour', 9), 'one two\nthree\nfour');
+});
+
+test('help texts go through EJS only when they have a tag', () => {
+  const rendered: string[] = [];
+  const render = renderTagsOnly((input) => {
+    rendered.push(input);
+    return input.replace('<%= config.bin %>', 'kwokts');
+  });
+  assert.equal(render('where kubeconfig <is> kept (default: 50%)'), 'where kubeconfig <is> kept (default: 50%)');
+  assert.equal(render('<%= config.bin %> create cluster'), 'kwokts create cluster');
+  assert.deepEqual(rendered, ['<%= config.bin %> create cluster']);
 });
