@@ -525,7 +525,11 @@ const table = (header: string[], rows: string[][]): string =>
 const READING: Record<string, string> = {
   startup:
     'Start-up rows are whole-process times, from spawn to exit, of commands that do little else; ' +
-    '`node -e 0` is the floor under any command Node runs.',
+    '`node -e 0` is the floor under any command Node runs. Where kwokctl\'s whole run takes about ' +
+    "that floor or less, twice kwokctl's time leaves a Node command at most as long again for all of its own work: " +
+    'the hot commands (`--version`, `get clusters`, `delete cluster`) load a few small files for it; ' +
+    'a command through oclif also loads the CLI bundle from its code cache, runs its top level ' +
+    "(oclif's own modules among it) and oclif's config before the command starts.",
   create:
     'create → ready is `create cluster --wait` until every component is ready (what that means: ' +
     '[Clusters](user/clusters.md#ready)), binaries cached, binary runtime. The two `create:` rows split ' +
