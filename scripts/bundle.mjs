@@ -1,7 +1,7 @@
 // Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl,
 // delete cluster, snapshot restore, create cluster) into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
-// compiling hundreds of modules (oclif alone is several hundred): fast-path.js (10 kB, all that
-// --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
+// compiling hundreds of modules (oclif alone is several hundred): fast-path.js (a small file, all
+// that --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
 // passthroughs is most of it; one file would make --version compile all of it). The rare cases (probing for `get clusters -o wide`,
 // resolving a tool a record does not name, reporting a broken record) import the tsc-built
 // modules under dist/src instead, so the file stays small.

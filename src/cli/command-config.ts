@@ -12,8 +12,8 @@ export async function loadCommandConfig(workdir: string, configFlag: readonly st
   const files = [...(existsSync(defaultFile) ? [defaultFile] : []), ...configFlag];
   // No file, nothing to parse (loadConfigFiles would return this very value).
   if (files.length === 0) return emptyConfig();
-  // Loaded on demand: the config loader pulls in YAML and the kwok schemas (half a second on a
-  // busy machine), which --help, --version and most commands never need.
+  // Loaded on demand: the config loader pulls in the YAML parser, which --help, --version and a
+  // command run without a config file never need.
   const { loadConfigFiles } = await import('../config/load.js');
   return loadConfigFiles(files, logger);
 }

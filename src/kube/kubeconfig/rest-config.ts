@@ -1,8 +1,8 @@
 /**
  * A kubeconfig file read into what a client needs: the server, TLS material and where the
  * credentials come from. Written here rather than borrowed from @kubernetes/client-node, whose
- * import alone costs the controller half a second of start-up and ~80 MB of memory for the one
- * class it used. Semantics are client-go's clientcmd: the current context (or a named one), file
+ * import loads the whole generated API client (start-up time and memory the controller pays for
+ * the one class it used). Semantics are client-go's clientcmd: the current context (or a named one), file
  * paths relative to the kubeconfig's own directory, `*-data` fields winning over their file
  * twins, and a token file or exec plugin as the credential source.
  */
