@@ -1,28 +1,5 @@
 #!/usr/bin/env node
-import module from 'node:module';
-
-// Node >= 22.1 keeps compiled code on disk between runs; older Node has no such function.
-module.enableCompileCache?.();
-
-const argv = process.argv.slice(2);
-// The hot commands (--version, get clusters, kubectl/etcdctl/kectl, delete cluster, snapshot restore) run from a
-// bundle without oclif; everything else, and anything unusual about those, goes through oclif
-// below. The installed entry is bin/kwokts, which runs the plain passthroughs without Node.
-const fast = await import('../dist/fast/fast-path.js').catch((error) => {
-  // A build without the bundle (tsc alone) still works, only slower.
-  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('fast-path.js')) return undefined;
-  throw error;
-});
-const code = fast && (await fast.runFast(argv));
-if (code !== undefined) {
-  await fast.exitWhenFlushed(code);
-} else {
-  // bin/kwokts moved NODE_EXTRA_CA_CERTS aside so that Node starts without parsing it; take it
-  // back. (The fast path takes it back itself, for the command it runs, and --version needs none.)
-  if (process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS !== undefined) {
-    await (await import('../dist/src/util/extra-ca-certs.js')).resumeExtraCaCerts();
-  }
-  // The oclif path: its bundle run from V8's code cache (src/cli/cli-bundle.ts), or the tsc output.
-  const { main } = await (await import('../dist/src/cli/cli-bundle.js')).loadCli(argv);
-  await main(argv, import.meta.url);
-}
+// The Node entry under its earlier name, for scripts that run `node bin/run.js`: bin/run.cjs itself
+// (an ES module that imports a CommonJS file runs it as require would), with the start-up of an ES
+// module entry on top.
+import './run.cjs';

@@ -1,10 +1,15 @@
 // Bundles the fast path (src/cli/fast-path.ts: --version, get clusters, kubectl/etcdctl/kectl,
-// delete cluster, snapshot restore, create cluster) into dist/fast/, so that bin/run.js starts those commands without resolving, reading and
-// compiling hundreds of modules (oclif alone is several hundred): fast-path.js (a small file, all
-// that --version reads) and a few chunks it imports only when a command needs them (js-yaml for the
-// passthroughs is most of it; one file would make --version compile all of it). The rare cases (probing for `get clusters -o wide`,
-// resolving a tool a record does not name, reporting a broken record) import the tsc-built
-// modules under dist/src instead, so the file stays small.
+// delete cluster, snapshot restore, create cluster) into dist/fast/, so that bin/run.cjs starts those commands without resolving, reading and
+// compiling hundreds of modules (oclif alone is several hundred): fast-path.cjs (a small file, all
+// that --version reads) and, for a command that needs more, a file of its own. bin/run.cjs is
+// CommonJS, and so are the files it requires for the hot commands (fast-path.cjs, the LEAN_ENTRIES
+// below, dist/cli/load.cjs): Node starts a CommonJS entry without setting up its ES module loader,
+// and a required file is read and compiled at once, where the ES module loader resolves, reads and
+// links each file in turns. `create cluster` and `snapshot restore` stay ES modules split into
+// shared chunks (a create loads a good part of kwokts, which chunks let it load as it needs). The
+// rare cases (probing for `get clusters -o wide`, resolving a tool a record does not name,
+// reporting a broken record) import the tsc-built modules under dist/src instead, so the files
+// stay small.
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
@@ -47,12 +52,12 @@ const zodEnglishOnly = {
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: root }));
   },
 };
-// The hot commands whose modules the shared build below splits into many small chunks get a file
-// of their own besides, with nothing split out: Node's ES module loader resolves, reads, compiles
-// and links every file apart (an async read each), and for `delete cluster` thirty chunks cost a
-// sizeable part of its time (`npm run bench -- startup`). In a lean entry a dynamic import stays
-// in the file when `keep` names its module (what the command runs in the common case); one of the
-// shared build's entries (SHARED_ENTRIES) is imported from there; anything else from the tsc output.
+// The hot commands get a CommonJS file each, with nothing split out: Node's ES module loader
+// resolves, reads, compiles and links every file apart (an async read each), and for `delete
+// cluster` thirty chunks cost a sizeable part of its time (`npm run bench -- startup`). In a lean
+// entry a dynamic import stays in the file when `keep` names its module (what the command runs in
+// the common case); one of the shared build's entries (SHARED_ENTRIES) is imported from there;
+// anything else from the tsc output.
 const LEAN_ENTRIES = {
   'fast-delete': {
     source: 'src/cli/fast-delete.ts',
@@ -65,20 +70,39 @@ const LEAN_ENTRIES = {
     keep: ['src/cluster/passthrough.ts', 'src/cluster/passthrough-facts.ts', 'src/cluster/record-quick.ts', 'src/cluster/kectl.ts'],
   },
 };
-/** Entries of the shared build that lean entries import: the other runtimes, for a delete of a container or kind cluster. */
-const SHARED_ENTRIES = { 'runtime-registry': 'runtimes/registry.ts' };
+/**
+ * The shared build's entries, ES modules split into chunks: the larger fast commands, and the
+ * other runtimes, which a lean entry imports for a delete of a container or kind cluster.
+ */
+const SHARED_ENTRIES = { 'create-cluster-fast': 'src/cli/create-cluster-fast.ts', 'fast-restore': 'src/cli/fast-restore.ts', 'runtime-registry': 'runtimes/registry.ts' };
 const sourceOf = (args) => relative(root, resolve(args.resolveDir, args.path)).replace(/\.js$/, '.ts');
 const leanSources = new Map(Object.entries(LEAN_ENTRIES).map(([name, entry]) => [entry.source, name]));
 const sharedSources = new Map(Object.entries(SHARED_ENTRIES).map(([name, source]) => [source, name]));
 
-/** In the shared build: a lean entry's module is imported from its own file. */
-const leanEntriesApart = {
-  name: 'lean-entries-apart',
+/** A CommonJS file has no import.meta: its own URL stands in (src/util/package-root.ts walks up from it). */
+const commonJs = {
+  format: 'cjs',
+  outExtension: { '.js': '.cjs' },
+  define: { 'import.meta.url': '__kwoktsBundleUrl' },
+  banner: { js: "const __kwoktsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
+/**
+ * Dynamic imports of a lean entry's module become a require() of its file; of a shared entry's,
+ * an import() of that ES module.
+ */
+const entriesApart = {
+  name: 'entries-apart',
   setup(b) {
     b.onResolve({ filter: /^\.\.?\// }, (args) => {
-      const name = args.kind === 'dynamic-import' ? leanSources.get(sourceOf(args)) : undefined;
-      return name === undefined ? undefined : { path: `./${name}.js`, external: true };
+      if (args.kind !== 'dynamic-import') return undefined;
+      const lean = leanSources.get(sourceOf(args));
+      if (lean !== undefined) return { path: lean, namespace: 'lean-require' };
+      const shared = sharedSources.get(sourceOf(args));
+      return shared === undefined ? undefined : { path: `./${shared}.js`, external: true };
     });
+    b.onLoad({ filter: /.*/, namespace: 'lean-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./${args.path}.cjs`)});`, loader: 'js' }));
+    b.onResolve({ filter: /\.cjs$/, namespace: 'lean-require' }, (args) => ({ path: args.path, external: true }));
   },
 };
 
@@ -99,7 +123,7 @@ const leanImports = (keep) => ({
 rmSync(resolve(root, 'dist/fast'), { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { 'fast-path': 'src/cli/fast-path.ts', ...SHARED_ENTRIES },
+  entryPoints: SHARED_ENTRIES,
   outdir: 'dist/fast',
   bundle: true,
   splitting: true,
@@ -108,7 +132,7 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: [...external, ...external.map((name) => `${name}/*`)],
-  plugins: [leanEntriesApart, rareToTscOutput, zodEnglishOnly],
+  plugins: [entriesApart, rareToTscOutput, zodEnglishOnly],
   metafile: true,
   logLevel: 'warning',
   legalComments: 'none',
@@ -116,25 +140,26 @@ const result = await build({
   banner: { js: "import { createRequire as __kwoktsCreateRequire } from 'node:module'; const require = __kwoktsCreateRequire(import.meta.url);" },
 });
 if (process.argv.includes('--analyze')) console.log(await (await import('esbuild')).analyzeMetafile(result.metafile));
-for (const [name, entry] of Object.entries(LEAN_ENTRIES)) {
-  await build({
+/** One CommonJS file of the fast path, dist/fast/<name>.cjs. */
+const fastCommonJs = (name, source, plugins) =>
+  build({
     absWorkingDir: root,
-    entryPoints: { [name]: entry.source },
+    entryPoints: { [name]: source },
     outdir: 'dist/fast',
     bundle: true,
-    format: 'esm',
+    ...commonJs,
     platform: 'node',
     target: 'node20',
     external: [...external, ...external.map((name) => `${name}/*`)],
-    plugins: [leanImports(entry.keep), zodEnglishOnly],
+    plugins,
     logLevel: 'warning',
     legalComments: 'none',
-    banner: { js: "import { createRequire as __kwoktsCreateRequire } from 'node:module'; const require = __kwoktsCreateRequire(import.meta.url);" },
   });
-}
+await fastCommonJs('fast-path', 'src/cli/fast-path.ts', [entriesApart, rareToTscOutput]);
+for (const [name, entry] of Object.entries(LEAN_ENTRIES)) await fastCommonJs(name, entry.source, [leanImports(entry.keep), zodEnglishOnly]);
 
 // Every other command: dist/cli/main.cjs, src/cli/main.ts with oclif, the help class and every
-// command in one CommonJS file, which bin/run.js runs from V8's code cache (src/util/code-cache.ts,
+// command in one CommonJS file, which bin/run.cjs runs from V8's code cache (src/util/code-cache.ts,
 // a cache per command): Node 20 keeps no compiled code for ES modules between runs, and compiling
 // oclif, the config schemas and the YAML libraries anew was most of a command's start. Each command
 // is a dynamic import, which esbuild makes a module initialised only when that command runs. The
@@ -239,6 +264,19 @@ await build({
 const cliBundle = resolve(root, 'dist/cli/main.cjs');
 writeFileSync(cliBundle, readFileSync(cliBundle, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 writeFileSync(resolve(root, 'dist/cli/command-ids.json'), JSON.stringify(Object.keys(manifest.commands)) + '\n');
+// What bin/run.cjs requires for the oclif path before the bundle: the loader that runs it from
+// its code cache (src/cli/cli-bundle.ts), CommonJS for the reason the fast path's files are.
+await build({
+  absWorkingDir: root,
+  entryPoints: { load: 'src/cli/cli-bundle.ts' },
+  outdir: 'dist/cli',
+  bundle: true,
+  ...commonJs,
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'none',
+});
 
 // The kwok controller that `create cluster` starts on the host (bin/kwok-controller.js runs this
 // file when it exists, else the tsc output dist/src/kwok/main.js). Start-up CPU here is CPU the

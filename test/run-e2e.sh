@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end tests: real etcd/kube-* binaries, real clusters, the built CLI (bin/run.js).
+# End-to-end tests: real etcd/kube-* binaries, real clusters, the built CLI (bin/run.cjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s globstar nullglob

@@ -56,19 +56,19 @@ if ! command -v prometheus >/dev/null 2>&1; then
   apt_install prometheus
   if [ -n "$created_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
 fi
-node bin/run.js artifacts build
+node bin/run.cjs artifacts build
 # metrics-server for test/e2e/metrics-server.e2e.ts (--enable metrics-server); its release cannot
 # be downloaded here, so it is built from sigs.k8s.io/metrics-server (cached; a cold build took
 # about 16 minutes on 2 loaded cores, a few seconds once cached).
-node bin/run.js artifacts build metrics-server
+node bin/run.cjs artifacts build metrics-server
 # jaeger for the --jaeger-port e2e case, built from github.com/jaegertracing/jaeger (cached; a cold
 # build took about 28 minutes on 2 heavily loaded cores). Its go.sum is seeded from the module's
 # own, because the checksum database here does not answer for its OpenTelemetry dependencies.
-optional_build jaeger node bin/run.js artifacts build jaeger
+optional_build jaeger node bin/run.cjs artifacts build jaeger
 # cluster-autoscaler with its kwok provider, for test/e2e/autoscaler.e2e.ts. Optional: where the Go
 # module proxy does not serve sigs.k8s.io/cluster-autoscaler this fails at once and that e2e case
 # is skipped, saying why.
-node bin/run.js artifacts build cluster-autoscaler >/dev/null || echo "cluster-autoscaler could not be built here; its e2e case will be skipped"
+node bin/run.cjs artifacts build cluster-autoscaler >/dev/null || echo "cluster-autoscaler could not be built here; its e2e case will be skipped"
 # kectl (github.com/kwok-ci/kectl, kubectl-like straight against etcd) for the kectl case of
 # test/e2e/kwok-acceptance.e2e.ts, which finds it here. kwokts never downloads it; this is the
 # tests' own copy. Built in a throwaway module because `go install kectl@version` also asks the
@@ -106,8 +106,8 @@ done
 # Go builds cached, seconds when the image is up to date.
 command -v debootstrap >/dev/null 2>&1 || apt_install debootstrap
 if kind_host=$(bash test/engines/docker-kind.sh); then
-  node bin/run.js artifacts build kind >/dev/null
-  DOCKER_HOST="$kind_host" optional_build kind-node-image node bin/run.js artifacts build kind-node-image
+  node bin/run.cjs artifacts build kind >/dev/null
+  DOCKER_HOST="$kind_host" optional_build kind-node-image node bin/run.cjs artifacts build kind-node-image
 else
   echo "warning: could not start the kind tests' dockerd; the kind e2e will fail and say why" >&2
 fi

@@ -1,9 +1,9 @@
 /**
- * `delete cluster` on the fast path. A module of its own because the bundle makes it one file
- * (scripts/bundle.mjs, LEAN_ENTRIES): what a delete of a binary cluster runs, and nothing else,
- * loaded without the thirty small chunks the shared fast-path bundle splits it into. Node's ES
- * module loader resolves, reads and links each file on its own, a sizeable part of a delete's
- * time.
+ * `delete cluster` on the fast path. A module of its own because the bundle makes it one CommonJS
+ * file (scripts/bundle.mjs, LEAN_ENTRIES): what a delete of a binary cluster runs, and nothing
+ * else, required at once rather than loaded as the thirty small chunks a split build makes of it.
+ * Node's ES module loader resolves, reads and links each file on its own, a sizeable part of a
+ * delete's time.
  */
 import { RealExecutor } from '../exec/real-executor.js';
 import { deleteAndReport } from './delete-cluster.js';

@@ -7,7 +7,7 @@ import { shellQuote } from '../exec/shell-quote.js';
 
 /**
  * The variable bin/kwokts sets to its `$0` before it execs Node: the name or path the user typed.
- * Node alone cannot know it (it sees bin/run.js, resolved through every symlink).
+ * Node alone cannot know it (it sees bin/run.cjs, resolved through every symlink).
  */
 export const INVOKED_AS_ENV = 'KWOKTS_INVOKED_AS';
 
@@ -28,7 +28,7 @@ export interface InvocationFacts {
 /**
  * How the user can run kwokts again from where they are, for hints that name a command: `kwokts`
  * when that is what they typed (found on PATH), the path they typed (`./bin/kwokts`) unless the
- * same program is on PATH under its name, and `node bin/run.js` when they ran Node themselves. A
+ * same program is on PATH under its name, and `node bin/run.cjs` when they ran Node themselves. A
  * hint that says `kwokts` where kwokts is not on PATH fails when pasted.
  */
 export function invocationCommand(facts: InvocationFacts): string {

@@ -14,7 +14,7 @@ import KwoktsHelp from './help.js';
  */
 export type CommandLoader = (id: string) => Promise<Command.Class> | undefined;
 
-/** Entry point used by bin/run.js. */
+/** Entry point used by bin/run.cjs. */
 export async function main(argv: readonly string[], binUrl: string, loadCommand: CommandLoader = () => undefined): Promise<void> {
   try {
     // The manifest gives every command id without loading any command module.

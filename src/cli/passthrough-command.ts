@@ -1,7 +1,7 @@
 import { BaseCommand } from './base-command.js';
 
 /**
- * A command whose arguments all belong to another tool. bin/run.js puts them after `--`, so
+ * A command whose arguments all belong to another tool. bin/run.cjs puts them after `--`, so
  * oclif parses only our global flags and leaves the tool's arguments untouched.
  */
 export abstract class PassthroughCommand extends BaseCommand<typeof PassthroughCommand> {

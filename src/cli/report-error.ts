@@ -42,7 +42,7 @@ const SYSTEM_ERRORS: Record<string, string> = {
   EIO: 'input/output error',
 };
 
-/** Print one error (plus hint) to stderr and return the exit code. Shared with bin/run.js. */
+/** Print one error (plus hint) to stderr and return the exit code. Shared with bin/run.cjs. */
 export function reportError(error: unknown, logLevel: number = LogLevel.INFO): number {
   const write = (line: string) => process.stderr.write(line + '\n');
   if (KwoktsError.is(error)) {

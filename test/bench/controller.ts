@@ -166,7 +166,7 @@ export function controllerEnv(env: Record<string, string>): Record<string, strin
 
 /** Runs the built CLI on `cluster`; throws with the end of its output when it fails (or `signal` stops it). */
 export async function kwokts(args: string[], env: Record<string, string>, cluster = CLUSTER, signal?: AbortSignal): Promise<void> {
-  const result = await execa('node', [join(ROOT, 'bin', 'run.js'), '--name', cluster, ...args], { env: { ...process.env, ...env }, reject: false, all: true, ...(signal ? { cancelSignal: signal } : {}) });
+  const result = await execa('node', [join(ROOT, 'bin', 'run.cjs'), '--name', cluster, ...args], { env: { ...process.env, ...env }, reject: false, all: true, ...(signal ? { cancelSignal: signal } : {}) });
   if (result.exitCode !== 0) throw new Error(`kwokts ${args.join(' ')} failed:\n${String(result.all).slice(-2000)}`);
 }
 
@@ -195,7 +195,7 @@ async function runOne(controller: Controller, load: Load, settle: boolean, logDi
   // the cluster would keep running and take CPU from every later run. Tear it down, then exit.
   const onSignal = (signal: NodeJS.Signals): void => {
     if (child && child.exitCode === null) child.kill('SIGKILL');
-    if (created) spawnSync(process.execPath, [join(ROOT, 'bin', 'run.js'), '--name', CLUSTER, 'delete', 'cluster'], { env: { ...process.env, ...env }, stdio: 'inherit' });
+    if (created) spawnSync(process.execPath, [join(ROOT, 'bin', 'run.cjs'), '--name', CLUSTER, 'delete', 'cluster'], { env: { ...process.env, ...env }, stdio: 'inherit' });
     rmSync(dir, { recursive: true, force: true });
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };

@@ -11,12 +11,12 @@ const CACHE = process.env.KWOK_CACHE_DIR ?? join(homedir(), '.kwok', 'cache');
 
 /**
  * kwokts as npm installs it: bin/kwokts, the launcher users run (it also defers
- * NODE_EXTRA_CA_CERTS, see src/util/extra-ca-certs.ts). A .js path (KWOKTS_BASELINE=…/bin/run.js)
+ * NODE_EXTRA_CA_CERTS, see src/util/extra-ca-certs.ts). A .js or .cjs path (KWOKTS_BASELINE=…/bin/run.cjs)
  * is run with node.
  */
 const KWOKTS = join(ROOT, 'bin', 'kwokts');
 function cliOf(path: string): [string, ...string[]] {
-  return path.endsWith('.js') ? ['node', path] : [path];
+  return /\.c?js$/.test(path) ? ['node', path] : [path];
 }
 
 interface Sample {
@@ -185,7 +185,7 @@ export async function benchCreate(args: string[]): Promise<void> {
   const tools: Tool[] = [
     { label: 'kwokts', create: (env) => timed(cmd, [...pre, 'create', 'cluster', '--wait', '2m'], env), del: (env) => timedDelete(cmd, [...pre, 'delete', 'cluster'], env, deleteWaits) },
   ];
-  // KWOKTS_BASELINE=/other/checkout/bin/kwokts (or …/bin/run.js): that kwokts too, in the same rotation (before/after).
+  // KWOKTS_BASELINE=/other/checkout/bin/kwokts (or …/bin/run.cjs): that kwokts too, in the same rotation (before/after).
   const baseline = process.env.KWOKTS_BASELINE;
   if (baseline) {
     const [bcmd, ...bpre] = cliOf(baseline);

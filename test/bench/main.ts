@@ -3,7 +3,7 @@
  *   create   time from `create cluster` to ready (binaries cached), then delete; kwokctl beside
  *            it on the same binaries when a kwokctl binary is found (KWOKCTL=/path or ~/go/bin).
  *            Rounds interleaved (kwokts, kwokctl, kwokts, ...), pair-by-pair ratios, load average;
- *            KWOKTS_BASELINE=/other/checkout/bin/run.js adds another kwokts build to the rotation.
+ *            KWOKTS_BASELINE=/other/checkout/bin/run.cjs adds another kwokts build to the rotation.
  *            `create 3 --runtime binary,docker,podman`: create→ready per runtime instead.
  *   restore  etcd `snapshot restore`, kwokts and kwokctl interleaved, each on its own cluster
  *            with the same objects (`restore 5 --objects 200`).

@@ -106,7 +106,7 @@ export async function benchScale(args: string[]): Promise<void> {
     results.notes.push(`${row.label}: nodes: ${describeStats(row.nodeStats)}`, `${row.label}: pods: ${describeStats(row.podStats)}`);
     writeResults(results, undefined, false);
   };
-  const ours = ['node', join(ROOT, 'bin', 'run.js')];
+  const ours = ['node', join(ROOT, 'bin', 'run.cjs')];
   record(await measure('kwokts', ours, nodes, pods));
   record(await measure('kwokts --no-pace', ours, nodes, pods, [], ['--no-pace']));
   const kwokctl = peerBinary('kwokctl');

@@ -4,7 +4,7 @@
  *   --version                 kwokts --version, kwokctl --version, and `node -e 0` (Node's own start)
  *   get clusters              both on the same (empty) workdir
  *   kubectl version --client  through each tool against one cluster, and kubectl run directly;
- *                             also `node bin/run.js` (the Node passthrough the launcher skips)
+ *                             also `node bin/run.cjs` (the Node passthrough the launcher skips)
  *   delete cluster (absent)   a delete of a cluster that does not exist: start-up and the lookup
  *   config view               a command through oclif (not one the fast path runs), empty workdir;
  *                             and its first run after an install, with no code cache to take
@@ -67,7 +67,7 @@ export async function benchStartup(args: string[]): Promise<void> {
   const env = { KWOK_WORKDIR: join(dir, 'w'), KUBECONFIG: join(dir, 'kubeconfig'), KWOK_CACHE_DIR: CACHE, KWOK_KUBECTL_BINARY: KUBECTL, KWOK_KUBE_VERSION: 'v1.36.1', KWOK_RUNTIME: 'binary' };
   const emptyEnv = { ...env, KWOK_WORKDIR: join(dir, 'empty') };
   mkdirSync(emptyEnv.KWOK_WORKDIR);
-  const bin = join(ROOT, 'bin', 'run.js');
+  const bin = join(ROOT, 'bin', 'run.cjs');
   const node = process.execPath;
   // What `npm install -g` makes: <prefix>/bin/kwokts -> the package's "bin" entry.
   const installed = join(dir, 'prefix', 'bin', 'kwokts');
@@ -113,7 +113,7 @@ export async function benchStartup(args: string[]): Promise<void> {
       const kubeconfig = join(env.KWOK_WORKDIR, 'clusters', CLUSTER, 'kubeconfig.yaml');
       const passthrough = 'kubectl version --client';
       contenders.push(kwokts(passthrough, ['--name', CLUSTER, 'kubectl', 'version', '--client']));
-      contenders.push({ case: passthrough, tool: 'node bin/run.js', command: node, args: [bin, '--name', CLUSTER, 'kubectl', 'version', '--client'], env });
+      contenders.push({ case: passthrough, tool: 'node bin/run.cjs', command: node, args: [bin, '--name', CLUSTER, 'kubectl', 'version', '--client'], env });
       if (hasPeer) contenders.push(peer(passthrough, ['--name', CLUSTER, 'kubectl', 'version', '--client']));
       contenders.push({ case: passthrough, tool: 'kubectl (direct)', command: KUBECTL, args: [`--kubeconfig=${kubeconfig}`, 'version', '--client'], env });
     }

@@ -44,7 +44,7 @@ describe('non-create commands on a real cluster', { timeout: 900_000 }, () => {
     const r = await kwokts(box, ['--name', NAME, 'create', 'cluster', '--wait', '0', ...BROKEN_SCHEDULER]);
     assert.equal(r.exitCode, 0, failure(r));
     assert.match(r.stderr, /kube-apiserver serves/);
-    // The closing hint names the command that was run (`node bin/run.js` here), which works when pasted.
+    // The closing hint names the command that was run (`node bin/run.cjs` here), which works when pasted.
     const rel = relative(process.cwd(), BIN);
     assert.ok(r.stderr.split('\n').includes(`You can now use it: node ${rel.startsWith('..') ? BIN : rel} --name ${NAME} kubectl get ns`), r.stderr);
     const ns = await kwokts(box, ['--name', NAME, 'kubectl', 'get', 'ns', 'default', '-o', 'name']);

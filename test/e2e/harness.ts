@@ -12,7 +12,7 @@ import { deferExtraCaCerts } from '../../src/util/extra-ca-certs.js';
 import { findFreePort } from '../../src/cluster/ports.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
-export const BIN = join(ROOT, 'bin', 'run.js');
+export const BIN = join(ROOT, 'bin', 'run.cjs');
 
 /**
  * How long waitFor and LineWatch.until wait at least. Deadlines in e2e tests only guard against a
@@ -150,7 +150,7 @@ export function spawnKwokts(box: Sandbox, args: string[]): ResultPromise {
 }
 
 /**
- * The environment `node bin/run.js` runs with: the sandbox's, with NODE_EXTRA_CA_CERTS deferred
+ * The environment `node bin/run.cjs` runs with: the sandbox's, with NODE_EXTRA_CA_CERTS deferred
  * as bin/kwokts (what npm installs) defers it. So the Node side's taking it back is exercised by
  * every call, and on a machine that sets it (a TLS-inspecting proxy) each call does not pay
  * Node's parse of the bundle at start (~90 ms on a small VM) hundreds of times a run.

@@ -115,7 +115,7 @@ async function ensureImage(engine: TestEngine, recipe: ImageRecipe): Promise<'ca
 
 /** Paths of the Go-built binaries, as `kwokts get artifacts` resolves them (building them if needed). */
 async function binaries(): Promise<Record<string, string>> {
-  const result = await execa('node', [join(ROOT, 'bin', 'run.js'), 'get', 'artifacts', '--runtime', 'binary', '--filter', 'binary', '-o', 'json']);
+  const result = await execa('node', [join(ROOT, 'bin', 'run.cjs'), 'get', 'artifacts', '--runtime', 'binary', '--filter', 'binary', '-o', 'json']);
   const list = JSON.parse(String(result.stdout)) as Array<{ name: string; path: string }>;
   return Object.fromEntries(list.map((a) => [a.name, a.path]));
 }

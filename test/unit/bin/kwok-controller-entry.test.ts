@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -54,11 +54,11 @@ test('without a bundle (a tsc-only build) it runs the tsc output', () => {
 /**
  * The Node entries take a deferred NODE_EXTRA_CA_CERTS back (src/util/extra-ca-certs.ts) before
  * their program runs, and load nothing for it when there is none: a stand-in module says when it
- * is called, and the stand-in program after it prints what it sees of the variable. bin/run.js
+ * is called, and the stand-in program after it prints what it sees of the variable. bin/run.cjs
  * does so for the oclif path only: the fast path takes it back itself (the commands there do not
  * load node:tls to trust it), so it gets the variable still deferred.
  */
-function entryBox(entry: string, fastPath: string): { run(env: Record<string, string>): string; remove(): void } {
+function entryBox(entry: string, fastPath: string): { stand(path: string, text: string): void; run(env: Record<string, string>): string; runWith(args: string[]): string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-entry-ca-'));
   mkdirSync(join(dir, 'bin'));
   copyFileSync(resolve(ENTRY, '..', entry), join(dir, 'bin', entry));
@@ -70,11 +70,18 @@ function entryBox(entry: string, fastPath: string): { run(env: Record<string, st
   stand('dist/src/util/extra-ca-certs.js', 'export async function resumeExtraCaCerts() { console.log("resumed"); process.env.NODE_EXTRA_CA_CERTS = process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS; delete process.env.KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS; }\n');
   stand('dist/src/kwok/main.js', PROGRAM);
   stand('dist/src/cli/main.js', `export async function main() { ${PROGRAM} }\n`);
-  stand('dist/src/cli/cli-bundle.js', "export async function loadCli() { return import('./main.js'); }\n");
-  stand('dist/fast/fast-path.js', `${fastPath}\nexport async function exitWhenFlushed(code) { process.exit(code); }\n`);
+  // A tsc-only build's modules, which bin/run.cjs imports when the bundles are not there.
+  stand('dist/src/cli/cli-bundle.js', "export { resumeExtraCaCerts } from '../util/extra-ca-certs.js';\nexport async function loadCli() { return import('./main.js'); }\n");
+  stand('dist/src/cli/fast-path.js', `${fastPath}\nexport async function exitWhenFlushed(code) { process.exit(code); }\n`);
   return {
+    stand,
     run(env) {
       const result = spawnSync(process.execPath, [join(dir, 'bin', entry)], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+      assert.equal(result.status, 0, result.stderr);
+      return result.stdout.trim();
+    },
+    runWith(args) {
+      const result = spawnSync(process.execPath, [join(dir, 'bin', entry), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
       assert.equal(result.status, 0, result.stderr);
       return result.stdout.trim();
     },
@@ -94,18 +101,40 @@ test('bin/kwok-controller.js resumes a deferred NODE_EXTRA_CA_CERTS first, and o
   }
 });
 
-test('bin/run.js: the oclif path gets NODE_EXTRA_CA_CERTS resumed, only when deferred; the fast path gets it still deferred', () => {
-  const oclif = entryBox('run.js', 'export async function runFast() { return undefined; }');
+test('bin/run.cjs: the oclif path gets NODE_EXTRA_CA_CERTS resumed, only when deferred; the fast path gets it still deferred', () => {
+  const oclif = entryBox('run.cjs', 'export async function runFast() { return undefined; }');
   try {
     assert.equal(oclif.run({ KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS: '/x.pem' }), 'resumed\nprogram /x.pem -');
     assert.equal(oclif.run({}), 'program - -');
   } finally {
     oclif.remove();
   }
-  const fast = entryBox('run.js', `export async function runFast() { ${PROGRAM} return 0; }`);
+  const fast = entryBox('run.cjs', `export async function runFast() { ${PROGRAM} return 0; }`);
   try {
     assert.equal(fast.run({ KWOKTS_DEFERRED_NODE_EXTRA_CA_CERTS: '/x.pem' }), 'program - /x.pem');
   } finally {
     fast.remove();
   }
+});
+
+test('bin/run.cjs requires the CommonJS bundles when the build made them', () => {
+  const box = entryBox('run.cjs', 'export async function runFast() { throw new Error("the tsc output ran"); }');
+  try {
+    box.stand('dist/fast/fast-path.cjs', 'exports.runFast = async (argv) => (argv.length > 0 ? (console.log("fast bundle"), 0) : undefined);\nexports.exitWhenFlushed = async (code) => process.exit(code);\n');
+    box.stand('dist/cli/load.cjs', `exports.resumeExtraCaCerts = async () => {};\nexports.loadCli = async () => ({ main: async () => console.log("cli bundle") });\n`);
+    assert.equal(box.run({}), 'cli bundle');
+    assert.equal(box.runWith(['--version']), 'fast bundle');
+  } finally {
+    box.remove();
+  }
+});
+
+test('bin/run.js, the earlier name, runs bin/run.cjs', (t) => {
+  const bin = resolve(ENTRY, '..');
+  if (!existsSync(join(bin, '..', 'dist', 'fast', 'fast-path.cjs'))) return t.skip('needs `npm run build` (dist/fast)');
+  const earlier = spawnSync(process.execPath, [join(bin, 'run.js'), '--version'], { encoding: 'utf8' });
+  const now = spawnSync(process.execPath, [join(bin, 'run.cjs'), '--version'], { encoding: 'utf8' });
+  assert.equal(earlier.status, 0, earlier.stderr);
+  assert.equal(earlier.stdout, now.stdout);
+  assert.match(earlier.stdout, /^kwokts\//);
 });

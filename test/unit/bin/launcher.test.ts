@@ -1,7 +1,7 @@
 /**
  * bin/kwokts, the installed POSIX sh launcher, run for real (/bin/sh) against fake tools in a
  * temporary directory: what it execs for the plain passthroughs, and that everything else goes
- * to `node bin/run.js` with the arguments untouched (a fake `node` first on PATH records them).
+ * to `node bin/run.cjs` with the arguments untouched (a fake `node` first on PATH records them).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { buildComponents } from '../../../src/components/index.js';
 import { sampleSpec } from '../components/sample-spec.js';
 
 const LAUNCHER = resolve(import.meta.dirname, '..', '..', '..', 'bin', 'kwokts');
-const RUN_JS = join(resolve(import.meta.dirname, '..', '..', '..', 'bin'), 'run.js');
+const RUN_JS = join(resolve(import.meta.dirname, '..', '..', '..', 'bin'), 'run.cjs');
 
 interface Box {
   dir: string;
@@ -45,7 +45,7 @@ function box(): Box {
   const printer = caEnv + '; echo "tool=$(basename "$0")"; for a do printf "arg=[%s]\\n" "$a"; done; if [ -n "$READ_STDIN" ]; then printf "stdin=[%s]\\n" "$(cat)"; fi; exit "${EXIT_WITH:-0}"';
   const kubectl = tool('kubectl', printer);
   const etcdctl = tool('etcdctl', printer);
-  // Falling through runs `node <bin>/run.js ARGS`: the fake says so and exits 99.
+  // Falling through runs `node <bin>/run.cjs ARGS`: the fake says so and exits 99.
   writeFileSync(join(fakebin, 'node'), `#!/bin/sh\n${caEnv}\necho "node"; for a do printf "arg=[%s]\\n" "$a"; done; exit 99\n`);
   chmodSync(join(fakebin, 'node'), 0o755);
   return { dir, workdir: join(dir, 'w'), fakebin, kubectl, etcdctl, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -167,7 +167,7 @@ test('the workdir is $HOME/.kwok without KWOK_WORKDIR (or with it empty)', async
   }
 });
 
-test('everything else runs node bin/run.js with the arguments untouched', async () => {
+test('everything else runs node bin/run.cjs with the arguments untouched', async () => {
   const b = box();
   try {
     await cluster(b);
@@ -222,7 +222,7 @@ test('Node gets NODE_EXTRA_CA_CERTS deferred (src/util/extra-ca-certs.ts), unles
 });
 
 test("through Node's fast path (a flag the launcher leaves to Node), the tool gets NODE_EXTRA_CA_CERTS back as it was set", async (t) => {
-  if (!existsSync(join(RUN_JS, '..', '..', 'dist', 'fast', 'fast-path.js'))) return t.skip('needs `npm run build` (dist/fast)');
+  if (!existsSync(join(RUN_JS, '..', '..', 'dist', 'fast', 'fast-path.cjs'))) return t.skip('needs `npm run build` (dist/fast)');
   const b = box();
   try {
     const record = await cluster(b);

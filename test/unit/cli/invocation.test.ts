@@ -22,8 +22,8 @@ test('the closing hint names the command the user ran, not a kwokts that is not 
   try {
     const base = { execArgv: [], cwd: l.pkg, path: l.pathDir };
     // Node run by hand: node and the script, relative to where the user is.
-    assert.equal(invocationCommand({ ...base, script: join(l.pkg, 'bin', 'run.js') }), 'node bin/run.js');
-    assert.equal(invocationCommand({ ...base, cwd: l.dir, script: join(l.pkg, 'bin', 'run.js') }), 'node pkg/bin/run.js');
+    assert.equal(invocationCommand({ ...base, script: join(l.pkg, 'bin', 'run.cjs') }), 'node bin/run.cjs');
+    assert.equal(invocationCommand({ ...base, cwd: l.dir, script: join(l.pkg, 'bin', 'run.cjs') }), 'node pkg/bin/run.cjs');
     // Outside the checkout the path stays absolute; Node's own options (bin/dev.js) come along.
     const elsewhere = join(l.dir, 'path');
     assert.equal(invocationCommand({ ...base, cwd: elsewhere, execArgv: ['--import', 'tsx'], script: join(l.pkg, 'bin', 'dev.js') }), `node --import tsx ${join(l.pkg, 'bin', 'dev.js')}`);
@@ -41,7 +41,7 @@ test('the closing hint names the command the user ran, not a kwokts that is not 
     chmodSync(join(l.pathDir, 'kwokts'), 0o755);
     assert.equal(invocationCommand({ ...base, invokedAs: './bin/kwokts' }), './bin/kwokts');
     // Paths with spaces come quoted, ready to paste.
-    assert.equal(invocationCommand({ ...base, cwd: '/srv', script: '/opt/my tools/bin/run.js' }), "node '/opt/my tools/bin/run.js'");
+    assert.equal(invocationCommand({ ...base, cwd: '/srv', script: '/opt/my tools/bin/run.cjs' }), "node '/opt/my tools/bin/run.cjs'");
   } finally {
     l.cleanup();
   }
