@@ -13,10 +13,12 @@ const root = join(__dirname, '..');
 
 /** The bundle's file, or (a build without bundles: tsc alone, which still works, only slower) the tsc output. */
 function load(bundle, tscOutput) {
+  const file = join(root, bundle);
   try {
-    return require(join(root, bundle));
+    return require(file);
   } catch (error) {
-    if (error?.code !== 'MODULE_NOT_FOUND' || !String(error.message).includes(bundle)) throw error;
+    // Only the file itself missing: a module it requires that is missing is an error to show.
+    if (error?.code !== 'MODULE_NOT_FOUND' || !String(error.message).startsWith(`Cannot find module '${file}'`)) throw error;
     return import(pathToFileURL(join(root, tscOutput)).href);
   }
 }

@@ -45,7 +45,7 @@ export function statSaysRunning(stat: string): boolean {
 
 /**
  * A `#!` script that ends in `exec` (kwok's own e2e passes one as --kwok-controller-binary:
- * `exec node run.cjs kwok "$@"`) leaves its path nowhere in the cmdline of the process it became,
+ * `exec node run.js kwok "$@"`) leaves its path nowhere in the cmdline of the process it became,
  * so for a script the command cannot tell a reused pid from ours; the pid alone has to do.
  */
 async function isScript(path: string): Promise<boolean> {

@@ -41,7 +41,6 @@ export interface ClusterPodLogs {
   logs: PodLogEntry[];
 }
 
-
 const names = z.array(z.string()).nullish();
 
 const logEntry = z.strictObject({

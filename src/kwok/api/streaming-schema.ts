@@ -42,7 +42,6 @@ export interface ForwardEntry {
   command: string[];
 }
 
-
 interface Rule<E> {
   name: string;
   entries: E[];

@@ -71,7 +71,7 @@ export class DelayQueue<T> {
   /**
    * Next ready job; waits for one unless `signal` has aborted. Resolves undefined once the queue is
    * closed, even with jobs still ready: a stopping controller must not work through a backlog of
-   * writes that each retry for half a minute against an apiserver that is gone.
+   * writes that each retry, with backoff, against an apiserver that is gone.
    */
   take(signal?: AbortSignal): Promise<QueuedJob<T> | undefined> {
     if (this.closed) return Promise.resolve(undefined);
