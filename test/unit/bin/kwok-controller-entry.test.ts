@@ -58,7 +58,7 @@ test('without a bundle (a tsc-only build) it runs the tsc output', () => {
  * does so for the oclif path only: the fast path takes it back itself (the commands there do not
  * load node:tls to trust it), so it gets the variable still deferred.
  */
-function entryBox(entry: string, fastPath: string): { stand(path: string, text: string): void; run(env: Record<string, string>): string; runWith(args: string[]): string; remove(): void } {
+function entryBox(entry: string, fastPath: string): { stand(path: string, text: string): void; run(env: Record<string, string>, args?: string[]): string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'kwokts-entry-ca-'));
   mkdirSync(join(dir, 'bin'));
   copyFileSync(resolve(ENTRY, '..', entry), join(dir, 'bin', entry));
@@ -75,13 +75,8 @@ function entryBox(entry: string, fastPath: string): { stand(path: string, text: 
   stand('dist/src/cli/fast-path.js', `${fastPath}\nexport async function exitWhenFlushed(code) { process.exit(code); }\n`);
   return {
     stand,
-    run(env) {
-      const result = spawnSync(process.execPath, [join(dir, 'bin', entry)], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
-      assert.equal(result.status, 0, result.stderr);
-      return result.stdout.trim();
-    },
-    runWith(args) {
-      const result = spawnSync(process.execPath, [join(dir, 'bin', entry), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    run(env, args = []) {
+      const result = spawnSync(process.execPath, [join(dir, 'bin', entry), ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
       assert.equal(result.status, 0, result.stderr);
       return result.stdout.trim();
     },
@@ -123,7 +118,7 @@ test('bin/run.cjs requires the CommonJS bundles when the build made them', () =>
     box.stand('dist/fast/fast-path.cjs', 'exports.runFast = async (argv) => (argv.length > 0 ? (console.log("fast bundle"), 0) : undefined);\nexports.exitWhenFlushed = async (code) => process.exit(code);\n');
     box.stand('dist/cli/load.cjs', `exports.resumeExtraCaCerts = async () => {};\nexports.loadCli = async () => ({ main: async () => console.log("cli bundle") });\n`);
     assert.equal(box.run({}), 'cli bundle');
-    assert.equal(box.runWith(['--version']), 'fast bundle');
+    assert.equal(box.run({}, ['--version']), 'fast bundle');
   } finally {
     box.remove();
   }
