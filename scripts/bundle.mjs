@@ -61,7 +61,7 @@ const zodEnglishOnly = {
 const LEAN_ENTRIES = {
   'fast-delete': {
     source: 'src/cli/fast-delete.ts',
-    keep: ['src/cluster/record-quick.ts', 'src/kube/user-kubeconfig.ts', 'runtimes/binary/binary-runtime.ts'],
+    keep: ['src/cluster/record-quick.ts', 'src/kube/user-kubeconfig.ts', 'src/kube/kubeconfig/remove-context.ts', 'runtimes/binary/binary-runtime.ts'],
   },
   'fast-get-clusters': { source: 'src/cli/fast-get-clusters.ts', keep: ['src/cluster/list-clusters.ts'] },
   // Run when bin/kwokts cannot exec the tool itself (no facts yet, or a record newer than them).
@@ -78,6 +78,20 @@ const SHARED_ENTRIES = { 'create-cluster-fast': 'src/cli/create-cluster-fast.ts'
 const sourceOf = (args) => relative(root, resolve(args.resolveDir, args.path)).replace(/\.js$/, '.ts');
 const leanSources = new Map(Object.entries(LEAN_ENTRIES).map(([name, entry]) => [entry.source, name]));
 const sharedSources = new Map(Object.entries(SHARED_ENTRIES).map(([name, source]) => [source, name]));
+
+/** What a file run from V8's code cache (src/util/code-cache.ts) must be built with. */
+const cachedBundleOptions = {
+  // A script V8 takes from its code cache has lost Node's dynamic import() callback (Node 20), so
+  // there is no import() in the file: esbuild makes each a require(), which loads an ES module too.
+  supported: { 'dynamic-import': false },
+  // ASCII, so that the loader reads it as latin1: decoding UTF-8 took longer than the rest of the read.
+  charset: 'ascii',
+};
+/**
+ * What charset leaves (comments esbuild keeps, a control character in a regular expression
+ * literal) becomes a \u escape, which means the same there.
+ */
+const asciiOnly = (file) => writeFileSync(file, readFileSync(file, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 
 /** A CommonJS file has no import.meta: its own URL stands in (src/util/package-root.ts walks up from it). */
 const commonJs = {
@@ -101,8 +115,13 @@ const entriesApart = {
       const shared = sharedSources.get(sourceOf(args));
       return shared === undefined ? undefined : { path: `./${shared}.js`, external: true };
     });
-    b.onLoad({ filter: /.*/, namespace: 'lean-require' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(`./${args.path}.cjs`)});`, loader: 'js' }));
-    b.onResolve({ filter: /\.cjs$/, namespace: 'lean-require' }, (args) => ({ path: args.path, external: true }));
+    // Run from V8's code cache (src/util/code-cache.ts), as the oclif path's bundle is: compiling a
+    // lean entry anew was a good part of a delete's start.
+    b.onLoad({ filter: /.*/, namespace: 'lean-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(resolve(root, 'src/util/code-cache.ts'))}).runCachedBundle(require('node:path').join(__dirname, ${JSON.stringify(`${args.path}.cjs`)}), ${JSON.stringify(args.path)}).exports;`,
+      loader: 'js',
+      resolveDir: root,
+    }));
   },
 };
 
@@ -141,7 +160,7 @@ const result = await build({
 });
 if (process.argv.includes('--analyze')) console.log(await (await import('esbuild')).analyzeMetafile(result.metafile));
 /** One CommonJS file of the fast path, dist/fast/<name>.cjs. */
-const fastCommonJs = (name, source, plugins) =>
+const fastCommonJs = (name, source, plugins, options = {}) =>
   build({
     absWorkingDir: root,
     entryPoints: { [name]: source },
@@ -154,9 +173,13 @@ const fastCommonJs = (name, source, plugins) =>
     plugins,
     logLevel: 'warning',
     legalComments: 'none',
+    ...options,
   });
 await fastCommonJs('fast-path', 'src/cli/fast-path.ts', [entriesApart, rareToTscOutput]);
-for (const [name, entry] of Object.entries(LEAN_ENTRIES)) await fastCommonJs(name, entry.source, [leanImports(entry.keep), zodEnglishOnly]);
+for (const [name, entry] of Object.entries(LEAN_ENTRIES)) {
+  await fastCommonJs(name, entry.source, [leanImports(entry.keep), zodEnglishOnly], cachedBundleOptions);
+  asciiOnly(resolve(root, `dist/fast/${name}.cjs`));
+}
 
 // Every other command: dist/cli/main.cjs, src/cli/main.ts with oclif, the help class and every
 // command in one CommonJS file, which bin/run.cjs runs from V8's code cache (src/util/code-cache.ts,
@@ -250,19 +273,12 @@ await build({
   // A CommonJS file has no import.meta: the bundle's own URL stands in (src/util/package-root.ts
   // walks up from it to the package, as from the module it replaces).
   define: { 'import.meta.url': '__kwoktsBundleUrl' },
-  // A script V8 takes from its code cache has lost Node's dynamic import() callback (Node 20), so
-  // there is no import() in the file: esbuild makes each a require(), which loads an ES module too.
-  supported: { 'dynamic-import': false },
-  // ASCII, so that the loader reads it as latin1: decoding UTF-8 took longer than the rest of the read.
-  charset: 'ascii',
+  ...cachedBundleOptions,
   banner: { js: "const __kwoktsBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: 'warning',
   legalComments: 'none',
 });
-// What charset leaves (comments esbuild keeps, a control character in a regular expression
-// literal) becomes a \u escape, which means the same there.
-const cliBundle = resolve(root, 'dist/cli/main.cjs');
-writeFileSync(cliBundle, readFileSync(cliBundle, 'utf8').replace(/[^\0-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+asciiOnly(resolve(root, 'dist/cli/main.cjs'));
 writeFileSync(resolve(root, 'dist/cli/command-ids.json'), JSON.stringify(Object.keys(manifest.commands)) + '\n');
 // What bin/run.cjs requires for the oclif path before the bundle: the loader that runs it from
 // its code cache (src/cli/cli-bundle.ts), CommonJS for the reason the fast path's files are.

@@ -42,8 +42,8 @@ export async function deleteCluster(options: DeleteClusterOptions): Promise<Dele
   const paths = clusterPaths(workdir, name);
   if (!existsSync(paths.root)) return deleteRemains(options, paths);
   const release = executor.dryRun ? async () => undefined : await lockCluster(workdir, name);
-  // Its module loads while the components are stopped: the edit comes after them.
-  if (options.kubeconfig !== '') userKubeconfigModule().catch(() => undefined);
+  // Its modules load while the components are stopped: the edit comes after them.
+  if (options.kubeconfig !== '') userKubeconfigModule().then((kube) => kube.contextRemoval()).catch(() => undefined);
   try {
     // A directory without a record is the remains of a broken create: remove it anyway.
     if (existsSync(paths.config)) await stopRecordedComponents(options, paths);
@@ -149,7 +149,7 @@ async function removeContext(options: DeleteClusterOptions, { onlyIfPresent = fa
     return userKubeconfig;
   }
   try {
-    return (await kube.removeContext(userKubeconfig, contextName(name))) ? userKubeconfig : undefined;
+    return (await (await kube.contextRemoval()).removeContext(userKubeconfig, contextName(name))) ? userKubeconfig : undefined;
   } catch (error) {
     // Non-zero, so that scripts notice what is left to clean.
     throw new OperationError(`cluster ${name} was deleted, but its context could not be removed from ${userKubeconfig}: ${describeUnknown(error)}`, {
