@@ -5,7 +5,8 @@ import { RealExecutor } from '../exec/real-executor.js';
 import { DEFAULT_CLUSTER_NAME, resolveWorkdir, validateClusterName } from '../naming/naming.js';
 import type { LoadedConfig } from '../config/load.js';
 import { UsageError } from '../util/errors.js';
-import { createLogger, LogLevel, parseLogLevel, type Logger } from '../util/log.js';
+import { LogLevel, parseLogLevel, type Logger } from '../util/log.js';
+import { createCliLogger } from './cli-logger.js';
 import { FlagSyntaxError, normalizeFlags, type FlagShape } from './pflag.js';
 import { reportError } from './report-error.js';
 import { GLOBAL_FLAGS } from './command-flags.js';
@@ -63,7 +64,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     const level = parseLogLevel(this.flags.v);
     if (level === undefined) throw new UsageError(`invalid log level ${JSON.stringify(this.flags.v)}`, { hint: 'use DEBUG, INFO, WARN or ERROR' });
     this.logLevel = level;
-    this.logger = createLogger(level);
+    this.logger = createCliLogger(level);
     validateClusterName(this.flags.name);
     this.workdir = resolveWorkdir();
     installInterruptHandlers({

@@ -1,6 +1,7 @@
 import { RealExecutor } from '../exec/real-executor.js';
 import { resolveWorkdir } from '../naming/naming.js';
-import { createLogger, LogLevel, parseLogLevel } from '../util/log.js';
+import { LogLevel, parseLogLevel } from '../util/log.js';
+import { createCliLogger } from './cli-logger.js';
 import { createAndReport, type CreateClusterFlags } from './create-cluster.js';
 import { installInterruptHandlers } from './interrupts.js';
 import { reportError } from './report-error.js';
@@ -19,7 +20,7 @@ export async function runCreateClusterFast(flags: CreateClusterFlags): Promise<n
   // A create reaches much (downloads, engines, the kube client): NODE_EXTRA_CA_CERTS trusted at once.
   await resumeExtraCaCerts();
   try {
-    const logger = createLogger(logLevel);
+    const logger = createCliLogger(logLevel);
     const workdir = resolveWorkdir();
     const abort = new AbortController();
     let settled = false;

@@ -1,5 +1,6 @@
 import { resolveWorkdir } from '../naming/naming.js';
-import { createLogger, type Logger } from '../util/log.js';
+import type { Logger } from '../util/log.js';
+import { createCliLogger } from './cli-logger.js';
 import { installInterruptHandlers } from './interrupts.js';
 import { reportError } from './report-error.js';
 import { takeBackExtraCaCerts } from '../util/extra-ca-certs.js';
@@ -22,7 +23,7 @@ export async function runFastly(logLevel: number, announce: boolean, work: (cont
   takeBackExtraCaCerts();
   try {
     const workdir = resolveWorkdir();
-    const logger = createLogger(logLevel);
+    const logger = createCliLogger(logLevel);
     const abort = new AbortController();
     installInterruptHandlers({ logger, abort, settled: () => false, announce: () => announce, action: () => 'stopping' });
     return await work({ workdir, logger, signal: abort.signal });

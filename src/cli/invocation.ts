@@ -63,6 +63,16 @@ export function currentInvocation(): string {
 }
 let cached: string | undefined;
 
+/**
+ * `text` with each command it names in backticks (`` `kwokts ...` ``, `` `sudo kwokts ...` ``)
+ * written as the user ran kwokts (currentInvocation): hints and warnings are there to be pasted.
+ * The messages themselves say `kwokts`, so that they read the same wherever they are made.
+ */
+export function namingInvocation(text: string, invocation: () => string = currentInvocation): string {
+  if (!text.includes('kwokts')) return text;
+  return text.replace(/(`(?:sudo )?)kwokts(?=[ `])/g, (_match, open: string) => open + invocation());
+}
+
 function safeCwd(): string {
   try {
     return process.cwd();

@@ -2,6 +2,7 @@ import { freeSpaceHint, isDiskFull } from '../util/disk-full.js';
 import { KwoktsError } from '../util/errors.js';
 import { LogLevel } from '../util/log.js';
 import { failureOutput, summarizeOutput } from '../util/output-tail.js';
+import { namingInvocation } from './invocation.js';
 
 // No oclif import here: the fast path (src/cli/fast-path.ts) reports errors without loading oclif.
 
@@ -44,7 +45,7 @@ const SYSTEM_ERRORS: Record<string, string> = {
 
 /** Print one error (plus hint) to stderr and return the exit code. Shared with bin/run.cjs. */
 export function reportError(error: unknown, logLevel: number = LogLevel.INFO): number {
-  const write = (line: string) => process.stderr.write(line + '\n');
+  const write = (line: string) => process.stderr.write(namingInvocation(line) + '\n');
   if (KwoktsError.is(error)) {
     const [line, ...more] = error.message.split('\n');
     write(`error: ${line}`);

@@ -39,12 +39,13 @@ export function divertLogLines(to: ((line: string) => void) | undefined): void {
   diverted = to;
 }
 
-function writeLine(line: string): void {
+/** Where the default logger writes a line: stderr, or where divertLogLines sent it. */
+export function writeLogLine(line: string): void {
   if (diverted) diverted(line);
   else process.stderr.write(line + '\n');
 }
 
-export function createLogger(level: number = LogLevel.INFO, write: (line: string) => void = writeLine): Logger {
+export function createLogger(level: number = LogLevel.INFO, write: (line: string) => void = writeLogLine): Logger {
   const emit = (at: number, prefix: string, message: string): void => {
     if (at >= level) write(prefix ? `${prefix} ${message}` : message);
   };

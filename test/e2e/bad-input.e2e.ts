@@ -12,7 +12,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, wr
 import { join } from 'node:path';
 import { execa } from 'execa';
 import pLimit from 'p-limit';
-import { fillDisk, kwokts, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
+import { fillDisk, INVOKED_RE, kwokts, requireBinaries, ROOT, sandbox, type Sandbox } from './harness.js';
 
 const NAME = 'hd-bad';
 
@@ -326,7 +326,7 @@ describe('bad input: a failed create with --retain', { timeout: 600_000 }, () =>
       assert.notEqual(result.exitCode, 70, result.stderr);
       assert.equal(result.stderr.split('\n').filter((l) => l.startsWith('error:')).length, 1, result.stderr);
       assert.match(result.stderr, /keeping the failed cluster bi-retain for debugging/);
-      assert.match(result.stderr, /^hint: the cluster was kept \(--retain\): .*kwokts --name bi-retain delete cluster/m);
+      assert.match(result.stderr, new RegExp(`^hint: the cluster was kept \\(--retain\\): .*${INVOKED_RE} --name bi-retain delete cluster`, 'm'));
       assert.doesNotMatch(result.stderr, /rolled back|rerun with --retain/);
       assert.ok(existsSync(join(box.workdir, 'clusters', name)), 'the cluster directory is kept');
     } finally {

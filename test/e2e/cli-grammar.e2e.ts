@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execa } from 'execa';
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, kwokts, sandbox, ROOT, failure } from './harness.js';
+import { BIN, INVOKED_RE, kwokts, sandbox, ROOT, failure } from './harness.js';
 import { peerBinary } from '../peers.js';
 import { makeFakeGo } from '../unit/artifacts/helpers.js';
 
@@ -52,7 +52,7 @@ test('bad input is one error line plus a hint, exit 2; typos get a suggestion', 
       [['craete', 'cluster'], /^error: unknown command "craete"$/, /^hint: did you mean "create"\?$/],
       [['get', 'cluster'], /^error: unknown command "get cluster"$/, /^hint: did you mean "get clusters"\?$/],
       [['--name', 'x', 'snapshot', 'sav'], /^error: unknown command "snapshot sav"$/, /^hint: did you mean "snapshot save"\?$/],
-      [['delete', 'cluster', '--bogus'], /^error: unknown flag: --bogus$/, /^hint: see `kwokts delete cluster --help`$/],
+      [['delete', 'cluster', '--bogus'], /^error: unknown flag: --bogus$/, new RegExp(`^hint: see \`${INVOKED_RE} delete cluster --help\`$`)],
       // The closest flag, whichever path reads the command (create and delete cluster have a fast one).
       [['create', 'cluster', '--runtim', 'docker'], /^error: unknown flag: --runtim$/, /^hint: did you mean --runtime\?$/],
       [['delete', 'cluster', '--forse'], /^error: unknown flag: --forse$/, /^hint: did you mean --force\?$/],
@@ -251,7 +251,8 @@ test('a Go build in plain output: why and what it costs first, then which packag
     const r = await execa('node', [BIN, 'artifacts', 'build', 'etcd'], { env: { ...process.env, ...box.env, PATH: `${bin}:${process.env.PATH}` }, reject: false });
     assert.equal(r.exitCode, 0, String(r.stderr));
     const lines = String(r.stderr).split('\n');
-    const cost = lines.findIndex((l) => /^building etcd v3\.6\.10 from Go modules with go1\.99\.0: a cold build takes .* \(this machine has \d+ CPUs?\), most of it Go's caches under .*fresh-cache\/go \(`kwokts artifacts prune` frees them\)$/.test(l));
+    const costLine = new RegExp(`^building etcd v3\\.6\\.10 from Go modules with go1\\.99\\.0: a cold build takes .* \\(this machine has \\d+ CPUs?\\), most of it Go's caches under .*fresh-cache/go \\(\`${INVOKED_RE} artifacts prune\` frees them\\)$`);
+    const cost = lines.findIndex((l) => costLine.test(l));
     const compiled = lines.findIndex((l) => /^ {2}\[\d+s\] building etcd v3\.6\.10: (compiled \d+\/\d+ packages \(\S+\)|reading the go\.mod of \S+ \(\d+\/\d+\))$/.test(l));
     assert.ok(cost >= 0 && compiled > cost, String(r.stderr));
     assert.doesNotMatch(String(r.stderr), /"GoMod"|^\s*[{}]\s*$/m);

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { failure, fillDisk, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type CliResult, type Sandbox } from './harness.js';
+import { failure, fillDisk, INVOKED_RE, kwokts, requireBinaries, sandbox, spawnKwokts, waitFor, type CliResult, type Sandbox } from './harness.js';
 
 /** Processes started for a cluster under `dir` (their owner marker names it), zombies aside. */
 function markedProcesses(dir: string): number[] {
@@ -179,7 +179,7 @@ describe('a component that stops answering or dies under a running cluster', { t
     });
     process.kill(pidOf(box.workdir, name, 'etcd'), 'SIGKILL');
     const dead = new RegExp(`etcd of cluster ${name} has exited(; its log says: .+)?$`);
-    const hint = new RegExp(`^hint: read its log with \`kwokts --name ${name} logs etcd\`, then start it again with \`kwokts --name ${name} start cluster\`$`, 'm');
+    const hint = new RegExp(`^hint: read its log with \`${INVOKED_RE} --name ${name} logs etcd\`, then start it again with \`${INVOKED_RE} --name ${name} start cluster\`$`, 'm');
 
     const scaled = await kwokts(box, ['--name', name, 'scale', 'node', '--replicas', '3', '--timeout', '2m'], { timeoutMs: 180_000 });
     assert.match(assertOneLineFailure(scaled, 1), new RegExp(`^error: scale node: ${dead.source}`));
@@ -216,7 +216,7 @@ describe('the disk fills up under a running cluster', { timeout: 900_000 }, () =
       const result = await kwokts(env.box, ['--name', name, 'scale', 'node', '--replicas', '20000', '--timeout', '5m'], { timeoutMs: 420_000 });
       const error = assertOneLineFailure(result, 1);
       assert.match(error, new RegExp(`^error: scale node: etcd of cluster ${name} has exited, and the file system that holds \\S+ (is full|has only \\d+ \\w+ free)(; its log says: .+)?$`));
-      assert.match(result.stderr, new RegExp(`^hint: free space on the file system that holds \\S+ \\(see \`df -h \\S+\`\\), then start it again with \`kwokts --name ${name} start cluster\`$`, 'm'));
+      assert.match(result.stderr, new RegExp(`^hint: free space on the file system that holds \\S+ \\(see \`df -h \\S+\`\\), then start it again with \`${INVOKED_RE} --name ${name} start cluster\`$`, 'm'));
     } finally {
       rmSync(filler, { force: true });
       await kwokts(env.box, ['--name', name, 'delete', 'cluster']);

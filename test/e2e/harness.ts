@@ -13,6 +13,13 @@ import { findFreePort } from '../../src/cluster/ports.js';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const BIN = join(ROOT, 'bin', 'run.cjs');
+/**
+ * How kwokts run as `node BIN` names itself in its hints (src/cli/invocation.ts): the script
+ * relative to the test's working directory when it is under it, else its absolute path.
+ */
+export const INVOKED = `node ${relative(process.cwd(), BIN).startsWith('..') ? BIN : relative(process.cwd(), BIN)}`;
+/** INVOKED in a regular expression. */
+export const INVOKED_RE = INVOKED.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 
 /**
  * How long waitFor and LineWatch.until wait at least. Deadlines in e2e tests only guard against a

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive, isListeningFor, kwokts, recordedPorts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
+import { INVOKED_RE, isAlive, isListeningFor, kwokts, recordedPorts, requireBinaries, sandbox, waitFor, type Sandbox, failure } from './harness.js';
 
 const NAME = 'life';
 /** Served as a custom resource (--enable-crds), so a create puts it into the cluster once it serves. */
@@ -72,7 +72,7 @@ describe('cluster lifecycle', { timeout: 600_000 }, () => {
       const saved = await kwokts(box, ['--name', NAME, 'snapshot', 'save', '--format', format, '--path', path]);
       assert.equal(saved.exitCode, 1, failure(saved));
       assert.match(saved.stderr, new RegExp(`^error: snapshot save: cluster ${NAME} is stopped$`, 'm'));
-      assert.match(saved.stderr, new RegExp(`^hint: start it with \`kwokts --name ${NAME} start cluster\`$`, 'm'));
+      assert.match(saved.stderr, new RegExp(`^hint: start it with \`${INVOKED_RE} --name ${NAME} start cluster\`$`, 'm'));
       assert.equal(existsSync(path), false);
     }
 

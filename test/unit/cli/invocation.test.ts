@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { invocationCommand } from '../../../src/cli/invocation.js';
+import { invocationCommand, namingInvocation } from '../../../src/cli/invocation.js';
 
 /** A package checkout with bin/kwokts, and a PATH directory that may hold a kwokts. */
 function layout(): { dir: string; pkg: string; pathDir: string; cleanup(): void } {
@@ -45,4 +45,25 @@ test('the closing hint names the command the user ran, not a kwokts that is not 
   } finally {
     l.cleanup();
   }
+});
+
+test('hints and warnings name commands as the user ran kwokts, and leave other mentions of kwokts alone', () => {
+  const asRun = () => 'node bin/run.cjs';
+  assert.equal(
+    namingInvocation('hint: read its log with `kwokts --name a logs etcd`, then start it again with `kwokts --name a start cluster`', asRun),
+    'hint: read its log with `node bin/run.cjs --name a logs etcd`, then start it again with `node bin/run.cjs --name a start cluster`',
+  );
+  assert.equal(namingInvocation('hint: run `sudo kwokts artifacts build kind-node-image` once', asRun), 'hint: run `sudo node bin/run.cjs artifacts build kind-node-image` once');
+  assert.equal(namingInvocation('hint: `kwokts` alone lists the commands', asRun), 'hint: `node bin/run.cjs` alone lists the commands');
+  // Prose, a file name and another program's command stay as they are.
+  for (const text of ['this is a kwokts bug; please report it', 'if no other kwokts is running, remove x.lock', '`kwokts-passthrough 1`', '`kubectl get ns`']) {
+    assert.equal(namingInvocation(text, asRun), text);
+  }
+  // Nothing to name: the invocation is not even worked out.
+  assert.equal(
+    namingInvocation('no command here', () => {
+      throw new Error('worked out');
+    }),
+    'no command here',
+  );
 });
