@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Lists where kwokts' commands and flags differ from kwokctl's: every command kwokctl has, and for
 // each, the flags missing here, flags here that kwokctl lacks, and flags whose kind (boolean or
-// value, single or list, shorthand) or default differ. It reads `kwokctl ... --help` (cobra) and
-// kwokts' oclif.manifest.json (run `npm run build` first).
+// value, single or list, shorthand) or default differ. It reads `kwokctl ... --help` (cobra),
+// kwokts' oclif.manifest.json for the flags and `kwokts ... --help` for the defaults it shows
+// (resolved as `config view` resolves them: run `npm run build` first).
 // Usage: node scripts/compare-kwokctl-flags.mjs [path/to/kwokctl]   (default: $KWOKCTL, then kwokctl on PATH)
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,10 +21,38 @@ const PASSTHROUGH = new Set(['kubectl', 'etcdctl']);
 const SKIPPED_FLAGS = /^(jaeger|metrics-server|kueueviz)/;
 
 const home = mkdtempSync(join(tmpdir(), 'compare-kwokctl-'));
-function help(words) {
+function help(words, program = kwokctl, args = []) {
   // An empty home, shown as ~, so that defaults naming it read the same on every machine.
-  const text = execFileSync(kwokctl, [...words, '--help'], { encoding: 'utf8', env: { ...process.env, KWOK_WORKDIR: join(home, '.kwok'), HOME: home } });
+  const text = execFileSync(program, [...args, ...words, '--help'], { encoding: 'utf8', env: { ...process.env, KWOK_WORKDIR: join(home, '.kwok'), HOME: home } });
   return text.replaceAll(home, '~');
+}
+
+/**
+ * The defaults kwokts' help shows, by flag name: `[default: X]`, or `(default X)` in the text. A
+ * flag's text either follows its name on the line or starts on the next; both may wrap.
+ */
+function ourDefaults(words) {
+  const defaults = new Map();
+  let name;
+  let text = [];
+  const flush = () => {
+    const joined = text.join(' ').replace(/\[default:\s+/, '[default: ');
+    const shown = /\[default: ([^\]]*)\]/.exec(joined)?.[1] ?? /\(default:? ([^)]*)\)/.exec(joined)?.[1];
+    if (name !== undefined && shown !== undefined) defaults.set(name, shown);
+    name = undefined;
+    text = [];
+  };
+  for (const line of help(words, process.execPath, [join(root, 'bin', 'run.cjs')]).split('\n')) {
+    const flag = /^ {2,6}(?:-\w, )?--(?:\[no-\])?([\w-]+)(?:=\S+)?(?:\s{2,}(.*))?$/.exec(line);
+    if (flag) {
+      flush();
+      name = flag[1];
+      if (flag[2]) text.push(flag[2].trim());
+    } else if (name !== undefined && /^\s{4,}\S/.test(line)) text.push(line.trim());
+    else flush();
+  }
+  flush();
+  return defaults;
 }
 
 function parseHelp(text) {
@@ -73,6 +102,7 @@ function compare(words) {
     return;
   }
   const mine = command.flags;
+  const shownHere = ourDefaults(words);
   for (const [name, f] of theirs.flags) {
     if (name === 'help' || SKIPPED_FLAGS.test(name)) continue;
     const m = mine[name];
@@ -86,8 +116,9 @@ function compare(words) {
     if (kind === 'option' && Boolean(m.multiple) !== list) lines.push(`${id}: --${name} ${m.multiple ? 'is' : 'is not'} repeatable here; kwokctl type ${f.type}`);
     if ((m.char ?? undefined) !== f.char) lines.push(`${id}: --${name} shorthand ${m.char ? '-' + m.char : 'none'} here, ${f.char ? '-' + f.char : 'none'} in kwokctl`);
     if (f.default !== undefined && kind === 'option') {
-      const shown = Array.isArray(m.default) ? `[${m.default.join(',')}]` : m.default === undefined ? undefined : String(m.default);
-      const norm = (s) => s?.replace(/^"|"$/g, '');
+      const shown = shownHere.get(name);
+      // kwokctl quotes strings and brackets lists; kwokts shows neither.
+      const norm = (s) => s?.replace(/^"|"$/g, '').replace(/^\[(.*)\]$/, '$1');
       if (norm(shown) !== norm(f.default)) lines.push(`${id}: --${name} default ${shown ?? '(none)'} here, ${f.default} in kwokctl`);
     }
   }

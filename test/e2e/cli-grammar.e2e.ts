@@ -225,7 +225,7 @@ function shellQuote(s: string): string {
   return `'${s.replaceAll("'", "'\\''")}'`;
 }
 
-test('every kwokctl command and every flag of the non-create commands exists here (scripts/compare-kwokctl-flags.mjs)', async (t) => {
+test('every kwokctl command and every flag of the non-create commands exists here, and help shows kwokctl\'s defaults (scripts/compare-kwokctl-flags.mjs)', async (t) => {
   if (!existsSync(KWOKCTL)) {
     t.skip(KWOCTL_MISSING);
     console.log(`skip: ${KWOCTL_MISSING}`);
@@ -237,6 +237,11 @@ test('every kwokctl command and every flag of the non-create commands exists her
   // --insecure-skip-tls-verify come with the kubeconfig work.
   const missing = lines.filter((l) => /missing/.test(l) && !/^(create cluster|get kubeconfig):/.test(l));
   assert.deepEqual(missing, []);
+  // The defaults `--help` shows, resolved as create resolves them, are kwokctl's but where kwokts
+  // differs on purpose (docs/user/configuration.md): kind from PATH, its own controller and image,
+  // and the kubeconfig kubectl would write to.
+  const defaults = lines.filter((l) => / default .* here, .* in kwokctl$/.test(l)).map((l) => l.replace(/ default .*/, ''));
+  assert.deepEqual(defaults.sort(), ['create cluster: --kind-binary', 'create cluster: --kubeconfig', 'create cluster: --kwok-controller-binary', 'create cluster: --kwok-controller-image', 'delete cluster: --kubeconfig'], lines.join('\n'));
 });
 
 test('a Go build in plain output: why and what it costs first, then which package of how many and the time, never go\'s JSON; artifacts prune frees what it left', async () => {
